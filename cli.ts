@@ -1,0 +1,99 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { createApiKey } from './db/keys.ts';
+import { migrate } from './db/migrate.ts';
+import { isPlan, PLANS } from './domain/plans.ts';
+import { loadIdentity } from './ingest/load-identity.ts';
+import { startService } from './service.ts';
+
+const USAGE = `Usage: npm run fds -- <command> [options]
+
+Commands:
+  serve                                   migrate, load data when the database is empty, serve on PORT (default 8080)
+  migrate                                 apply pending database migrations
+  keys create --plan <plan> --org <name>  create an API key (plans: ${PLANS.join(', ')}); the key is the last line printed
+  identity load [--source DIR|URL]        (re)load ticker and company identity from SEC_SOURCE
+
+Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see README).`;
+
+const log = (m: string) => console.error(m);
+
+async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+    case undefined: {
+      const svc = await startService(config, { log: (m) => console.log(m) });
+      const stop = async () => {
+        console.log('shutting down');
+        await svc.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return new Promise(() => {}); // serve until signalled
+    }
+    case 'migrate': {
+      const db = await openDatabase(config, log);
+      try {
+        const { applied, total } = await migrate(db.sql);
+        console.log(applied.length ? `applied ${applied.join(', ')}` : `up to date (${total} migrations)`);
+      } finally {
+        await db.close();
+      }
+      return 0;
+    }
+    case 'keys': {
+      if (sub !== 'create') break;
+      const { values } = parseArgs({ args: rest, options: { plan: { type: 'string' }, org: { type: 'string' }, label: { type: 'string' } } });
+      if (!values.plan || !isPlan(values.plan)) {
+        console.error(`--plan must be one of ${PLANS.join(', ')}`);
+        return 2;
+      }
+      if (!values.org?.trim()) {
+        console.error('--org <name> is required');
+        return 2;
+      }
+      const db = await openDatabase(config, log);
+      try {
+        await migrate(db.sql);
+        const k = await createApiKey(db.sql, values.org.trim(), values.plan, values.label ?? null);
+        console.log(`created ${k.plan} key ${k.key_prefix}… for org "${k.org_name}" (key id ${k.key_id}); it is shown once and stored hashed:`);
+        console.log(k.key);
+      } finally {
+        await db.close();
+      }
+      return 0;
+    }
+    case 'identity': {
+      if (sub !== 'load') break;
+      const { values } = parseArgs({ args: rest, options: { source: { type: 'string' } } });
+      const db = await openDatabase(config, log);
+      try {
+        await migrate(db.sql);
+        const s = await loadIdentity(db.sql, { ...config, secSource: values.source ?? config.secSource }, { log, onProgress: (p) => log(p) });
+        console.table([s]);
+      } finally {
+        await db.close();
+      }
+      return 0;
+    }
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return 0;
+  }
+  console.error(USAGE);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

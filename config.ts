@@ -1,0 +1,51 @@
+import path from 'node:path';
+
+/** Every setting the service reads, from the environment, with the defaults the README lists. */
+export interface Config {
+  port: number;
+  host: string;
+  /** null: start the embedded PostgreSQL under dataDir */
+  databaseUrl: string | null;
+  dataDir: string;
+  embeddedPgPort: number;
+  /** directory mirroring SEC's sites (path = host + URL path) or an https:// base for the live sites */
+  secSource: string;
+  secUserAgent: string | null;
+  /** 'off' disables request budgets (load tests on your own machine only) */
+  rateLimits: boolean;
+  /** create and print one key per plan for org `dev` on first start */
+  devKeys: boolean;
+  logRequests: boolean;
+}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+  throw new Error(`${name} must be on or off, got "${raw}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR || './.data');
+  return {
+    port: intFrom(env, 'PORT', 8080),
+    host: env.HOST || '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || null,
+    dataDir,
+    embeddedPgPort: intFrom(env, 'EMBEDDED_PG_PORT', 54329),
+    secSource: env.SEC_SOURCE || path.resolve('../shared/sec'),
+    secUserAgent: env.SEC_USER_AGENT || null,
+    rateLimits: flag(env, 'RATE_LIMITS', true),
+    devKeys: flag(env, 'DEV_KEYS', true),
+    logRequests: flag(env, 'LOG_REQUESTS', false),
+  };
+}

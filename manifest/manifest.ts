@@ -1,0 +1,44 @@
+import { FREE_COVERAGE, PLANS, RATE_LIMITS } from '../domain/plans.ts';
+import { toolName, type ToolDefinition } from '../tools/define-tool.ts';
+import { schemasOf } from '../tools/json-schema.ts';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ServerInfo } from '../tools/jsonrpc.ts';
+
+/**
+ * The tool-server manifest (GET /mcp/manifest, no key): generated from the registry, never edited
+ * by hand. Agents read tools, plans and request budgets here before they hold a key.
+ */
+export function buildManifest(tools: readonly ToolDefinition[], info: ServerInfo) {
+  return {
+    generated_from: 'tools/all-tools.ts (the registry)',
+    server: info,
+    endpoint: '/mcp',
+    transport: 'JSON-RPC 2.0 over HTTP POST; one JSON body per response; no event stream',
+    protocol_versions: SUPPORTED_PROTOCOL_VERSIONS,
+    default_protocol_version: LATEST_PROTOCOL_VERSION,
+    authentication: { header: 'X-Api-Key', not_required_for: ['initialize', 'ping', 'tools/list', 'GET /mcp/manifest'] },
+    plans: PLANS,
+    tools: tools
+      .filter((t) => t.tool)
+      .map((t) => ({
+        name: toolName(t),
+        title: t.title,
+        description: t.description,
+        required_plan: t.plan,
+        http: t.http,
+        input_schema: schemasOf(t).input,
+        output_schema: schemasOf(t).output,
+        annotations: t.annotations,
+      })),
+    rate_limits: Object.fromEntries(
+      PLANS.map((p) => [
+        p,
+        Object.fromEntries(
+          Object.entries(RATE_LIMITS[p]).map(([cls, b]) => [cls, { requests: b.limit, window_seconds: b.window_s }]),
+        ),
+      ]),
+    ),
+    rate_limit_notes:
+      'Budgets are per API key and request class. tool_server counts tools/call; standard counts /v1 routes; bulk counts /v1/bulk routes (Scale and Enterprise only). Over budget: HTTP 429 RATE_LIMITED with Retry-After, or a tool result with isError and retry_after_s.',
+    coverage: { free_plan_companies: FREE_COVERAGE.slots, slot_window_days: FREE_COVERAGE.window_days, paid_plans: 'full' },
+  };
+}

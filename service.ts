@@ -1,0 +1,113 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.ts';
+import { openDatabase, type Database } from './db/database.ts';
+import { countKeys, createApiKey, type IssuedKey } from './db/keys.ts';
+import { migrate } from './db/migrate.ts';
+import { PLANS } from './domain/plans.ts';
+import { FixedWindowLimiter } from './domain/rate-limit.ts';
+import { loadIdentity, identityIsEmpty } from './ingest/load-identity.ts';
+import { createHttpServer } from './routes/server.ts';
+import { ALL_TOOLS } from './tools/all-tools.ts';
+import { Authenticator } from './tools/auth.ts';
+import { fullCoverage } from './tools/coverage.ts';
+import type { ServerInfo } from './tools/jsonrpc.ts';
+import { ToolStats, type Services } from './tools/services.ts';
+import { SERVICE_VERSION } from './tools/system-tools.ts';
+
+export const SERVER_INFO: ServerInfo = { name: 'fds', title: 'Financial Filings Data Service', version: SERVICE_VERSION };
+
+export interface RunningService {
+  services: Services;
+  server: Server;
+  port: number;
+  database: Database;
+  /** resolves once start-up loading is done and the service reports ready */
+  ready: Promise<void>;
+  devKeys: IssuedKey[];
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: (message: string) => void;
+  now?: () => Date;
+  /** an already open database (tests); otherwise DATABASE_URL or the embedded one */
+  database?: Database;
+}
+
+export function buildServices(config: Config, database: Database, now: () => Date = () => new Date()): Services {
+  return {
+    sql: database.sql,
+    config,
+    now,
+    limiter: new FixedWindowLimiter(() => now().getTime()),
+    authenticator: new Authenticator(database.sql, () => now().getTime()),
+    coverage: fullCoverage,
+    status: { phase: 'starting', startedAt: now(), progress: null },
+    stats: new ToolStats(),
+    checkOutputs: process.env.CHECK_OUTPUTS === '1',
+  };
+}
+
+/**
+ * Start-up: database (embedded unless DATABASE_URL), migrations, the HTTP server (listening at once
+ * so health probes answer), then loading when the database is empty, then development keys.
+ * Data routes answer 503 until loading is done; readiness says "loading" meanwhile.
+ */
+export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
+  const log = options.log ?? ((m: string) => console.log(m));
+  const database = options.database ?? (await openDatabase(config, log));
+  const { applied } = await migrate(database.sql);
+  if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
+
+  const services = buildServices(config, database, options.now);
+  const server = createHttpServer(services, ALL_TOOLS, SERVER_INFO);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  log(`listening on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port} (reference at /docs)`);
+
+  const devKeys: IssuedKey[] = [];
+  const ready = (async () => {
+    if (await identityIsEmpty(database.sql)) {
+      services.status.phase = 'loading';
+      services.status.progress = 'loading company identity';
+      const summary = await loadIdentity(database.sql, config, {
+        now: services.now,
+        onProgress: (p) => (services.status.progress = p),
+        log,
+      });
+      log(`identity loaded: ${summary.companies} companies, ${summary.mappings_seen} ticker mappings from ${summary.source}`);
+    }
+    if (config.devKeys && (await countKeys(database.sql, 'dev')) === 0) {
+      for (const plan of PLANS) devKeys.push(await createApiKey(database.sql, 'dev', plan, `development key (${plan})`));
+      log('development API keys for org "dev" (shown once, stored hashed):');
+      for (const k of devKeys) log(`  ${k.plan.padEnd(10)} ${k.key}`);
+    }
+    services.status.phase = 'ready';
+    services.status.progress = null;
+    log('ready');
+  })();
+  ready.catch((err) => {
+    services.status.progress = `start-up failed: ${(err as Error).message}`;
+    log(`start-up failed: ${(err as Error).stack ?? err}`);
+  });
+
+  return {
+    services,
+    server,
+    port,
+    database,
+    ready,
+    devKeys,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await ready.catch(() => {});
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { connect, type Sql } from '../../db/client.ts';
+import type { Database } from '../../db/database.ts';
+import { startEmbeddedPostgres } from '../../db/embedded.ts';
+
+/**
+ * A fresh database per test suite on a real PostgreSQL: the server named by DATABASE_URL (CI uses
+ * the machine's), or an embedded one under .data/test when none is configured. Dropped at close.
+ */
+export async function createTestDatabase(): Promise<Database> {
+  let adminUrl = process.env.DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | null = null;
+  if (!adminUrl) {
+    const pg = await startEmbeddedPostgres(path.resolve('.data/test'), Number(process.env.TEST_EMBEDDED_PG_PORT ?? 54339), () => {});
+    adminUrl = pg.url;
+    stopEmbedded = pg.stop;
+  }
+  const name = `fds_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = connect(adminUrl, { max: 1 });
+  await admin`CREATE DATABASE ${admin(name)}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const sql: Sql = connect(url.href);
+  return {
+    sql,
+    url: url.href,
+    embedded: stopEmbedded !== null,
+    close: async () => {
+      await sql.end({ timeout: 5 });
+      await admin`DROP DATABASE IF EXISTS ${admin(name)} WITH (FORCE)`;
+      await admin.end({ timeout: 5 });
+      if (stopEmbedded) await stopEmbedded();
+    },
+  };
+}

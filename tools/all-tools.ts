@@ -1,0 +1,9 @@
+import type { ToolDefinition } from './define-tool.ts';
+import { IDENTITY_TOOLS } from './identity-tools.ts';
+import { SYSTEM_TOOLS } from './system-tools.ts';
+
+/**
+ * The registry: the single list every surface is generated from. Its order is the tools/list
+ * order. A definition joins only when its handler is real; nothing registers itself.
+ */
+export const ALL_TOOLS: readonly ToolDefinition[] = [...IDENTITY_TOOLS, ...SYSTEM_TOOLS];

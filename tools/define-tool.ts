@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import type { Plan, RequestClass } from '../domain/plans.ts';
+import type { Services } from './services.ts';
+import type { AuthContext } from './auth.ts';
+
+export type HttpMethod = 'GET' | 'POST';
+
+/** MCP tool annotations (hints for agents; every tool of ours reads and never mutates by default). */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a handler gets besides its input: the services, who is calling, and the trace. */
+export interface ToolContext {
+  services: Services;
+  /** null only for definitions with auth 'none' */
+  auth: AuthContext | null;
+  traceId: string;
+  requestId: string;
+  surface: 'http' | 'mcp';
+  /**
+   * Report companies a handler reached that its input did not name directly (a ticker resolved
+   * to a CIK). Goes through the same coverage gate as `companies(input)`.
+   */
+  reach(ciks: string[]): Promise<void>;
+}
+
+/**
+ * A handler definition is plain data. Both surfaces are generated from it: the HTTP route (path,
+ * parameters, OpenAPI) and, when `tool` is true, the tool-server tool (name with `_` for `.`).
+ */
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  /** dotted method name, e.g. `companies.resolve`; the tool name is `companies_resolve` */
+  name: string;
+  title: string;
+  /** written for an agent: what it returns, when to use it, how to recover from common errors */
+  description: string;
+  http: { method: HttpMethod; path: string };
+  /** listed on the tool server (tools/list, tools/call) */
+  tool: boolean;
+  /** lowest plan that may call it */
+  plan: Plan;
+  /** 'none' for liveness/readiness probes; everything else needs X-Api-Key */
+  auth: 'key' | 'none';
+  /** budget class on HTTP; calls through the tool server always count as 'tool_server' */
+  requestClass: RequestClass;
+  /** path + query + body parameters, one object; validated at the edge on both surfaces */
+  input: I;
+  output: O;
+  /** CIKs the request reaches, for the Free-plan coverage gate */
+  companies?: (input: z.output<I>) => string[];
+  /** HTTP status of a successful answer when it is not 200 (readiness answers 503 while loading) */
+  httpStatus?: (output: z.output<O>) => number;
+  annotations: ToolAnnotations;
+  handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
+}
+
+type Optional = 'auth' | 'requestClass' | 'annotations';
+
+export type ToolSpec<I extends z.ZodObject, O extends z.ZodType> = Omit<ToolDefinition<I, O>, Optional> &
+  Partial<Pick<ToolDefinition<I, O>, 'auth' | 'requestClass'>> & { annotations?: Partial<ToolAnnotations> };
+
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodType>(spec: ToolSpec<I, O>): ToolDefinition {
+  const def: ToolDefinition<I, O> = {
+    ...spec,
+    auth: spec.auth ?? 'key',
+    requestClass: spec.requestClass ?? 'standard',
+    annotations: { ...READ_ONLY, ...spec.annotations },
+  };
+  // The registry holds heterogeneous definitions; each one's types were checked right here.
+  return def as unknown as ToolDefinition;
+}
+
+/** `companies.resolve` -> `companies_resolve` */
+export function toolName(def: Pick<ToolDefinition, 'name'>): string {
+  return def.name.replace(/\./g, '_');
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { CIK_INPUT_PATTERN, normalizeTicker, padCik } from '../domain/cik.ts';
+
+/**
+ * Shared parameter and field schemas, each described for an agent. Inputs are lenient where the
+ * meaning is unambiguous (unpadded CIKs, lowercase tickers) and outputs are canonical.
+ */
+export const Cik = z
+  .string()
+  .regex(CIK_INPUT_PATTERN, 'a CIK is 1 to 10 digits, e.g. 0000320193 or 320193')
+  .transform((s) => padCik(s))
+  .describe('SEC Central Index Key of the issuer; zero-padded (0000320193) or unpadded (320193)');
+
+export const CikOut = z.string().regex(/^\d{10}$/).describe('10-digit zero-padded CIK');
+
+export const Ticker = z
+  .string()
+  .min(1)
+  .max(16)
+  .regex(/^[A-Za-z0-9.\-]+$/, 'a ticker is letters, digits, "." or "-", e.g. AAPL or BRK-B')
+  .transform((s) => normalizeTicker(s))
+  .describe('Exchange ticker symbol, case-insensitive; share classes as BRK-B (BRK.B is accepted)');
+
+function isRealDate(s: string): boolean {
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+export const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'dates are YYYY-MM-DD')
+  .refine(isRealDate, 'not a calendar date')
+  .describe('Date as YYYY-MM-DD');
+
+export const Timestamp = z.string().describe('ISO 8601 timestamp in UTC');
+
+export const Uuid = z.string().uuid();
+
+/** Page size default and ceiling, documented in the README and OpenAPI document. */
+export const PAGE_SIZE_DEFAULT = 50;
+export const PAGE_SIZE_MAX = 200;
+
+export const PageParams = {
+  page: z.number().int().min(1).default(1).describe('1-based page number'),
+  page_size: z
+    .number()
+    .int()
+    .min(1)
+    .max(PAGE_SIZE_MAX)
+    .default(PAGE_SIZE_DEFAULT)
+    .describe(`items per page, default ${PAGE_SIZE_DEFAULT}, at most ${PAGE_SIZE_MAX}`),
+};
+
+export function paginated<T extends z.ZodType>(item: T) {
+  return z.object({
+    page: z.number().int(),
+    page_size: z.number().int(),
+    total: z.number().int().describe('items across all pages'),
+    items: z.array(item),
+  });
+}
+
+export function dataEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({ data });
+}
+
+export function pageOf<T>(items: T[], total: number, page: number, pageSize: number) {
+  return { page, page_size: pageSize, total, items };
+}

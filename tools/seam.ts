@@ -1,0 +1,149 @@
+import type { z } from 'zod';
+import { planAllows, PLAN_LABELS, RATE_LIMITS, type RequestClass } from '../domain/plans.ts';
+import type { RateDecision } from '../domain/rate-limit.ts';
+import { ServiceError, toServiceError } from '../domain/service-error.ts';
+import type { AuthContext } from './auth.ts';
+import type { ToolContext, ToolDefinition } from './define-tool.ts';
+import type { Services } from './services.ts';
+
+/** Who is calling and through which surface; the seam needs nothing else from HTTP or JSON-RPC. */
+export interface CallMeta {
+  apiKey: string | undefined;
+  traceId: string;
+  requestId: string;
+  surface: 'http' | 'mcp';
+}
+
+/** The budget decision rides along either way: RateLimit headers go on successes and failures. */
+export type CallOutcome =
+  | { ok: true; output: unknown; rate: RateDecision | null; ms: number }
+  | { ok: false; error: ServiceError; rate: RateDecision | null; ms: number };
+
+export interface InputIssue {
+  path: string;
+  message: string;
+  code: string;
+}
+
+export type ParsedInput = { ok: true; value: unknown } | { ok: false; issues: InputIssue[] };
+
+/** The one validation both surfaces use: the definition's zod schema. */
+export function parseInput(def: ToolDefinition, raw: unknown): ParsedInput {
+  const r = def.input.safeParse(raw ?? {});
+  if (r.success) return { ok: true, value: r.data };
+  return {
+    ok: false,
+    issues: r.error.issues.map((i: z.core.$ZodIssue) => ({
+      path: i.path.map(String).join('.') || '(input)',
+      message: i.message,
+      code: i.code,
+    })),
+  };
+}
+
+export function validationError(issues: InputIssue[]): ServiceError {
+  const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  return new ServiceError('VALIDATION_ERROR', `Invalid input: ${summary}`, { issues });
+}
+
+/**
+ * The seam every call passes through, on both surfaces: API key -> organization and plan, request
+ * budget, plan gate, input validation (unless the surface validated already), Free-plan coverage,
+ * the handler, timing. Never throws: a failure comes back as a ServiceError for the surface to map.
+ */
+export async function runTool(
+  services: Services,
+  def: ToolDefinition,
+  input: { raw: unknown } | { parsed: unknown },
+  meta: CallMeta,
+): Promise<CallOutcome> {
+  const started = performance.now();
+  let rate: RateDecision | null = null;
+  try {
+    let auth: AuthContext | null = null;
+    if (def.auth === 'key') {
+      // Partial data must not look like an answer: data routes wait until loading is done.
+      if (services.status.phase !== 'ready') {
+        throw new ServiceError(
+          'SERVICE_UNAVAILABLE',
+          `The service is ${services.status.phase} (${services.status.progress ?? 'starting up'}); retry shortly.`,
+          { phase: services.status.phase },
+          { retryAfterS: 10 },
+        );
+      }
+      auth = await services.authenticator.authenticate(meta.apiKey);
+        const budget = takeBudget(services, auth, meta.surface === 'mcp' ? 'tool_server' : def.requestClass);
+      rate = budget.decision;
+      if (budget.error) throw budget.error;
+      if (!planAllows(auth.plan, def.plan)) throw planError(def, auth);
+    }
+
+    let value: unknown;
+    if ('parsed' in input) value = input.parsed;
+    else {
+      const parsed = parseInput(def, input.raw);
+      if (!parsed.ok) throw validationError(parsed.issues);
+      value = parsed.value;
+    }
+
+    const reach = async (ciks: string[]) => {
+      if (auth && ciks.length > 0) await services.coverage.admit(auth, ciks, services.now());
+    };
+    if (def.companies) await reach(def.companies(value as never));
+
+    const ctx: ToolContext = { services, auth, traceId: meta.traceId, requestId: meta.requestId, surface: meta.surface, reach };
+    const output = await def.handler(ctx, value as never);
+    if (services.checkOutputs) assertOutput(def, output);
+    const ms = performance.now() - started;
+    services.stats.record(def.name, ms, false);
+    return { ok: true, output, rate, ms };
+  } catch (err) {
+    const error = toServiceError(err);
+    if (error.code === 'INTERNAL_ERROR') {
+      console.error(`[${meta.traceId}] ${def.name} failed:`, (error.cause as Error)?.stack ?? error.cause);
+    }
+    const ms = performance.now() - started;
+    services.stats.record(def.name, ms, true);
+    return { ok: false, error, rate, ms };
+  }
+}
+
+function takeBudget(
+  services: Services,
+  auth: AuthContext,
+  cls: RequestClass,
+): { decision: RateDecision | null; error?: ServiceError } {
+  if (!services.config.rateLimits) return { decision: null };
+  const budget = RATE_LIMITS[auth.plan][cls];
+  // Bulk budgets are 0 below Scale; those plans are refused by the plan gate, not by a 429.
+  if (budget.limit === 0) return { decision: null };
+  const d = services.limiter.take(`${auth.keyId}:${cls}`, budget);
+  if (!d.allowed) {
+    const error = new ServiceError(
+      'RATE_LIMITED',
+      `Request budget of ${d.limit} per ${d.window_s}s for ${cls} requests on the ${PLAN_LABELS[auth.plan]} plan is spent; retry in ${d.reset_s}s.`,
+      { request_class: cls, limit: d.limit, window_s: d.window_s, plan: auth.plan },
+      { retryAfterS: d.reset_s },
+    );
+    return { decision: d, error };
+  }
+  return { decision: d };
+}
+
+function planError(def: ToolDefinition, auth: AuthContext): ServiceError {
+  const details: Record<string, unknown> = { required_plan: def.plan, current_plan: auth.plan };
+  if (def.requestClass === 'bulk') details.required_tier = def.plan;
+  return new ServiceError(
+    'FEATURE_NOT_AVAILABLE',
+    `${def.name} requires the ${PLAN_LABELS[def.plan]} plan or higher; this key is on the ${PLAN_LABELS[auth.plan]} plan.`,
+    details,
+  );
+}
+
+/** Test and development guard: what a handler returns must match the schema agents were shown. */
+function assertOutput(def: ToolDefinition, output: unknown): void {
+  const r = def.output.safeParse(output);
+  if (!r.success) {
+    throw new Error(`${def.name} returned output that does not match its schema: ${JSON.stringify(r.error.issues.slice(0, 5))}`);
+  }
+}
