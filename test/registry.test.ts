@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { PLANS } from '../domain/plans.ts';
+import { pathParamNames, Router } from '../routes/router.ts';
+import { ALL_TOOLS } from '../tools/all-tools.ts';
+import { toolName } from '../tools/define-tool.ts';
+import { schemasOf } from '../tools/json-schema.ts';
+
+/**
+ * The spec's tool table: each tool arrives with the issue that builds its handler, under exactly
+ * this name and plan. Registered tools must match it; unregistered ones are simply not there yet.
+ */
+const SPEC_TOOLS: Record<string, string> = {
+  companies_resolve: 'free',
+  filings_list: 'free',
+  statements_normalized: 'free',
+  provenance_as_of: 'free',
+  financials_get_as_of_snapshot: 'free',
+  dq_anomalies: 'free',
+  system_health: 'free',
+  system_metadata: 'free',
+  modeling_periods: 'growth',
+  modeling_ttm: 'growth',
+  modeling_growth: 'growth',
+  modeling_ratios: 'growth',
+  modeling_valuation_inputs: 'growth',
+  reconciliation_summary: 'growth',
+  reconciliation_ledger: 'growth',
+  ai_narratives: 'growth',
+  ai_peers: 'scale',
+  ai_anomalies_explanations: 'scale',
+  ai_embeddings_metadata: 'scale',
+};
+
+const SNAPSHOT_DIR = fileURLToPath(new URL('./snapshots/tools/', import.meta.url));
+
+describe('the tool registry', () => {
+  const tools = ALL_TOOLS.filter((t) => t.tool);
+
+  it('lists the spec tool table with 19 names', () => {
+    assert.equal(Object.keys(SPEC_TOOLS).length, 19);
+  });
+
+  it('registers the three foundation tools under their spec names and plans', () => {
+    for (const name of ['companies_resolve', 'system_health', 'system_metadata']) {
+      const def = tools.find((t) => toolName(t) === name);
+      assert.ok(def, `${name} is registered`);
+      assert.equal(def.plan, SPEC_TOOLS[name]);
+    }
+  });
+
+  it('lists every tool under a spec name with the spec plan', () => {
+    for (const def of tools) {
+      const name = toolName(def);
+      assert.ok(name in SPEC_TOOLS, `${name} is not in the spec tool table`);
+      assert.equal(def.plan, SPEC_TOOLS[name], `${name} plan`);
+    }
+  });
+
+  it('gives every definition a dotted name, a title, an agent-facing description and a known plan', () => {
+    const names = new Set<string>();
+    for (const def of ALL_TOOLS) {
+      assert.match(def.name, /^[a-z_]+(\.[a-z_]+)+$/, def.name);
+      assert.ok(!names.has(def.name), `duplicate name ${def.name}`);
+      names.add(def.name);
+      assert.ok(def.title.length > 3, `${def.name} title`);
+      assert.ok(def.description.length >= 40, `${def.name} description is too thin for an agent`);
+      assert.ok((PLANS as readonly string[]).includes(def.plan), `${def.name} plan`);
+    }
+  });
+
+  it('has no top-level anyOf or oneOf in any input schema, and every input schema is an object', () => {
+    for (const def of ALL_TOOLS) {
+      const s = schemasOf(def).input;
+      assert.equal(s.type, 'object', def.name);
+      assert.ok(!('anyOf' in s) && !('oneOf' in s) && !('allOf' in s), `${def.name} has a top-level union`);
+    }
+  });
+
+  it('declares every path parameter in the input schema', () => {
+    for (const def of ALL_TOOLS) {
+      const props = Object.keys(def.input.shape);
+      for (const p of pathParamNames(def.http.path)) assert.ok(props.includes(p), `${def.name}: {${p}} not in input`);
+    }
+  });
+
+  it('gives every tool an object output schema so structuredContent can be validated', () => {
+    for (const def of tools) assert.equal(schemasOf(def).output.type, 'object', def.name);
+  });
+
+  it('mounts no two definitions on the same method and path', () => {
+    assert.doesNotThrow(() => new Router(ALL_TOOLS));
+    assert.throws(() => new Router([...ALL_TOOLS, ALL_TOOLS[0]!]), /two definitions claim/);
+  });
+
+  it('matches the committed tools/list schema snapshots (UPDATE_SNAPSHOTS=1 refreshes them)', () => {
+    const update = process.env.UPDATE_SNAPSHOTS === '1';
+    if (update) mkdirSync(SNAPSHOT_DIR, { recursive: true });
+    const expected = new Set<string>();
+    for (const def of tools) {
+      const name = toolName(def);
+      expected.add(`${name}.json`);
+      const s = schemasOf(def);
+      const current = JSON.stringify(
+        { name, title: def.title, description: def.description, plan: def.plan, annotations: def.annotations, inputSchema: s.input, outputSchema: s.output },
+        null,
+        2,
+      ) + '\n';
+      const file = `${SNAPSHOT_DIR}${name}.json`;
+      if (update) writeFileSync(file, current);
+      assert.ok(existsSync(file), `no snapshot for ${name}: run UPDATE_SNAPSHOTS=1 npm test`);
+      assert.equal(current, readFileSync(file, 'utf8'), `${name} schema changed: review, then UPDATE_SNAPSHOTS=1 npm test`);
+    }
+    const stale = readdirSync(SNAPSHOT_DIR).filter((f) => f.endsWith('.json') && !expected.has(f));
+    assert.deepEqual(stale, [], 'snapshots of tools that no longer exist');
+  });
+});
