@@ -94,6 +94,7 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
   }
 
   const server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    if (services.config.logRequests) logWhenDone(req, res);
     handle(req, res).catch((err) => {
       const traceId = String(res.getHeader('x-trace-id') ?? newTraceId());
       console.error(`[${traceId}] unhandled:`, err);
@@ -102,6 +103,24 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
     });
   });
   return server;
+}
+
+/** One JSON line per request: what an operator greps for with a trace id from a caller. */
+function logWhenDone(req: IncomingMessage, res: ServerResponse): void {
+  const started = performance.now();
+  res.on('finish', () => {
+    console.log(
+      JSON.stringify({
+        at: new Date().toISOString(),
+        method: req.method,
+        path: (req.url ?? '').split('?')[0],
+        status: res.statusCode,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        trace_id: res.getHeader('x-trace-id'),
+        request_id: res.getHeader('x-request-id'),
+      }),
+    );
+  });
 }
 
 function sendRaw(res: ServerResponse, text: string, type: string): void {
