@@ -16,6 +16,11 @@ export interface Config {
   /** create and print one key per plan for org `dev` on first start */
   devKeys: boolean;
   logRequests: boolean;
+  /**
+   * Browser origins allowed to call /mcp (MCP's DNS-rebinding defence). Requests without an Origin
+   * header (agents, servers, CLIs) are always allowed; loopback origins are allowed by default.
+   */
+  mcpAllowedOrigins: string[];
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -47,5 +52,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: flag(env, 'RATE_LIMITS', true),
     devKeys: flag(env, 'DEV_KEYS', true),
     logRequests: flag(env, 'LOG_REQUESTS', false),
+    mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim().replace(/\/$/, ''))
+      .filter(Boolean),
   };
 }

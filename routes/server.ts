@@ -44,6 +44,14 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
         res.setHeader('allow', 'POST');
         return sendError(res, new ServiceError('METHOD_NOT_ALLOWED', 'The tool server takes POST with a JSON-RPC 2.0 body; it opens no event stream.'), traceId);
       }
+      const origin = header(req, 'origin');
+      if (origin !== undefined && !originAllowed(origin, services.config.mcpAllowedOrigins)) {
+        return sendJson(res, 403, {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: RPC.INVALID_REQUEST, message: `Origin ${origin} is not allowed to call this tool server (MCP_ALLOWED_ORIGINS).` },
+        });
+      }
       const body = await readBody(req);
       if (!body.ok) {
         closeAfter(res);
@@ -103,6 +111,18 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
     });
   });
   return server;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Browsers send Origin; a page on a foreign origin must not drive the tool server (DNS rebinding). */
+export function originAllowed(origin: string, allowed: readonly string[]): boolean {
+  if (allowed.includes('*') || allowed.includes(origin)) return true;
+  try {
+    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
 }
 
 /** One JSON line per request: what an operator greps for with a trace id from a caller. */

@@ -28,7 +28,7 @@ function isRealDate(s: string): boolean {
 
 export const IsoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'dates are YYYY-MM-DD')
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'dates are YYYY-MM-DD', abort: true })
   .refine(isRealDate, 'not a calendar date')
   .describe('Date as YYYY-MM-DD');
 
