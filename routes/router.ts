@@ -63,7 +63,10 @@ export class Router {
         }
       }
       if (!ok) continue;
-      if (r.def.http.method === method) return { kind: 'found', def: r.def, params };
+      // HEAD is GET without a body (node drops it): probes and link checkers use it.
+      if (r.def.http.method === method || (method === 'HEAD' && r.def.http.method === 'GET')) {
+        return { kind: 'found', def: r.def, params };
+      }
       allow.add(r.def.http.method);
     }
     return allow.size > 0 ? { kind: 'method_not_allowed', allow: [...allow] } : { kind: 'none' };

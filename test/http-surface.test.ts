@@ -85,6 +85,13 @@ describe('the generated HTTP surface', () => {
     assert.match(r.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
   });
 
+  it('answers HEAD on a GET route like GET, without a body', async () => {
+    const res = await fetch(`${svc.baseUrl}/health/z`, { method: 'HEAD' });
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), '');
+    assert.ok(res.headers.get('x-trace-id'));
+  });
+
   it("echoes the caller's X-Request-ID", async () => {
     const r = await get(`${svc.baseUrl}/v1/edgar/companies:resolve?ticker=AAPL`, svc.keys.free, { 'x-request-id': 'req-42.abc' });
     assert.equal(r.status, 200);
@@ -273,5 +280,25 @@ describe('the generated HTTP surface', () => {
     const scale = await get(`${svc.baseUrl}/v1/system/metadata`, svc.keys.scale);
     assert.deepEqual(scale.body.data.coverage, { mode: 'full', limit: null, window_days: null });
     assert.deepEqual(scale.body.data.rate_limits.bulk, { requests: 120, window_seconds: 60 });
+  });
+
+  it('answers data routes 503 with Retry-After and readiness 503 "loading" while data is loading', async () => {
+    const status = svc.running.services.status;
+    status.phase = 'loading';
+    status.progress = 'reading submissions 3/46';
+    try {
+      const ready = await get(`${svc.baseUrl}/health/readiness`);
+      assert.equal(ready.status, 503);
+      assert.equal(ready.body.status, 'loading');
+      assert.equal(ready.body.checks.data.progress, 'reading submissions 3/46');
+      const data = await get(`${svc.baseUrl}/v1/edgar/companies:resolve?ticker=AAPL`, svc.keys.free);
+      assert.equal(data.status, 503);
+      assert.equal(data.body.error.code, 'SERVICE_UNAVAILABLE');
+      assert.equal(data.headers.get('retry-after'), '10');
+      assert.equal((await get(`${svc.baseUrl}/health/z`)).status, 200, 'liveness is unaffected');
+    } finally {
+      status.phase = 'ready';
+      status.progress = null;
+    }
   });
 });

@@ -1,0 +1,144 @@
+import autocannon from 'autocannon';
+import { isShuttingDown, onCleanup } from './cleanup.ts';
+
+export interface Target {
+  /** short label for the table */
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** validates one answer before measuring; returns a problem, or null when the answer is right */
+  check(status: number, body: unknown): string | null;
+}
+
+export interface LoadOptions {
+  connections: number;
+  durationS: number;
+  warmupS: number;
+}
+
+export interface Measurement {
+  name: string;
+  method: string;
+  path: string;
+  connections: number;
+  duration_s: number;
+  /** mean of autocannon's per-second samples */
+  rps_mean: number;
+  rps_stddev: number;
+  /** all completed answers over the measured duration */
+  requests_total: number;
+  /** latency of 2xx answers, from each answer's hrtime (autocannon's own histogram rounds to whole ms) */
+  latency_ms: { p50: number; p90: number; p99: number; mean: number; max: number; samples: number };
+  /** autocannon's own figures, whole milliseconds */
+  autocannon_latency_ms: { p50: number; p99: number; mean: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  status_codes: Record<string, number>;
+  first_error: string | null;
+}
+
+function round(n: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))]!;
+}
+
+/** Sends the target once and returns what is wrong with the answer, or null. */
+export async function checkTarget(baseUrl: string, target: Target): Promise<string | null> {
+  let res: Response;
+  try {
+    res = await fetch(baseUrl + target.path, {
+      method: target.method,
+      headers: target.headers ?? {},
+      body: target.body ?? null,
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (err) {
+    return `request failed: ${(err as Error).message}`;
+  }
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return `answered ${res.status} with a body that is not JSON: ${text.slice(0, 300)}`;
+  }
+  const problem = target.check(res.status, body);
+  return problem === null ? null : `${problem} (HTTP ${res.status}: ${text.slice(0, 400)})`;
+}
+
+function runOnce(baseUrl: string, target: Target, connections: number, durationS: number, latencies: number[] | null) {
+  return new Promise<{ result: autocannon.Result; firstError: string | null }>((resolve, reject) => {
+    let firstError: string | null = null;
+    const instance = autocannon(
+      {
+        url: baseUrl + target.path,
+        method: target.method,
+        headers: target.headers ?? {},
+        ...(target.body !== undefined ? { body: target.body } : {}),
+        connections,
+        duration: durationS,
+        timeout: 10,
+      },
+      (err, result) => {
+        unregister().catch(() => {});
+        if (isShuttingDown()) reject(new Error('interrupted'));
+        else if (err) reject(err);
+        else resolve({ result, firstError });
+      },
+    );
+    // stop the load when the bench is interrupted
+    const unregister = onCleanup(`stop load on ${target.name}`, async () => instance.stop());
+    instance.on('reqError', (error: Error) => {
+      firstError ??= error.message || String(error);
+    });
+    if (latencies) {
+      instance.on('response', (_client: unknown, statusCode: number, _bytes: number, ms: number) => {
+        if (statusCode >= 200 && statusCode < 300) latencies.push(ms);
+      });
+    }
+  });
+}
+
+/** A warm-up (not reported), then the measured run. */
+export async function measure(baseUrl: string, target: Target, opts: LoadOptions): Promise<Measurement> {
+  if (opts.warmupS > 0) await runOnce(baseUrl, target, opts.connections, opts.warmupS, null);
+  const latencies: number[] = [];
+  const { result: r, firstError } = await runOnce(baseUrl, target, opts.connections, opts.durationS, latencies);
+  const sorted = Float64Array.from(latencies).sort();
+  const sum = latencies.reduce((a, b) => a + b, 0);
+  const statusCodes: Record<string, number> = {};
+  for (const [code, { count }] of Object.entries(r.statusCodeStats)) statusCodes[code] = count;
+  return {
+    name: target.name,
+    method: target.method,
+    path: target.path,
+    connections: opts.connections,
+    duration_s: r.duration,
+    rps_mean: round(r.requests.mean, 1),
+    rps_stddev: round(r.requests.stddev, 1),
+    requests_total: r.requests.total,
+    latency_ms: {
+      p50: round(percentile(sorted, 50)),
+      p90: round(percentile(sorted, 90)),
+      p99: round(percentile(sorted, 99)),
+      mean: round(sorted.length ? sum / sorted.length : Number.NaN),
+      max: round(sorted.length ? sorted[sorted.length - 1]! : Number.NaN),
+      samples: sorted.length,
+    },
+    autocannon_latency_ms: { p50: r.latency.p50, p99: r.latency.p99, mean: round(r.latency.mean), max: r.latency.max },
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    status_codes: statusCodes,
+    first_error: firstError,
+  };
+}

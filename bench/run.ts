@@ -1,0 +1,67 @@
+/**
+ * `npm run bench [-- <suite> [args...]]`: runs one benchmark suite (default: http). Each suite is a
+ * file under bench/suites/ exporting `run(args)`; add one by adding it to SUITES.
+ */
+import { isShuttingDown, markShuttingDown, runCleanups } from './lib/cleanup.ts';
+import type { SuiteModule } from './lib/suite.ts';
+
+const SUITES: Record<string, { description: string; load: () => Promise<SuiteModule> }> = {
+  http: {
+    description: 'request throughput and latency: /health/z, companies:resolve over HTTP, companies_resolve over MCP',
+    load: () => import('./suites/http.ts'),
+  },
+  // planned: ingest, packages, reads, export (bench/suites/<name>.ts)
+};
+
+const DEFAULT_SUITE = 'http';
+
+function listSuites(): string {
+  const width = Math.max(...Object.keys(SUITES).map((n) => n.length));
+  return Object.entries(SUITES)
+    .map(([name, s]) => `  ${name.padEnd(width)}  ${s.description}${name === DEFAULT_SUITE ? ' (default)' : ''}`)
+    .join('\n');
+}
+
+let interrupted = false;
+async function onSignal(signal: NodeJS.Signals): Promise<void> {
+  if (interrupted) {
+    console.error(`${signal} again: exiting without finishing cleanup`);
+    process.exit(130);
+  }
+  interrupted = true;
+  markShuttingDown();
+  console.error(`\n${signal}: stopping the server under test and cleaning up...`);
+  await runCleanups();
+  process.exit(signal === 'SIGINT' ? 130 : 143);
+}
+process.on('SIGINT', (s) => void onSignal(s));
+process.on('SIGTERM', (s) => void onSignal(s));
+
+async function main(argv: string[]): Promise<number> {
+  const [name = DEFAULT_SUITE, ...rest] = argv;
+  if (name === 'help' || name === '--help' || name === '-h') {
+    console.log(`Usage: npm run bench [-- <suite>]\n\nSuites:\n${listSuites()}`);
+    return 0;
+  }
+  const suite = SUITES[name];
+  if (!suite) {
+    console.error(`Unknown benchmark suite "${name}". Suites:\n${listSuites()}`);
+    return 2;
+  }
+  try {
+    const mod = await suite.load();
+    return await mod.run(rest);
+  } finally {
+    await runCleanups();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  async (err) => {
+    if (isShuttingDown()) return; // the signal handler cleans up and exits
+    console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+    await runCleanups();
+    process.exit(1);
+  },
+);
