@@ -1,4 +1,5 @@
 import type { Sql } from './client.ts';
+import type { CompanyProfileRow } from './identity-load.ts';
 
 export interface IdentityRow {
   id: string;
@@ -98,29 +99,11 @@ async function countSearch(sql: Sql, upper: string, cik: string | null, contains
   return row?.n ?? 0;
 }
 
-export interface CompanyRow {
+/** A company of the reference: its profile as last loaded, plus our id and where it came from. */
+export interface CompanyRow extends CompanyProfileRow {
   company_id: string;
-  cik: string;
-  name: string;
-  entity_type: string | null;
-  sic: string | null;
-  sic_description: string | null;
-  category: string | null;
-  fiscal_year_end: string | null;
-  state_of_incorporation: string | null;
-  ein: string | null;
-  lei: string | null;
-  description: string | null;
-  website: string | null;
-  investor_website: string | null;
-  phone: string | null;
-  tickers: string[];
-  exchanges: string[];
-  former_names: { name: string; from: string | null; to: string | null }[];
-  addresses: Record<string, unknown>;
   source: string;
   source_loaded_at: string;
-  latest_filing_accession: string | null;
 }
 
 export async function companyByCik(sql: Sql, cik: string): Promise<CompanyRow | undefined> {

@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { ServiceError } from '../domain/service-error.ts';
-import { createHttpServer } from '../routes/server.ts';
-import { SERVER_INFO } from '../service.ts';
-import { ALL_TOOLS } from '../tools/all-tools.ts';
 import type { AuthContext } from '../tools/auth.ts';
 import type { CoverageGate } from '../tools/coverage.ts';
 import { defineTool } from '../tools/define-tool.ts';
 import { Cik } from '../tools/schemas.ts';
 import { get, post } from './helpers/http.ts';
-import { startTestService, type TestService } from './helpers/service.ts';
+import { listenWithFixtures, startTestService, type TestService } from './helpers/service.ts';
 
 /**
  * The coverage seam exists before the Free-plan slot logic does: this gate records what reaches
@@ -47,19 +42,17 @@ const companyTool = defineTool({
 
 describe('the coverage seam', () => {
   let svc: TestService;
-  let server: Server;
+  let server: { baseUrl: string; close(): Promise<void> };
   let base: string;
   const gate = new RecordingGate();
 
   before(async () => {
     svc = await startTestService();
-    server = createHttpServer({ ...svc.running.services, coverage: gate }, [...ALL_TOOLS, companyTool], SERVER_INFO);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await listenWithFixtures({ ...svc.running.services, coverage: gate }, [companyTool]);
+    base = server.baseUrl;
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await server.close();
     await svc.close();
   });
 

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { createApiKey } from '../db/keys.ts';
-import { createHttpServer } from '../routes/server.ts';
-import { SERVER_INFO } from '../service.ts';
 import { ALL_TOOLS } from '../tools/all-tools.ts';
 import { defineTool } from '../tools/define-tool.ts';
 import { Cik, IsoDate, PageParams } from '../tools/schemas.ts';
 import { get, post } from './helpers/http.ts';
-import { startTestService, type TestService } from './helpers/service.ts';
+import { listenWithFixtures, startTestService, type TestService } from './helpers/service.ts';
 
 /**
  * Test-only definitions, mounted on a second server built from ALL_TOOLS plus these: they let the
@@ -62,18 +58,16 @@ const postEcho = defineTool({
 
 describe('the generated HTTP surface', () => {
   let svc: TestService;
-  let fixtureServer: Server;
+  let fixtureServer: { baseUrl: string; close(): Promise<void> };
   let fixtures: string;
 
   before(async () => {
     svc = await startTestService();
-    fixtureServer = createHttpServer(svc.running.services, [...ALL_TOOLS, echoParams, growthOnly, postEcho], SERVER_INFO);
-    await new Promise<void>((r) => fixtureServer.listen(0, '127.0.0.1', r));
-    fixtures = `http://127.0.0.1:${(fixtureServer.address() as AddressInfo).port}`;
+    fixtureServer = await listenWithFixtures(svc.running.services, [echoParams, growthOnly, postEcho]);
+    fixtures = fixtureServer.baseUrl;
   });
   after(async () => {
-    fixtureServer.closeAllConnections();
-    await new Promise((r) => fixtureServer.close(r));
+    await fixtureServer.close();
     await svc.close();
   });
 

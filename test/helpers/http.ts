@@ -6,8 +6,8 @@ export interface Reply {
   text: string;
 }
 
-export async function get(url: string, key?: string, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(url, { headers: { ...(key ? { 'x-api-key': key } : {}), ...headers } });
+async function send(url: string, init: RequestInit): Promise<Reply> {
+  const res = await fetch(url, init);
   const text = await res.text();
   let body: unknown = null;
   try {
@@ -18,18 +18,14 @@ export async function get(url: string, key?: string, headers: Record<string, str
   return { status: res.status, headers: res.headers, body, text };
 }
 
-export async function post(url: string, payload: string, key?: string, headers: Record<string, string> = {}): Promise<Reply> {
-  const res = await fetch(url, {
+export function get(url: string, key?: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return send(url, { headers: { ...(key ? { 'x-api-key': key } : {}), ...headers } });
+}
+
+export function post(url: string, payload: string, key?: string, headers: Record<string, string> = {}): Promise<Reply> {
+  return send(url, {
     method: 'POST',
     body: payload,
     headers: { 'content-type': 'application/json', ...(key ? { 'x-api-key': key } : {}), ...headers },
   });
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = null;
-  }
-  return { status: res.status, headers: res.headers, body, text };
 }

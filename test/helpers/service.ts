@@ -1,9 +1,14 @@
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../../config.ts';
 import type { Sql } from '../../db/client.ts';
 import { createApiKey } from '../../db/keys.ts';
 import { PLANS, type Plan } from '../../domain/plans.ts';
-import { startService, type RunningService } from '../../service.ts';
+import { createHttpServer } from '../../routes/server.ts';
+import { SERVER_INFO, startService, type RunningService } from '../../service.ts';
+import { ALL_TOOLS } from '../../tools/all-tools.ts';
+import type { ToolDefinition } from '../../tools/define-tool.ts';
+import type { Services } from '../../tools/services.ts';
 import { createTestDatabase } from './database.ts';
 
 export const SHARED_SEC = fileURLToPath(new URL('../../../shared/sec', import.meta.url));
@@ -34,4 +39,24 @@ export async function startTestService(overrides: Partial<Config> = {}, now?: ()
   const keys = {} as Record<Plan, string>;
   for (const plan of PLANS) keys[plan] = (await createApiKey(database.sql, 'test-org', plan)).key;
   return { baseUrl: `http://127.0.0.1:${running.port}`, keys, sql: database.sql, running, close: () => running.close() };
+}
+
+/**
+ * A second server over the same services with test-only definitions added to the registry's,
+ * for behaviour no registered route shows yet (a Growth gate, a POST body). Never in ALL_TOOLS.
+ */
+export async function listenWithFixtures(
+  services: Services,
+  fixtures: ToolDefinition[],
+): Promise<{ baseUrl: string; close(): Promise<void> }> {
+  const server = createHttpServer(services, [...ALL_TOOLS, ...fixtures], SERVER_INFO);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
 }
