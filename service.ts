@@ -12,7 +12,7 @@ import { ALL_TOOLS } from './tools/all-tools.ts';
 import { Authenticator } from './tools/auth.ts';
 import { fullCoverage } from './tools/coverage.ts';
 import type { ServerInfo } from './tools/jsonrpc.ts';
-import { ToolStats, type Services } from './tools/services.ts';
+import type { Services } from './tools/services.ts';
 import { SERVICE_VERSION } from './tools/system-tools.ts';
 
 export const SERVER_INFO: ServerInfo = { name: 'fds', title: 'Financial Filings Data Service', version: SERVICE_VERSION };
@@ -44,7 +44,6 @@ export function buildServices(config: Config, database: Database, now: () => Dat
     authenticator: new Authenticator(database.sql, () => now().getTime()),
     coverage: fullCoverage,
     status: { phase: 'starting', startedAt: now(), progress: null },
-    stats: new ToolStats(),
     checkOutputs: process.env.CHECK_OUTPUTS === '1',
   };
 }

@@ -46,6 +46,7 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
       }
       const origin = header(req, 'origin');
       if (origin !== undefined && !originAllowed(origin, services.config.mcpAllowedOrigins)) {
+        closeAfter(res); // the body is left unread
         return sendJson(res, 403, {
           jsonrpc: '2.0',
           id: null,

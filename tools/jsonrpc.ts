@@ -149,7 +149,7 @@ export class JsonRpcDispatcher {
       capabilities: { tools: { listChanged: false } },
       serverInfo: this.serverInfo,
       instructions:
-        'SEC XBRL fundamentals. Send your API key in the X-Api-Key header. Resolve a ticker with companies_resolve, then read statements by CIK. Decimal values are strings.',
+        'SEC XBRL fundamentals. Send your API key in the X-Api-Key header. Resolve a ticker to its CIK with companies_resolve: every company read is keyed by CIK. Decimal values are strings; dates are YYYY-MM-DD.',
     };
   }
 

@@ -49,7 +49,7 @@ export function validationError(issues: InputIssue[]): ServiceError {
 /**
  * The seam every call passes through, on both surfaces: API key -> organization and plan, request
  * budget, plan gate, input validation (unless the surface validated already), Free-plan coverage,
- * the handler, timing. Never throws: a failure comes back as a ServiceError for the surface to map.
+ * the handler, timing (Server-Timing on HTTP). Never throws: a failure comes back as a ServiceError for the surface to map.
  */
 export async function runTool(
   services: Services,
@@ -72,7 +72,7 @@ export async function runTool(
         );
       }
       auth = await services.authenticator.authenticate(meta.apiKey);
-        const budget = takeBudget(services, auth, meta.surface === 'mcp' ? 'tool_server' : def.requestClass);
+      const budget = takeBudget(services, auth, meta.surface === 'mcp' ? 'tool_server' : def.requestClass);
       rate = budget.decision;
       if (budget.error) throw budget.error;
       if (!planAllows(auth.plan, def.plan)) throw planError(def, auth);
@@ -94,17 +94,13 @@ export async function runTool(
     const ctx: ToolContext = { services, auth, traceId: meta.traceId, requestId: meta.requestId, surface: meta.surface, reach };
     const output = await def.handler(ctx, value as never);
     if (services.checkOutputs) assertOutput(def, output);
-    const ms = performance.now() - started;
-    services.stats.record(def.name, ms, false);
-    return { ok: true, output, rate, ms };
+    return { ok: true, output, rate, ms: performance.now() - started };
   } catch (err) {
     const error = toServiceError(err);
     if (error.code === 'INTERNAL_ERROR') {
       console.error(`[${meta.traceId}] ${def.name} failed:`, (error.cause as Error)?.stack ?? error.cause);
     }
-    const ms = performance.now() - started;
-    services.stats.record(def.name, ms, true);
-    return { ok: false, error, rate, ms };
+    return { ok: false, error, rate, ms: performance.now() - started };
   }
 }
 
