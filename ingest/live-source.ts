@@ -2,6 +2,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createGunzip, createInflate } from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
+import { isLoopbackHost } from '../domain/loopback.ts';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfterMs, type RetryPolicy } from './retry-policy.ts';
 import { secRequestPacer, SEC_MAX_RPS } from './request-pacer.ts';
 import { SecFetchError } from './sec-fetch-error.ts';
@@ -11,7 +12,6 @@ import type { SecSource, SecSourceOptions } from './source.ts';
 const HEADERS_TIMEOUT_MS = 30_000;
 /** between body chunks, not the whole body: companyfacts files are large but stream steadily */
 const BODY_TIMEOUT_MS = 60_000;
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** HTTP-backed SecSource for SEC's live sites; see openSecSource for the contract. */
 export function openLiveSource(base: string, opts: SecSourceOptions): SecSource {
@@ -123,7 +123,7 @@ function checkHostMap(map: Readonly<Record<string, string>>): Map<string, string
   for (const [host, origin] of Object.entries(map)) {
     if (!isSecHost(host)) throw new Error(`hostMap key must be an SEC host, got ${JSON.stringify(host)}`);
     const u = new URL(origin);
-    const plainOk = u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.hostname);
+    const plainOk = u.protocol === 'http:' && isLoopbackHost(u.hostname);
     if (u.protocol !== 'https:' && !plainOk) throw new Error(`hostMap origin must be https:// or http:// on loopback, got ${origin}`);
     if (u.pathname !== '/' || u.search || u.hash) throw new Error(`hostMap value must be a bare origin, got ${origin}`);
     out.set(host.toLowerCase(), u.origin);

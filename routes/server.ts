@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isLoopbackHost } from '../domain/loopback.ts';
 import { ServiceError } from '../domain/service-error.ts';
 import { buildManifest } from '../manifest/manifest.ts';
 import type { ToolDefinition } from '../tools/define-tool.ts';
@@ -6,7 +7,7 @@ import { JsonRpcDispatcher, RPC, type ServerInfo } from '../tools/jsonrpc.ts';
 import { runTool } from '../tools/seam.ts';
 import type { Services } from '../tools/services.ts';
 import { renderDocsPage } from './docs-page.ts';
-import { closeAfter, newTraceId, rateHeaders, readBody, requestIdOf, sendError, sendJson } from './http-io.ts';
+import { BODY_LIMIT_BYTES, closeAfter, newTraceId, rateHeaders, readBody, requestIdOf, sendError, sendJson } from './http-io.ts';
 import { buildOpenApi } from './openapi.ts';
 import { pathParamNames, Router } from './router.ts';
 import { queryToInput } from './query-params.ts';
@@ -114,13 +115,11 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
   return server;
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /** Browsers send Origin; a page on a foreign origin must not drive the tool server (DNS rebinding). */
 export function originAllowed(origin: string, allowed: readonly string[]): boolean {
   if (allowed.includes('*') || allowed.includes(origin)) return true;
   try {
-    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
+    return isLoopbackHost(new URL(origin).hostname);
   } catch {
     return false;
   }
@@ -154,7 +153,7 @@ async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<
   const body = await readBody(req);
   if (!body.ok) {
     closeAfter(res);
-    throw new ServiceError('PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MiB.', { limit_bytes: 1024 * 1024 });
+    throw new ServiceError('PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MiB.', { limit_bytes: BODY_LIMIT_BYTES });
   }
   if (body.text.trim() === '') return {};
   const type = req.headers['content-type'] ?? '';

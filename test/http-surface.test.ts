@@ -157,6 +157,14 @@ describe('the generated HTTP surface', () => {
     assert.deepEqual(paths, ['cik', 'day', 'flag', 'year']);
   });
 
+  it('reports one issue, not two, for a date that is not YYYY-MM-DD', async () => {
+    const r = await get(`${fixtures}/v1/test/echo/320193?day=2024-13-45x`, svc.keys.free);
+    assert.equal(r.status, 400);
+    assert.deepEqual(r.body.error.details.issues.map((i: { path: string; message: string }) => [i.path, i.message]), [
+      ['day', 'dates are YYYY-MM-DD'],
+    ]);
+  });
+
   it('refuses a single-valued parameter given twice, and more repeated values than allowed', async () => {
     const twice = await get(`${fixtures}/v1/test/echo/320193?year=2023&year=2024`, svc.keys.free);
     assert.equal(twice.status, 400);
@@ -293,6 +301,26 @@ describe('the generated HTTP surface', () => {
     } finally {
       status.phase = 'ready';
       status.progress = null;
+    }
+  });
+
+  it('logs one JSON line per request with status and trace id when LOG_REQUESTS is on', async () => {
+    const services = { ...svc.running.services, config: { ...svc.running.services.config, logRequests: true } };
+    const logged = await listenWithFixtures(services, []);
+    const lines: string[] = [];
+    const original = console.log;
+    console.log = (line: unknown) => void lines.push(String(line));
+    try {
+      const r = await get(`${logged.baseUrl}/v1/no/such/route?secret=x`, svc.keys.free);
+      await new Promise((resolve) => setImmediate(resolve));
+      const entry = JSON.parse(lines.find((l) => l.includes('/v1/no/such/route'))!);
+      assert.equal(entry.status, 404);
+      assert.equal(entry.path, '/v1/no/such/route', 'query strings are not logged');
+      assert.equal(entry.trace_id, r.headers.get('x-trace-id'));
+      assert.equal(typeof entry.ms, 'number');
+    } finally {
+      console.log = original;
+      await logged.close();
     }
   });
 });

@@ -49,7 +49,8 @@ export function validationError(issues: InputIssue[]): ServiceError {
 /**
  * The seam every call passes through, on both surfaces: API key -> organization and plan, request
  * budget, plan gate, input validation (unless the surface validated already), Free-plan coverage,
- * the handler, timing (Server-Timing on HTTP). Never throws: a failure comes back as a ServiceError for the surface to map.
+ * the handler, timing (Server-Timing on HTTP). Never throws: a failure comes back as a
+ * ServiceError for the surface to map.
  */
 export async function runTool(
   services: Services,
