@@ -4,7 +4,9 @@ import { openDatabase } from './db/database.ts';
 import { createApiKey } from './db/keys.ts';
 import { migrate } from './db/migrate.ts';
 import { isPlan, PLANS } from './domain/plans.ts';
-import { loadIdentity } from './ingest/load-identity.ts';
+import { identityIsEmpty, loadIdentity } from './ingest/load-identity.ts';
+import { progressPrinter, summaryLine, summaryRows } from './ingest/progress-bar.ts';
+import { IngestRequestError, runIngestion } from './ingest/run-ingestion.ts';
 import { startService } from './service.ts';
 
 const USAGE = `Usage: npm run fds -- <command> [options]
@@ -14,6 +16,9 @@ Commands:
   migrate                                 apply pending database migrations
   keys create --plan <plan> --org <name>  create an API key (plans: ${PLANS.join(', ')}); the key is the last line printed
   identity load [--source DIR|URL]        (re)load ticker and company identity from SEC_SOURCE
+  ingest [--cik N ...] [--ticker T ...] [--source DIR|URL]
+                                          normalize company facts into versioned statements (default:
+                                          every company in the source); re-running over the same source changes nothing
 
 Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see README).`;
 
@@ -79,6 +84,44 @@ async function main(argv: string[]): Promise<number> {
         await db.close();
       }
       return 0;
+    }
+    case 'ingest': {
+      const { values } = parseArgs({
+        args: argv.slice(1),
+        options: { cik: { type: 'string', multiple: true }, ticker: { type: 'string', multiple: true }, source: { type: 'string' } },
+      });
+      const bad = (values.cik ?? []).find((c) => !/^\d{1,10}$/.test(c));
+      if (bad) {
+        console.error(`--cik takes 1 to 10 digits, got ${JSON.stringify(bad)}`);
+        return 2;
+      }
+      const db = await openDatabase(config, log);
+      try {
+        await migrate(db.sql);
+        const withSource = { ...config, secSource: values.source ?? config.secSource };
+        if (await identityIsEmpty(db.sql)) {
+          log('identity is empty: loading tickers and submissions first');
+          await loadIdentity(db.sql, withSource, { log });
+        }
+        const bar = progressPrinter(process.stderr);
+        const summary = await runIngestion(db.sql, withSource, {
+          ciks: values.cik ?? [],
+          tickers: values.ticker ?? [],
+          onProgress: (p) => bar.update(p),
+        }).finally(() => bar.done());
+        console.table(summaryRows(summary.companies));
+        for (const e of summary.errors) console.error(`failed ${e.cik}: ${e.message}`);
+        console.log(summaryLine(summary));
+        return summary.status === 'succeeded' ? 0 : 1;
+      } catch (err) {
+        if (err instanceof IngestRequestError) {
+          console.error(err.message);
+          return 2;
+        }
+        throw err;
+      } finally {
+        await db.close();
+      }
     }
     case 'help':
     case '--help':

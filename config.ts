@@ -16,6 +16,8 @@ export interface Config {
   /** create and print one key per plan for org `dev` on first start */
   devKeys: boolean;
   logRequests: boolean;
+  /** on an empty corpus, ingest every company of SEC_SOURCE before reporting ready */
+  ingestOnStart: boolean;
   /**
    * Browser origins allowed to call /mcp (MCP's DNS-rebinding defence). Requests without an Origin
    * header (agents, servers, CLIs) are always allowed; loopback origins are allowed by default.
@@ -52,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: flag(env, 'RATE_LIMITS', true),
     devKeys: flag(env, 'DEV_KEYS', true),
     logRequests: flag(env, 'LOG_REQUESTS', false),
+    ingestOnStart: flag(env, 'INGEST_ON_START', true),
     mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '')
       .split(',')
       .map((o) => o.trim().replace(/\/$/, ''))

@@ -6,7 +6,10 @@ import { countKeys, createApiKey, type IssuedKey } from './db/keys.ts';
 import { migrate } from './db/migrate.ts';
 import { PLANS } from './domain/plans.ts';
 import { FixedWindowLimiter } from './domain/rate-limit.ts';
+import { corpusIsEmpty } from './db/ingestion-runs.ts';
 import { loadIdentity, identityIsEmpty } from './ingest/load-identity.ts';
+import { progressLine, summaryLine } from './ingest/progress-bar.ts';
+import { runIngestion } from './ingest/run-ingestion.ts';
 import { createHttpServer } from './routes/server.ts';
 import { ALL_TOOLS } from './tools/all-tools.ts';
 import { Authenticator } from './tools/auth.ts';
@@ -70,6 +73,12 @@ export async function startService(config: Config, options: StartOptions = {}): 
 
   const devKeys: IssuedKey[] = [];
   const ready = (async () => {
+    // keys first, so the ingestion status can be read with one while loading runs
+    if (config.devKeys && (await countKeys(database.sql, 'dev')) === 0) {
+      for (const plan of PLANS) devKeys.push(await createApiKey(database.sql, 'dev', plan, `development key (${plan})`));
+      log('development API keys for org "dev" (shown once, stored hashed):');
+      for (const k of devKeys) log(`  ${k.plan.padEnd(10)} ${k.key}`);
+    }
     if (await identityIsEmpty(database.sql)) {
       services.status.phase = 'loading';
       services.status.progress = 'loading company identity';
@@ -80,10 +89,22 @@ export async function startService(config: Config, options: StartOptions = {}): 
       });
       log(`identity loaded: ${summary.companies} companies, ${summary.mappings_seen} ticker mappings from ${summary.source}`);
     }
-    if (config.devKeys && (await countKeys(database.sql, 'dev')) === 0) {
-      for (const plan of PLANS) devKeys.push(await createApiKey(database.sql, 'dev', plan, `development key (${plan})`));
-      log('development API keys for org "dev" (shown once, stored hashed):');
-      for (const k of devKeys) log(`  ${k.plan.padEnd(10)} ${k.key}`);
+    if (config.ingestOnStart && (await corpusIsEmpty(database.sql))) {
+      services.status.phase = 'loading';
+      services.status.progress = 'ingesting company facts';
+      let lastLogged = 0;
+      const summary = await runIngestion(database.sql, config, {
+        now: services.now,
+        onProgress: (p) => {
+          services.status.progress = `ingesting company facts: ${progressLine(p)}`;
+          if (performance.now() - lastLogged > 2000 || p.companies_done + p.companies_failed === p.companies_total) {
+            lastLogged = performance.now();
+            log(progressLine(p));
+          }
+        },
+      });
+      log(summaryLine(summary));
+      for (const e of summary.errors) log(`ingestion failed for ${e.cik}: ${e.message}`);
     }
     services.status.phase = 'ready';
     services.status.progress = null;

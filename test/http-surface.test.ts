@@ -256,7 +256,7 @@ describe('the generated HTTP surface', () => {
     const r = await get(`${svc.baseUrl}/mcp/manifest`);
     assert.equal(r.status, 200);
     const names = r.body.tools.map((t: { name: string }) => t.name);
-    assert.deepEqual(names, ['companies_resolve', 'system_health', 'system_metadata']);
+    assert.deepEqual(names, ['companies_resolve', 'statements_normalized', 'system_health', 'system_metadata']);
     for (const t of r.body.tools) {
       assert.equal(t.input_schema.type, 'object');
       assert.equal(t.required_plan, 'free');
@@ -278,7 +278,8 @@ describe('the generated HTTP surface', () => {
     assert.equal(free.status, 200);
     assert.equal(free.body.data.plan, 'free');
     assert.deepEqual(free.body.data.coverage, { mode: 'selected', limit: 25, window_days: 30 });
-    assert.equal(free.body.data.corpus.companies, 46);
+    // 46 issuers with submissions and 18 known only from their company facts
+    assert.equal(free.body.data.corpus.companies, 64);
     const scale = await get(`${svc.baseUrl}/v1/system/metadata`, svc.keys.scale);
     assert.deepEqual(scale.body.data.coverage, { mode: 'full', limit: null, window_days: null });
     assert.deepEqual(scale.body.data.rate_limits.bulk, { requests: 120, window_seconds: 60 });

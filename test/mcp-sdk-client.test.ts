@@ -51,7 +51,7 @@ describe('the MCP SDK client', () => {
 
   it('listTools lists companies_resolve, system_health and system_metadata, each read-only with an outputSchema', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['companies_resolve', 'system_health', 'system_metadata']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['companies_resolve', 'statements_normalized', 'system_health', 'system_metadata']);
     for (const t of tools) {
       assert.equal(t.inputSchema.type, 'object');
       assert.equal(t.outputSchema?.type, 'object');
@@ -119,7 +119,7 @@ describe('the MCP SDK client', () => {
     try {
       await anon.connect(transport);
       const { tools } = await anon.listTools();
-      assert.equal(tools.length, 3);
+      assert.equal(tools.length, 4);
       const result = await anon.callTool({ name: 'companies_resolve', arguments: { ticker: 'AAPL' } });
       assert.equal(result.isError, true);
       const body = JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>;

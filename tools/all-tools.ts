@@ -1,9 +1,11 @@
 import type { ToolDefinition } from './define-tool.ts';
 import { IDENTITY_TOOLS } from './identity-tools.ts';
+import { INGESTION_TOOLS } from './ingestion-tools.ts';
+import { STATEMENT_TOOLS } from './statement-tools.ts';
 import { SYSTEM_TOOLS } from './system-tools.ts';
 
 /**
  * The registry: the single list every surface is generated from. Its order is the tools/list
  * order. A definition joins only when its handler is real; nothing registers itself.
  */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...IDENTITY_TOOLS, ...SYSTEM_TOOLS];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...IDENTITY_TOOLS, ...STATEMENT_TOOLS, ...SYSTEM_TOOLS, ...INGESTION_TOOLS];

@@ -45,6 +45,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   plan: Plan;
   /** 'none' for liveness/readiness probes; everything else needs X-Api-Key */
   auth: 'key' | 'none';
+  /** answers while start-up loading is still running (progress reads); other keyed routes answer 503 then */
+  servesWhileLoading?: boolean;
   /** budget class on HTTP; calls through the tool server always count as 'tool_server' */
   requestClass: RequestClass;
   /** path + query + body parameters, one object; validated at the edge on both surfaces */

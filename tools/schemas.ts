@@ -67,3 +67,22 @@ export function dataEnvelope<T extends z.ZodType>(data: T) {
 export function pageOf<T>(items: T[], total: number, page: number, pageSize: number) {
   return { page, page_size: pageSize, total, items };
 }
+
+export const StatementTypeParam = z
+  .enum(['INCOME_STATEMENT', 'BALANCE_SHEET', 'CASH_FLOW_STATEMENT'])
+  .describe('INCOME_STATEMENT, BALANCE_SHEET or CASH_FLOW_STATEMENT');
+
+export const FiscalPeriodParam = z
+  .enum(['FY', 'Q1', 'Q2', 'Q3', 'Q4'])
+  .describe("the filer's fiscal period: FY, Q1, Q2, Q3, or Q4 (never filed; derived as the year minus the first three quarters)");
+
+export const FiscalYear = z.number().int().min(1900).max(2200).describe("the filer's own fiscal-year label, e.g. 2024");
+
+export const DecimalString = z
+  .string()
+  .regex(/^-?\d+\.\d+$/)
+  .describe('exact decimal as a string with at least six fraction digits, e.g. "383285000000.000000"; never a float');
+
+export const AsOfDate = IsoDate.describe(
+  'point in time (YYYY-MM-DD): only versions whose SEC filing date is on or before this date are seen',
+);

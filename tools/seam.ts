@@ -64,7 +64,7 @@ export async function runTool(
     let auth: AuthContext | null = null;
     if (def.auth === 'key') {
       // Partial data must not look like an answer: data routes wait until loading is done.
-      if (services.status.phase !== 'ready') {
+      if (services.status.phase !== 'ready' && !(def.servesWhileLoading && services.status.phase === 'loading')) {
         throw new ServiceError(
           'SERVICE_UNAVAILABLE',
           `The service is ${services.status.phase} (${services.status.progress ?? 'starting up'}); retry shortly.`,

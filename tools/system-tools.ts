@@ -91,7 +91,7 @@ export const systemMetadata = defineTool({
       coverage: z.object({ mode: z.enum(['selected', 'full']), limit: z.number().int().nullable(), window_days: z.number().int().nullable() }),
       pagination: z.object({ default_page_size: z.number().int(), max_page_size: z.number().int() }),
       corpus: z.object({
-        companies: z.number().int().describe('issuers in the company reference (with SEC submissions)'),
+        companies: z.number().int().describe('issuers in the company reference (from SEC submissions, or from company facts when SEC has no submissions file)'),
         identity_mappings: z.number().int(),
         live_identity_mappings: z.number().int(),
         last_identity_load: Timestamp.nullable(),

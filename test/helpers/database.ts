@@ -3,12 +3,14 @@ import path from 'node:path';
 import { connect, type Sql } from '../../db/client.ts';
 import type { Database } from '../../db/database.ts';
 import { startEmbeddedPostgres } from '../../db/embedded.ts';
+import { corpusTemplate } from './corpus-template.ts';
 
 /**
+ * With `corpus`, the database starts as a clone of the ingested ../shared/sec corpus.
  * A fresh database per test suite on a real PostgreSQL: the server named by DATABASE_URL (CI uses
  * the machine's), or an embedded one under .data/test when none is configured. Dropped at close.
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase(options: { corpus?: boolean } = {}): Promise<Database> {
   let adminUrl = process.env.DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | null = null;
   if (!adminUrl) {
@@ -18,7 +20,12 @@ export async function createTestDatabase(): Promise<Database> {
   }
   const name = `fds_t_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = connect(adminUrl, { max: 1 });
-  await admin`CREATE DATABASE ${admin(name)}`;
+  if (options.corpus) {
+    const template = await corpusTemplate(admin, adminUrl);
+    await admin`CREATE DATABASE ${admin(name)} TEMPLATE ${admin(template)}`;
+  } else {
+    await admin`CREATE DATABASE ${admin(name)}`;
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const sql: Sql = connect(url.href);

@@ -21,10 +21,17 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-/** The real service on a fresh database and an ephemeral port, loaded from ../shared/sec. */
-export async function startTestService(overrides: Partial<Config> = {}, now?: () => Date): Promise<TestService> {
+/**
+ * The real service on an ephemeral port, over a fresh clone of the ingested ../shared/sec corpus
+ * (or, with `emptyDatabase`, over an empty database, so start-up loads everything itself).
+ */
+export async function startTestService(
+  overrides: Partial<Config> = {},
+  now?: () => Date,
+  options: { emptyDatabase?: boolean } = {},
+): Promise<TestService> {
   process.env.CHECK_OUTPUTS = '1';
-  const database = await createTestDatabase();
+  const database = await createTestDatabase({ corpus: !options.emptyDatabase });
   const config: Config = {
     ...loadConfig({}),
     port: 0,

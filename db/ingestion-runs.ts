@@ -1,0 +1,113 @@
+import type { Sql } from './client.ts';
+
+export type RunStatus = 'running' | 'succeeded' | 'failed' | 'interrupted';
+
+export interface RunCounters {
+  companies_total: number;
+  companies_done: number;
+  companies_skipped: number;
+  companies_failed: number;
+  facts_read: number;
+  bytes_read: number;
+  versions_added: number;
+  restatements_added: number;
+}
+
+export interface RunRow extends Omit<RunCounters, 'facts_read' | 'bytes_read'> {
+  run_id: string;
+  source: string;
+  requested: string[];
+  status: RunStatus;
+  started_at: string;
+  finished_at: string | null;
+  heartbeat_at: string;
+  facts_read: string;
+  bytes_read: string;
+  errors: { cik: string; message: string }[];
+}
+
+/**
+ * A run that still says running but whose process is gone (killed mid-run) is closed as
+ * interrupted when the next run starts; its finished companies stay, the next run completes the rest.
+ */
+export async function startRun(sql: Sql, source: string, requested: string[], now: Date): Promise<number> {
+  await sql`UPDATE ingestion_runs SET status = 'interrupted', finished_at = heartbeat_at WHERE status = 'running'`;
+  const [row] = await sql<{ run_id: string }[]>`
+    INSERT INTO ingestion_runs (source, requested, status, started_at, heartbeat_at)
+    VALUES (${source}, ${sql.json(requested)}, 'running', ${now.toISOString()}, ${now.toISOString()})
+    RETURNING run_id`;
+  return Number(row!.run_id);
+}
+
+export async function recordProgress(sql: Sql, runId: number, c: RunCounters, now: Date): Promise<void> {
+  await sql`
+    UPDATE ingestion_runs SET
+      companies_total = ${c.companies_total}, companies_done = ${c.companies_done},
+      companies_skipped = ${c.companies_skipped}, companies_failed = ${c.companies_failed},
+      facts_read = ${c.facts_read}, bytes_read = ${c.bytes_read},
+      versions_added = ${c.versions_added}, restatements_added = ${c.restatements_added},
+      heartbeat_at = ${now.toISOString()}
+    WHERE run_id = ${runId}`;
+}
+
+export async function finishRun(
+  sql: Sql,
+  runId: number,
+  status: RunStatus,
+  c: RunCounters,
+  errors: { cik: string; message: string }[],
+  now: Date,
+): Promise<void> {
+  await recordProgress(sql, runId, c, now);
+  await sql`
+    UPDATE ingestion_runs SET status = ${status}, finished_at = ${now.toISOString()}, errors = ${sql.json(errors)}
+    WHERE run_id = ${runId}`;
+}
+
+export async function recentRuns(sql: Sql, limit: number): Promise<RunRow[]> {
+  return sql<RunRow[]>`
+    SELECT run_id::text, source, requested, status, started_at, finished_at, heartbeat_at,
+      companies_total, companies_done, companies_skipped, companies_failed, facts_read::text, bytes_read::text,
+      versions_added, restatements_added, errors
+    FROM ingestion_runs ORDER BY run_id DESC LIMIT ${limit}`;
+}
+
+export interface CompanyIngestionRow {
+  cik: string;
+  source_hash: string;
+  normalizer_version: number;
+}
+
+export async function companyIngestionState(sql: Sql, cik: string): Promise<CompanyIngestionRow | undefined> {
+  const [row] = await sql<CompanyIngestionRow[]>`
+    SELECT cik, source_hash, normalizer_version FROM company_ingestion WHERE cik = ${cik}`;
+  return row;
+}
+
+export async function recordCompanyIngestion(
+  sql: Sql,
+  row: CompanyIngestionRow & { run_id: number; facts: number; filings: number; versions: number },
+  now: Date,
+): Promise<void> {
+  await sql`
+    INSERT INTO company_ingestion (cik, source_hash, normalizer_version, run_id, ingested_at, facts, filings, versions)
+    VALUES (${row.cik}, ${row.source_hash}, ${row.normalizer_version}, ${row.run_id}, ${now.toISOString()},
+            ${row.facts}, ${row.filings}, ${row.versions})
+    ON CONFLICT (cik) DO UPDATE SET source_hash = EXCLUDED.source_hash, normalizer_version = EXCLUDED.normalizer_version,
+      run_id = EXCLUDED.run_id, ingested_at = EXCLUDED.ingested_at, facts = EXCLUDED.facts,
+      filings = EXCLUDED.filings, versions = EXCLUDED.versions`;
+}
+
+/** Issuers that file XBRL facts but have no submissions file still need a company row. */
+export async function ensureCompany(sql: Sql, cik: string, name: string, fiscalYearEnd: string | null, now: Date): Promise<void> {
+  await sql`
+    INSERT INTO companies (cik, name, fiscal_year_end, source, source_loaded_at)
+    VALUES (${cik}, ${name}, ${fiscalYearEnd}, 'sec_companyfacts', ${now.toISOString()})
+    ON CONFLICT (cik) DO NOTHING`;
+}
+
+/** No company has been ingested yet (a fresh database). */
+export async function corpusIsEmpty(sql: Sql): Promise<boolean> {
+  const [row] = await sql<{ any: boolean }[]>`SELECT EXISTS (SELECT 1 FROM company_ingestion) AS any`;
+  return !row!.any;
+}

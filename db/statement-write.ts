@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { decEquals, sub } from '../domain/decimal.ts';
+import type { FilingInfo } from '../domain/facts.ts';
+import type { IdentitySummary, StatementFigure } from '../domain/statement-types.ts';
+import type { BuiltVersion, FactRevision } from '../domain/normalize/versions.ts';
+import type { Sql } from './client.ts';
+
+/** A built version ready to store: its figures, identity checks and content hash. */
+export interface VersionToStore {
+  built: BuiltVersion;
+  identity: IdentitySummary;
+  accounting_standard: string;
+  content_hash: string;
+}
+
+export interface StoredVersionRef {
+  statement_version_id: string;
+  statement_type: string;
+  fiscal_year: number;
+  fiscal_period: string;
+  version_sequence: number;
+  content_hash: string;
+}
+
+export interface WriteCounts {
+  versions_added: number;
+  restatements_added: number;
+  diverged_statements: number;
+}
+
+type Tx = Sql;
+const BATCH = 1000;
+
+/** The figure as stored in statement_versions.figures: everything but the metric name (the key). */
+export function storedFigure(f: StatementFigure): Omit<StatementFigure, 'metric'> {
+  const { metric: _metric, ...rest } = f;
+  return rest;
+}
+
+export async function upsertFilings(tx: Tx, cik: string, filings: readonly FilingInfo[], periodic: (form: string) => boolean, factCounts: Map<string, number>): Promise<void> {
+  const rows = filings.map((f) => ({
+    accession: f.accession,
+    cik,
+    form: f.form,
+    filing_date: f.filing_date,
+    report_date: f.report_date,
+    accepted_at: f.accepted_at,
+    primary_document: f.primary_document,
+    fiscal_year_focus: f.fiscal_year_focus,
+    fiscal_period_focus: f.fiscal_period_focus,
+    is_periodic: periodic(f.form),
+    source: f.source,
+    facts_count: factCounts.get(f.accession) ?? 0,
+  }));
+  for (let i = 0; i < rows.length; i += BATCH) {
+    await tx`
+      INSERT INTO filings ${tx(rows.slice(i, i + BATCH))}
+      ON CONFLICT (accession) DO UPDATE SET
+        form = EXCLUDED.form, filing_date = EXCLUDED.filing_date, report_date = EXCLUDED.report_date,
+        accepted_at = EXCLUDED.accepted_at, primary_document = EXCLUDED.primary_document,
+        fiscal_year_focus = EXCLUDED.fiscal_year_focus, fiscal_period_focus = EXCLUDED.fiscal_period_focus,
+        is_periodic = EXCLUDED.is_periodic, source = EXCLUDED.source, facts_count = EXCLUDED.facts_count
+      WHERE (filings.form, filings.filing_date, filings.report_date, filings.accepted_at, filings.primary_document,
+             filings.fiscal_year_focus, filings.fiscal_period_focus, filings.source, filings.facts_count)
+        IS DISTINCT FROM (EXCLUDED.form, EXCLUDED.filing_date, EXCLUDED.report_date, EXCLUDED.accepted_at, EXCLUDED.primary_document,
+             EXCLUDED.fiscal_year_focus, EXCLUDED.fiscal_period_focus, EXCLUDED.source, EXCLUDED.facts_count)`;
+  }
+}
+
+export async function storedVersionRefs(tx: Tx, cik: string): Promise<StoredVersionRef[]> {
+  return tx<StoredVersionRef[]>`
+    SELECT statement_version_id, statement_type, fiscal_year, fiscal_period, version_sequence, content_hash
+    FROM statement_versions WHERE cik = ${cik}
+    ORDER BY statement_type, fiscal_year, fiscal_period, version_sequence`;
+}
+
+async function storedFigures(tx: Tx, id: string): Promise<Record<string, Omit<StatementFigure, 'metric'>>> {
+  const [row] = await tx<{ figures: Record<string, Omit<StatementFigure, 'metric'>> }[]>`
+    SELECT figures FROM statement_versions WHERE statement_version_id = ${id}`;
+  return row!.figures;
+}
+
+/**
+ * Append what the built history has beyond what is stored. Stored versions are never touched:
+ * when the stored list is a prefix of the built one (the ordinary case, and a no-op on re-runs),
+ * the rest is appended. When they diverge (the normalizer changed), one version carrying the
+ * built latest figures is appended on top, with revisions against the stored latest.
+ */
+export async function appendVersions(tx: Tx, cik: string, built: readonly VersionToStore[], runId: number): Promise<WriteCounts> {
+  const stored = new Map<string, StoredVersionRef[]>();
+  for (const ref of await storedVersionRefs(tx, cik)) {
+    const key = `${ref.statement_type}|${ref.fiscal_year}|${ref.fiscal_period}`;
+    const list = stored.get(key) ?? [];
+    list.push(ref);
+    stored.set(key, list);
+  }
+  const builtByKey = new Map<string, VersionToStore[]>();
+  for (const v of built) {
+    const key = `${v.built.statement_type}|${v.built.fiscal_year}|${v.built.fiscal_period}`;
+    const list = builtByKey.get(key) ?? [];
+    list.push(v);
+    builtByKey.set(key, list);
+  }
+
+  const versionRows: Record<string, unknown>[] = [];
+  const eventRows: Record<string, unknown>[] = [];
+  const revisionRows: Record<string, unknown>[] = [];
+  let diverged = 0;
+
+  const add = (v: VersionToStore, sequence: number, previousId: string | null, revisions: FactRevision[]) => {
+    const id = randomUUID();
+    const b = v.built;
+    const figures: Record<string, Omit<StatementFigure, 'metric'>> = {};
+    for (const [metric, f] of b.figures) figures[metric] = storedFigure(f);
+    versionRows.push({
+      statement_version_id: id,
+      cik,
+      statement_type: b.statement_type,
+      fiscal_year: b.fiscal_year,
+      fiscal_period: b.fiscal_period,
+      version_sequence: sequence,
+      period_start: b.period_start,
+      period_end: b.period_end,
+      accession: b.filing.accession,
+      form: b.filing.form,
+      filing_date: b.filing.filing_date,
+      accepted_at: b.filing.accepted_at,
+      currency: b.currency,
+      accounting_standard: v.accounting_standard,
+      figures,
+      identity: v.identity,
+      content_hash: v.content_hash,
+      previous_version_id: previousId,
+      ingestion_run_id: runId,
+    });
+    if (previousId && revisions.length > 0) {
+      eventRows.push({
+        cik,
+        statement_type: b.statement_type,
+        fiscal_year: b.fiscal_year,
+        fiscal_period: b.fiscal_period,
+        version_sequence: sequence,
+        statement_version_id: id,
+        previous_version_id: previousId,
+        accession: b.filing.accession,
+        form: b.filing.form,
+        filing_date: b.filing.filing_date,
+        revised_metrics: revisions.length,
+      });
+      for (const r of revisions) revisionRows.push({ statement_version_id: id, previous_version_id: previousId, ...r });
+    }
+    return id;
+  };
+
+  for (const [key, list] of builtByKey) {
+    const have = stored.get(key) ?? [];
+    const isPrefix = have.length <= list.length && have.every((h, i) => h.content_hash === list[i]!.content_hash);
+    if (isPrefix) {
+      let previous = have[have.length - 1]?.statement_version_id ?? null;
+      for (let i = have.length; i < list.length; i++) {
+        previous = add(list[i]!, i + 1, previous, list[i]!.built.revisions);
+      }
+      continue;
+    }
+    const latestStored = have[have.length - 1]!;
+    const latestBuilt = list[list.length - 1]!;
+    if (latestStored.content_hash === latestBuilt.content_hash) continue;
+    diverged++;
+    const before = await storedFigures(tx, latestStored.statement_version_id);
+    const revisions: FactRevision[] = [];
+    for (const [metric, f] of latestBuilt.built.figures) {
+      const old = before[metric];
+      if (!old || decEquals(old.value, f.value)) continue;
+      revisions.push({
+        metric,
+        old_value: old.value,
+        new_value: f.value,
+        difference: sub(f.value, old.value),
+        old_accession: old.source_accession,
+        new_accession: f.source_accession,
+        old_concept: old.source_xbrl_concept,
+        new_concept: f.source_xbrl_concept,
+      });
+    }
+    add(latestBuilt, latestStored.version_sequence + 1, latestStored.statement_version_id, revisions);
+  }
+
+  for (let i = 0; i < versionRows.length; i += BATCH) await tx`INSERT INTO statement_versions ${tx(versionRows.slice(i, i + BATCH) as never)}`;
+  for (let i = 0; i < eventRows.length; i += BATCH) await tx`INSERT INTO restatement_alert_events ${tx(eventRows.slice(i, i + BATCH) as never)}`;
+  for (let i = 0; i < revisionRows.length; i += BATCH) {
+    await tx`INSERT INTO fact_revisions ${tx(revisionRows.slice(i, i + BATCH) as never)}`;
+  }
+  return { versions_added: versionRows.length, restatements_added: eventRows.length, diverged_statements: diverged };
+}

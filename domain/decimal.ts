@@ -1,0 +1,79 @@
+import { Decimal } from 'decimal.js';
+
+/**
+ * Exact decimal arithmetic on decimal strings. Money never passes through a JS number: values
+ * arrive as strings, are computed with decimal.js and leave as plain (never exponent) strings.
+ */
+const D = Decimal.clone({ precision: 60, toExpNeg: -60, toExpPos: 60 });
+
+export function dec(value: string): Decimal {
+  return new D(value);
+}
+
+export function plain(value: Decimal): string {
+  return value.toFixed();
+}
+
+export function add(a: string, b: string): string {
+  return plain(dec(a).plus(b));
+}
+
+export function sub(a: string, b: string): string {
+  return plain(dec(a).minus(b));
+}
+
+export function negate(a: string): string {
+  return a.startsWith('-') ? a.slice(1) : a === '0' ? '0' : `-${a}`;
+}
+
+export function decEquals(a: string, b: string): boolean {
+  return a === b || dec(a).equals(b);
+}
+
+export function isNegative(a: string): boolean {
+  return a.startsWith('-') && !dec(a).isZero();
+}
+
+/** Fixed number of fraction digits, for NUMERIC columns and wire formats that promise a scale. */
+export function fixed(value: string, digits: number): string {
+  return dec(value).toFixed(digits);
+}
+
+/** Fraction digits of decimal strings on the wire (API and tool results). */
+export const WIRE_SCALE = 6;
+
+/**
+ * A stored decimal as served: a fixed six fraction digits ("383285000000.000000", "6.130000") so
+ * every value of a field has one shape. A value with more digits keeps all of them: exactness
+ * wins over uniformity, and no value is ever rounded on the way out.
+ */
+export function wireDecimal(value: string): string {
+  const v = /[eE]/.test(value) ? plain(dec(value)) : value;
+  const dot = v.indexOf('.');
+  if (dot === -1) return `${v}.${'0'.repeat(WIRE_SCALE)}`;
+  const digits = v.length - dot - 1;
+  return digits >= WIRE_SCALE ? v : v + '0'.repeat(WIRE_SCALE - digits);
+}
+
+/** The power of ten a reported value is rounded to: '394328000000' -> 1e6, '6.13' -> 0.01, '0' -> 1. */
+function unitOf(value: string): Decimal {
+  const d = dec(value);
+  if (d.isZero()) return new D(1);
+  const places = d.decimalPlaces();
+  if (places > 0) return new D(10).pow(-places);
+  const digits = d.abs().toFixed();
+  return new D(10).pow(digits.length - digits.replace(/0+$/, '').length);
+}
+
+/**
+ * Equal once the finer value is rounded to the coarser one's unit: 95799932 (dollars) and
+ * 95800000 (thousands) are the same figure told at two precisions, not a revision.
+ */
+export function equalAtReportedPrecision(a: string, b: string): boolean {
+  if (decEquals(a, b)) return true;
+  const ua = unitOf(a);
+  const ub = unitOf(b);
+  if (ua.equals(ub)) return false;
+  const [fine, coarse, unit] = ua.lessThan(ub) ? [a, b, ub] : [b, a, ua];
+  return dec(fine).dividedBy(unit).toDecimalPlaces(0, D.ROUND_HALF_UP).times(unit).equals(dec(coarse));
+}

@@ -1,0 +1,35 @@
+/**
+ * A reported fact as the normalizer sees it, whatever file it came from (companyfacts JSON now,
+ * the filing's own XBRL instance later). Values are exact decimal strings.
+ */
+export interface Fact {
+  taxonomy: string;
+  concept: string;
+  /** XBRL unit as SEC writes it: USD, shares, USD/shares, TWD, pure ... */
+  unit: string;
+  /** null for an instant (balance) fact */
+  start: string | null;
+  end: string;
+  value: string;
+  accession: string;
+  /** fiscal year focus and period of the *filing* (not of the fact's own period) */
+  fy: number | null;
+  fp: string | null;
+  form: string;
+  /** SEC filing date of the accession, YYYY-MM-DD */
+  filed: string;
+  frame: string | null;
+}
+
+/** A filing known from submissions (preferred) or reconstructed from the facts it carries. */
+export interface FilingInfo {
+  accession: string;
+  form: string;
+  filing_date: string;
+  report_date: string | null;
+  accepted_at: string | null;
+  primary_document: string | null;
+  fiscal_year_focus: number | null;
+  fiscal_period_focus: string | null;
+  source: 'submissions' | 'companyfacts';
+}

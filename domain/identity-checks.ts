@@ -1,0 +1,303 @@
+/**
+ * Accounting identities of one normalized statement: the block served as
+ * `normalized_payload._meta.identity`. Pure: no I/O, money only as decimal strings in and out and
+ * decimal.js in between.
+ *
+ * Every rule is evaluated for every statement, so `total_rules_count` is always the number of
+ * rules. A rule is SKIPPED (all four values null, severity NONE, left out of `pass_rate`) when it
+ * belongs to another statement type, or when the statement lacks its actual metric or a required
+ * term of every alternative. Optional terms count as zero when absent.
+ *
+ * Status of an evaluated rule, with delta = actual - expected and tolerance from `toleranceFor`:
+ * - PASS (severity NONE) when |delta| <= tolerance.
+ * - WARNING (severity LOW) when tolerance < |delta| <= 10 * tolerance and the delta is under 0.1%
+ *   of the larger of |actual| and |expected|: a few rounding units off, more than rounding alone
+ *   explains but too small to call a break (e.g. a filer's footing plug). Neither a pass nor a
+ *   failure: it lowers `pass_rate` but is not in `failed_rules_count`.
+ * - FAIL otherwise, severity by |delta| / max(|actual|, |expected|):
+ *   < 0.1% LOW, < 1% MEDIUM, < 10% HIGH, else CRITICAL.
+ *
+ * These checks are stricter than the checks that decide publication, so a published statement can
+ * show a failing identity.
+ */
+import { Decimal } from 'decimal.js';
+import type { FiscalPeriod, IdentityCheck, IdentityStatus, IdentitySummary, Severity, StatementType } from './statement-types.ts';
+
+/**
+ * Private decimal.js constructor: precision is in significant digits and every operation rounds to
+ * it, so the library default (20) would silently round a 24-digit sum. 1,000 digits keeps every
+ * addition and subtraction of reported figures exact. The global Decimal is left untouched.
+ */
+const D = Decimal.clone({ precision: 1_000, rounding: Decimal.ROUND_HALF_EVEN });
+
+/** |delta| / magnitude bounds of the severity bands (LOW below the first, then MEDIUM, HIGH) */
+const SEVERITY_BANDS: readonly [Severity, Decimal][] = [
+  ['LOW', new D('0.001')],
+  ['MEDIUM', new D('0.01')],
+  ['HIGH', new D('0.1')],
+];
+/** a delta within this many tolerances (and under the LOW band) is a WARNING rather than a FAIL */
+const WARNING_TOLERANCE_MULTIPLE = new D(10);
+/** the magnitude part of the tolerance: one part per million of the largest figure */
+const MAGNITUDE_TOLERANCE_RATE = new D('0.000001');
+
+export interface IdentityInput {
+  statement_type: StatementType;
+  fiscal_year: number;
+  fiscal_period: FiscalPeriod;
+  /** metric name -> decimal string, only metrics present on the statement */
+  values: Record<string, string>;
+}
+
+/** One term of the expected side: `sign` * value of `metric`; an absent optional term counts as zero. */
+export interface IdentityTerm {
+  metric: string;
+  sign: 1 | -1;
+  optional?: boolean;
+}
+
+export interface IdentityRule {
+  /** stable, SCREAMING_SNAKE */
+  rule_id: string;
+  statement_type: StatementType;
+  description: string;
+  /** the metric the statement reports, compared against the sum of the terms */
+  actual: string;
+  /**
+   * Alternative term sets for the expected side, tried in order: the first whose required terms
+   * are all present is used. Each set has at least one required term.
+   */
+  expected: readonly (readonly IdentityTerm[])[];
+}
+
+const req = (metric: string, sign: 1 | -1 = 1): IdentityTerm => ({ metric, sign });
+const opt = (metric: string, sign: 1 | -1 = 1): IdentityTerm => ({ metric, sign, optional: true });
+
+/** Total equity: the reported total, else stockholders' equity plus noncontrolling interest. */
+const EQUITY_ALTERNATIVES: readonly (readonly IdentityTerm[])[] = [
+  [req('TOTAL_EQUITY')],
+  [req('STOCKHOLDERS_EQUITY'), opt('NONCONTROLLING_INTEREST')],
+];
+const liabilitiesPlusEquity = (): (readonly IdentityTerm[])[] =>
+  EQUITY_ALTERNATIVES.map((equity) => [req('TOTAL_LIABILITIES'), opt('TEMPORARY_EQUITY'), ...equity]);
+
+export const IDENTITY_RULES: readonly IdentityRule[] = [
+  {
+    rule_id: 'BS_ASSETS_EQUAL_LIABILITIES_AND_EQUITY',
+    statement_type: 'BALANCE_SHEET',
+    description: 'Total assets equal the reported total of liabilities and equity.',
+    actual: 'TOTAL_ASSETS',
+    expected: [[req('LIABILITIES_AND_EQUITY')]],
+  },
+  {
+    rule_id: 'BS_LIABILITIES_PLUS_EQUITY',
+    statement_type: 'BALANCE_SHEET',
+    description:
+      'The reported total of liabilities and equity equals total liabilities plus temporary equity plus total equity ' +
+      "(or, without a reported total equity, stockholders' equity plus noncontrolling interest).",
+    actual: 'LIABILITIES_AND_EQUITY',
+    expected: liabilitiesPlusEquity(),
+  },
+  {
+    rule_id: 'BS_ASSETS_EQUAL_LIABILITIES_PLUS_EQUITY',
+    statement_type: 'BALANCE_SHEET',
+    description:
+      'Total assets equal total liabilities plus temporary equity plus total equity ' +
+      "(or, without a reported total equity, stockholders' equity plus noncontrolling interest).",
+    actual: 'TOTAL_ASSETS',
+    expected: liabilitiesPlusEquity(),
+  },
+  {
+    rule_id: 'IS_GROSS_PROFIT',
+    statement_type: 'INCOME_STATEMENT',
+    description: 'Gross profit equals revenue minus cost of revenue.',
+    actual: 'GROSS_PROFIT',
+    expected: [[req('REVENUE'), req('COST_OF_REVENUE', -1)]],
+  },
+  {
+    rule_id: 'IS_OPERATING_INCOME',
+    statement_type: 'INCOME_STATEMENT',
+    description: 'Operating income equals gross profit minus operating expenses.',
+    actual: 'OPERATING_INCOME',
+    expected: [[req('GROSS_PROFIT'), req('OPERATING_EXPENSES', -1)]],
+  },
+  {
+    rule_id: 'IS_NET_INCOME_ATTRIBUTION',
+    statement_type: 'INCOME_STATEMENT',
+    description:
+      'Net income including noncontrolling interest equals net income attributable to the parent plus net income attributable to noncontrolling interest.',
+    actual: 'NET_INCOME_INCLUDING_NONCONTROLLING',
+    expected: [[req('NET_INCOME'), opt('NET_INCOME_NONCONTROLLING')]],
+  },
+  {
+    rule_id: 'CF_NET_CHANGE_IN_CASH',
+    statement_type: 'CASH_FLOW_STATEMENT',
+    description:
+      'The net change in cash equals operating plus investing plus financing cash flow plus the effect of exchange rates on cash.',
+    actual: 'NET_CHANGE_IN_CASH',
+    expected: [
+      [
+        req('OPERATING_CASH_FLOW'),
+        req('INVESTING_CASH_FLOW'),
+        req('FINANCING_CASH_FLOW'),
+        opt('EFFECT_OF_EXCHANGE_RATE_ON_CASH'),
+      ],
+    ],
+  },
+];
+
+const DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
+
+function parse(value: string): Decimal {
+  if (typeof value !== 'string' || !DECIMAL_STRING.test(value)) {
+    throw new TypeError(`not a decimal string: ${JSON.stringify(value)}`);
+  }
+  return new D(value);
+}
+
+/** Plain decimal string, no exponent, never '-0'. */
+function format(value: Decimal): string {
+  return value.isZero() ? '0' : value.toFixed();
+}
+
+/**
+ * The power of ten a reported value looks rounded to: 10^k for k trailing zeros of an integer,
+ * 10^-n for n significant fraction digits. Trailing fraction zeros are not significant (a NUMERIC
+ * column may pad them): '394328000000' -> 1000000, '394328000000.000000' -> 1000000,
+ * '6.13' -> 0.01, '0' -> 1.
+ */
+export function precisionOf(value: string): Decimal {
+  const d = parse(value);
+  if (d.isZero()) return new D(1);
+  const places = d.decimalPlaces();
+  if (places > 0) return new D(10).pow(-places);
+  const digits = d.abs().toFixed();
+  const trailingZeros = digits.length - digits.replace(/0+$/, '').length;
+  return new D(10).pow(trailingZeros);
+}
+
+/**
+ * The largest |delta| accepted between figures `values` (the actual value and every term present),
+ * tolerance = max(rounding, magnitude):
+ * - rounding = n * u / 2, n the number of values and u the filer's rounding unit, taken as the
+ *   smallest `precisionOf` among the nonzero values (1 when all are zero). Each reported figure
+ *   can be up to u/2 from its unrounded amount, so an identity over n rounded figures can be off
+ *   by up to n * u / 2 from rounding alone. The smallest precision is used because every figure
+ *   of a filer rounding to u is a multiple of u, so a figure that merely looks rounder (a round
+ *   billion among figures in millions) cannot widen the tolerance, and a zero says nothing.
+ *   Figures in millions: 2 values accept 1,000,000, 3 values 1,500,000, 4 values 2,000,000.
+ * - magnitude = 0.000001 * the largest |value| (one part per million), for figures whose rounding
+ *   cannot be read from their digits (reported to the dollar or the cent).
+ * Apple's FY2023 balance sheet (figures in millions around 352.6 billion): 1,500,000 for a
+ * three-figure identity, so a 50,000,000 break fails.
+ */
+export function toleranceFor(values: string[]): Decimal {
+  const parsed = values.map(parse);
+  let unit: Decimal | null = null;
+  let largest = new D(0);
+  for (let i = 0; i < parsed.length; i++) {
+    const d = parsed[i]!;
+    if (!d.isZero()) {
+      const p = precisionOf(values[i]!);
+      if (unit === null || p.lessThan(unit)) unit = p;
+    }
+    if (d.abs().greaterThan(largest)) largest = d.abs();
+  }
+  const rounding = (unit ?? new D(1)).times(parsed.length).div(2);
+  const magnitude = largest.times(MAGNITUDE_TOLERANCE_RATE);
+  return D.max(rounding, magnitude);
+}
+
+function severityOf(delta: Decimal, magnitude: Decimal): Severity {
+  if (magnitude.isZero()) return 'CRITICAL'; // unreachable for a nonzero delta: kept for safety
+  const relative = delta.abs().div(magnitude);
+  for (const [severity, bound] of SEVERITY_BANDS) if (relative.lessThan(bound)) return severity;
+  return 'CRITICAL';
+}
+
+function present(values: Record<string, string>, metric: string): string | null {
+  if (!Object.hasOwn(values, metric)) return null;
+  const v = values[metric];
+  return typeof v === 'string' ? v : null;
+}
+
+function skipped(rule: IdentityRule, input: IdentityInput): IdentityCheck {
+  return {
+    rule_id: rule.rule_id,
+    statement_type: rule.statement_type,
+    fiscal_year: input.fiscal_year,
+    fiscal_period: input.fiscal_period,
+    status: 'SKIPPED',
+    severity: 'NONE',
+    expected_value: null,
+    actual_value: null,
+    delta: null,
+    tolerance: null,
+  };
+}
+
+function evaluate(rule: IdentityRule, input: IdentityInput): IdentityCheck {
+  if (rule.statement_type !== input.statement_type) return skipped(rule, input);
+  const actualRaw = present(input.values, rule.actual);
+  if (actualRaw === null) return skipped(rule, input);
+  const terms = rule.expected.find(
+    (set) => set.some((t) => !t.optional) && set.every((t) => t.optional || present(input.values, t.metric) !== null),
+  );
+  if (!terms) return skipped(rule, input);
+
+  const used = [actualRaw];
+  let expected = new D(0);
+  for (const term of terms) {
+    const raw = present(input.values, term.metric);
+    if (raw === null) continue; // an absent optional term counts as zero
+    used.push(raw);
+    expected = expected.plus(parse(raw).times(term.sign));
+  }
+  const actual = parse(actualRaw);
+  const delta = actual.minus(expected);
+  const tolerance = toleranceFor(used);
+  const magnitude = D.max(actual.abs(), expected.abs());
+
+  let status: IdentityStatus;
+  let severity: Severity;
+  if (delta.abs().lessThanOrEqualTo(tolerance)) {
+    status = 'PASS';
+    severity = 'NONE';
+  } else {
+    severity = severityOf(delta, magnitude);
+    status = severity === 'LOW' && delta.abs().lessThanOrEqualTo(tolerance.times(WARNING_TOLERANCE_MULTIPLE)) ? 'WARNING' : 'FAIL';
+  }
+  return {
+    rule_id: rule.rule_id,
+    statement_type: rule.statement_type,
+    fiscal_year: input.fiscal_year,
+    fiscal_period: input.fiscal_period,
+    status,
+    severity,
+    expected_value: format(expected),
+    actual_value: format(actual),
+    delta: format(delta),
+    tolerance: format(tolerance),
+  };
+}
+
+/**
+ * Evaluates every rule of `IDENTITY_RULES` against one statement.
+ * pass_rate = PASS / supported, 6 fraction digits rounded down (so it reads "1.000000" only when
+ * every supported rule passed); null when no rule was evaluated, since nothing was verified and
+ * neither "1.000000" nor "0.000000" would be true.
+ */
+export function checkIdentities(input: IdentityInput): IdentitySummary {
+  const checks = IDENTITY_RULES.map((rule) => evaluate(rule, input));
+  const count = (status: IdentityStatus) => checks.filter((c) => c.status === status).length;
+  const skippedCount = count('SKIPPED');
+  const supported = checks.length - skippedCount;
+  return {
+    pass_rate: supported === 0 ? null : new D(count('PASS')).div(supported).toFixed(6, D.ROUND_DOWN),
+    total_rules_count: checks.length,
+    supported_rules_count: supported,
+    skipped_rules_count: skippedCount,
+    failed_rules_count: count('FAIL'),
+    checks,
+  };
+}

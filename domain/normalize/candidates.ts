@@ -1,0 +1,98 @@
+import type { CanonicalMetric } from '../catalog/types.ts';
+import { negate } from '../decimal.ts';
+import type { Fact } from '../facts.ts';
+
+/** One tagged value that could serve a canonical metric for one period of one filing. */
+export interface Candidate {
+  metric: string;
+  /** position of the concept in the metric's candidate list; lower wins */
+  rank: number;
+  /** value in the metric's sign convention */
+  value: string;
+  /** value exactly as tagged */
+  tagged_value: string;
+  concept: string;
+  fact: Fact;
+}
+
+export interface ConceptUse {
+  metric: CanonicalMetric;
+  rank: number;
+  negate: boolean;
+}
+
+/** facts of one filing, grouped by period ("start|end" or "|end") and metric, candidates best first */
+export type PeriodCandidates = Map<string, Map<string, Candidate[]>>;
+
+export function periodKey(start: string | null, end: string): string {
+  return `${start ?? ''}|${end}`;
+}
+
+export function parsePeriodKey(key: string): { start: string | null; end: string } {
+  const [start, end] = key.split('|') as [string, string];
+  return { start: start === '' ? null : start, end };
+}
+
+const CURRENCY = /^[A-Z]{3}$/;
+
+/**
+ * The currency a filing reports in: the most used ISO currency unit among its facts. Foreign
+ * filers add convenience translations (TSMC tags some USD beside TWD), which must not mix in.
+ */
+export function reportingCurrency(facts: readonly Fact[]): string | null {
+  const tally = new Map<string, number>();
+  for (const f of facts) if (CURRENCY.test(f.unit)) tally.set(f.unit, (tally.get(f.unit) ?? 0) + 1);
+  let best: string | null = null;
+  let n = 0;
+  for (const [unit, count] of tally) if (count > n || (count === n && unit === 'USD')) [best, n] = [unit, count];
+  return best;
+}
+
+function unitFits(metric: CanonicalMetric, unit: string, currency: string | null): boolean {
+  switch (metric.unit_type) {
+    case 'currency':
+      return unit === currency;
+    case 'per_share':
+      return unit === `${currency}/shares`;
+    case 'shares':
+      return unit === 'shares';
+    default:
+      return false;
+  }
+}
+
+/** Every candidate for every canonical metric in one filing's facts, by period. */
+export function collectCandidates(
+  facts: readonly Fact[],
+  index: ReadonlyMap<string, readonly ConceptUse[]>,
+  currency: string | null,
+): PeriodCandidates {
+  const out: PeriodCandidates = new Map();
+  for (const fact of facts) {
+    const uses = index.get(`${fact.taxonomy}:${fact.concept}`);
+    if (!uses) continue;
+    for (const use of uses) {
+      const m = use.metric;
+      if ((m.period_kind === 'instant') !== (fact.start === null)) continue;
+      if (!unitFits(m, fact.unit, currency)) continue;
+      const key = periodKey(fact.start, fact.end);
+      let byMetric = out.get(key);
+      if (!byMetric) out.set(key, (byMetric = new Map()));
+      let list = byMetric.get(m.metric);
+      if (!list) byMetric.set(m.metric, (list = []));
+      const candidate: Candidate = {
+        metric: m.metric,
+        rank: use.rank,
+        value: use.negate ? negate(fact.value) : fact.value,
+        tagged_value: fact.value,
+        concept: `${fact.taxonomy}:${fact.concept}`,
+        fact,
+      };
+      // keep best first; the same concept twice for one period keeps the first seen
+      if (list.some((c) => c.concept === candidate.concept)) continue;
+      list.push(candidate);
+      list.sort((a, b) => a.rank - b.rank);
+    }
+  }
+  return out;
+}

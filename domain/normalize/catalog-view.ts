@@ -1,0 +1,19 @@
+import { CANONICAL_METRICS } from '../catalog/index.ts';
+import type { CanonicalMetric } from '../catalog/types.ts';
+import type { ConceptUse } from './candidates.ts';
+import type { CatalogView } from './presentations.ts';
+
+/** The canonical catalog arranged for mapping: tag -> the metrics it may serve, with their rank. */
+export function catalogView(metrics: readonly CanonicalMetric[] = CANONICAL_METRICS): CatalogView {
+  const byName = new Map(metrics.map((m) => [m.metric, m]));
+  const index = new Map<string, ConceptUse[]>();
+  for (const m of metrics) {
+    m.concepts.forEach((c, rank) => {
+      const key = `${c.taxonomy}:${c.concept}`;
+      const list = index.get(key) ?? [];
+      list.push({ metric: m, rank, negate: c.negate === true });
+      index.set(key, list);
+    });
+  }
+  return { byName, index };
+}

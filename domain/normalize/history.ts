@@ -1,0 +1,159 @@
+import type { Fact, FilingInfo } from '../facts.ts';
+import { durationClass, FiscalCalendar, type LabelVote } from '../fiscal-calendar.ts';
+import { isAnnualForm, presentFiling, type CatalogView, type FlowStore } from './presentations.ts';
+import { foldPresentation, statementKey, type BuiltVersion } from './versions.ts';
+
+/** Only periodic reports build statements; proxies, 8-Ks and registration statements never do. */
+export const PERIODIC_FORMS: ReadonlySet<string> = new Set([
+  '10-K', '10-K/A', '10-Q', '10-Q/A', '10-KT', '10-KT/A', '10-QT', '10-QT/A', '20-F', '20-F/A', '40-F', '40-F/A',
+]);
+
+export function isPeriodicForm(form: string): boolean {
+  return PERIODIC_FORMS.has(form.trim().toUpperCase());
+}
+
+export interface CompanyFacts {
+  cik: string;
+  facts: readonly Fact[];
+  /** every filing known for the company (submissions merged with what the facts reveal) */
+  filings: readonly FilingInfo[];
+  /** MMDD from submissions, or null */
+  fiscal_year_end: string | null;
+}
+
+export interface StatementHistory {
+  calendar: FiscalCalendar;
+  /** every version, in the order the filings that made them were filed */
+  versions: BuiltVersion[];
+  periodic_filings: number;
+  presentations: number;
+}
+
+/** SEC filing order: filing date, then acceptance time, then accession. */
+export function compareFilings(a: FilingInfo, b: FilingInfo): number {
+  return (
+    a.filing_date.localeCompare(b.filing_date) ||
+    (a.accepted_at ?? '').localeCompare(b.accepted_at ?? '') ||
+    a.accession.localeCompare(b.accession)
+  );
+}
+
+/**
+ * Replay a company's periodic filings in the order they were filed and fold what each one
+ * presents into versioned statements. Pure and deterministic: the same facts give the same
+ * history, which is what makes re-ingestion a no-op.
+ */
+export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView): StatementHistory {
+  const byAccession = new Map<string, Fact[]>();
+  for (const f of input.facts) {
+    if (!isPeriodicForm(f.form)) continue;
+    let list = byAccession.get(f.accession);
+    if (!list) byAccession.set(f.accession, (list = []));
+    list.push(f);
+  }
+  const filingByAccession = new Map(input.filings.map((f) => [f.accession, f]));
+  const filings: FilingInfo[] = [];
+  for (const [accession, facts] of byAccession) {
+    const known = filingByAccession.get(accession);
+    const first = facts[0]!;
+    filings.push(
+      known ?? {
+        accession,
+        form: first.form,
+        filing_date: first.filed,
+        report_date: null,
+        accepted_at: null,
+        primary_document: null,
+        fiscal_year_focus: first.fy,
+        fiscal_period_focus: first.fp,
+        source: 'companyfacts',
+      },
+    );
+  }
+  filings.sort(compareFilings);
+
+  const calendar = new FiscalCalendar({
+    annual_periods: annualPeriods(filings, byAccession),
+    labels: labelVotes(filings, byAccession),
+    fiscal_year_end: input.fiscal_year_end,
+  });
+
+  const store: FlowStore = new Map();
+  const statements = new Map<string, BuiltVersion[]>();
+  const versions: BuiltVersion[] = [];
+  let presentations = 0;
+  for (const filing of filings) {
+    const facts = byAccession.get(filing.accession)!;
+    for (const p of presentFiling(filing, facts, calendar, catalog, store)) {
+      presentations++;
+      const key = statementKey(p);
+      let list = statements.get(key);
+      if (!list) statements.set(key, (list = []));
+      const added = foldPresentation(list, p, filing);
+      if (added) versions.push(added);
+    }
+  }
+  return { calendar, versions, periodic_filings: filings.length, presentations };
+}
+
+function annualPeriods(filings: FilingInfo[], byAccession: Map<string, Fact[]>): { start: string; end: string }[] {
+  const seen = new Set<string>();
+  const out: { start: string; end: string }[] = [];
+  for (const filing of filings) {
+    if (!isAnnualForm(filing.form)) continue;
+    for (const f of byAccession.get(filing.accession)!) {
+      if (f.start === null || durationClass(f.start, f.end) !== 'year') continue;
+      const key = `${f.start}|${f.end}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ start: f.start, end: f.end });
+    }
+  }
+  return out;
+}
+
+/**
+ * Each periodic report names its own current period's fiscal year (fy in companyfacts, which
+ * describes the filing). Its current period ends at the report date, else at the latest end
+ * of a duration it reports.
+ */
+function labelVotes(filings: FilingInfo[], byAccession: Map<string, Fact[]>): LabelVote[] {
+  const votes: LabelVote[] = [];
+  for (const filing of filings) {
+    const facts = byAccession.get(filing.accession)!;
+    const fy = filing.fiscal_year_focus ?? mostCommonFy(facts);
+    if (fy === null) continue;
+    const end = (filing.source === 'submissions' ? filing.report_date : null) ?? currentPeriodEnd(filing.form, facts);
+    if (!end) continue;
+    const amended = filing.form.endsWith('/A');
+    votes.push({ period_end: end, fiscal_year: fy, weight: isAnnualForm(filing.form) && !amended ? 3 : 1 });
+  }
+  return votes;
+}
+
+/**
+ * The end of a periodic report's current period, read from its facts: the latest end of a
+ * duration of the report's own kind (a year for annual reports, a quarter or year-to-date for
+ * quarterly ones). Comparatives end earlier; cover-page (dei) facts and odd-length durations
+ * (subsequent events) are not considered.
+ */
+export function currentPeriodEnd(form: string, facts: readonly Fact[]): string | null {
+  const annual = isAnnualForm(form);
+  let end: string | null = null;
+  for (const f of facts) {
+    if (f.start === null || f.taxonomy === 'dei') continue;
+    const cls = durationClass(f.start, f.end);
+    if (!cls || (cls === 'year') !== annual) continue;
+    if (!end || f.end > end) end = f.end;
+  }
+  return end;
+}
+
+function mostCommonFy(facts: readonly Fact[]): number | null {
+  const tally = new Map<number, number>();
+  for (const f of facts) if (f.fy !== null) tally.set(f.fy, (tally.get(f.fy) ?? 0) + 1);
+  let best: number | null = null;
+  let n = 0;
+  for (const [fy, count] of tally) if (count > n) [best, n] = [fy, count];
+  return best;
+}

@@ -1,0 +1,66 @@
+import type { StatementType } from './catalog/types.ts';
+
+export type { StatementType };
+export const FISCAL_PERIODS = ['FY', 'Q1', 'Q2', 'Q3', 'Q4'] as const;
+/** Q4 is never filed: it exists only as a derived quarter (FY minus the first three). */
+export type FiscalPeriod = (typeof FISCAL_PERIODS)[number];
+
+export type ValueOrigin = 'SOURCE' | 'DERIVED';
+export type CorrectionRule = 'COST_OF_REVENUE_CREDIT_SIGN' | 'REVENUE_RESIDUAL_TOP_LINE_REPLACED';
+
+/** One input of a derived figure: which period and filing it came from. */
+export interface CalculationStep {
+  operation: 'add' | 'subtract' | 'base';
+  metric: string;
+  value: string;
+  period_start: string | null;
+  period_end: string;
+  source_accession: string;
+  source_xbrl_concept: string | null;
+}
+
+/** One metric on one statement version, with where it came from. Values are decimal strings. */
+export interface StatementFigure {
+  metric: string;
+  value: string;
+  unit: string;
+  period_start: string | null;
+  period_end: string;
+  source_accession: string;
+  /** taxonomy-qualified, e.g. us-gaap:Revenues; null only for derived figures */
+  source_xbrl_concept: string | null;
+  /** null for a direct concept match; FALLBACK_CONCEPT when a later candidate was used; DERIVED_* for derived figures */
+  mapping_type: string | null;
+  value_origin: ValueOrigin;
+  correction_rule: CorrectionRule | null;
+  as_filed_value: string | null;
+  as_filed_concept: string | null;
+  calculation_steps: CalculationStep[] | null;
+}
+
+export type IdentityStatus = 'PASS' | 'FAIL' | 'WARNING' | 'SKIPPED';
+export type Severity = 'NONE' | 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
+
+export interface IdentityCheck {
+  rule_id: string;
+  statement_type: StatementType;
+  fiscal_year: number;
+  fiscal_period: FiscalPeriod;
+  status: IdentityStatus;
+  severity: Severity;
+  expected_value: string | null;
+  actual_value: string | null;
+  delta: string | null;
+  tolerance: string | null;
+}
+
+/** normalized_payload._meta.identity */
+export interface IdentitySummary {
+  /** PASS / supported rules, 6 fraction digits; null when no rule was evaluated */
+  pass_rate: string | null;
+  total_rules_count: number;
+  supported_rules_count: number;
+  skipped_rules_count: number;
+  failed_rules_count: number;
+  checks: IdentityCheck[];
+}

@@ -1,0 +1,126 @@
+import type { Config } from '../config.ts';
+import type { Sql } from '../db/client.ts';
+import { resolveTicker } from '../db/identity.ts';
+import { finishRun, recordProgress, startRun, type RunCounters } from '../db/ingestion-runs.ts';
+import { catalogView } from '../domain/normalize/catalog-view.ts';
+import { padCik } from '../domain/cik.ts';
+import { listCompanyFactsCiks } from './cik-folder.ts';
+import { ingestCompany, type CompanyResult } from './ingest-company.ts';
+import { openSecSource } from './source.ts';
+import { listSubmissionCiks } from './submissions.ts';
+
+export interface IngestProgress extends RunCounters {
+  run_id: number;
+  elapsed_s: number;
+  facts_per_s: number;
+  /** null until one company is done */
+  eta_s: number | null;
+  current: string | null;
+}
+
+export interface IngestOptions {
+  ciks?: string[];
+  tickers?: string[];
+  /** overrides SEC_SOURCE for this run */
+  source?: string;
+  now?: () => Date;
+  onProgress?: (p: IngestProgress) => void;
+  onCompany?: (r: CompanyResult) => void;
+  /** companies in flight at once: one parses while another writes */
+  concurrency?: number;
+}
+
+export interface IngestSummary {
+  run_id: number;
+  source: string;
+  status: 'succeeded' | 'failed';
+  counters: RunCounters;
+  companies: CompanyResult[];
+  errors: { cik: string; message: string }[];
+  elapsed_s: number;
+}
+
+export class IngestRequestError extends Error {}
+
+/**
+ * Ingest companies from SEC_SOURCE (or `source`): every company the source holds by default, or
+ * the CIKs and tickers asked for. Each company is its own transaction, so a run killed midway
+ * leaves whole companies behind and the next run finishes the rest; unchanged companies are skipped.
+ */
+export async function runIngestion(sql: Sql, config: Config, options: IngestOptions = {}): Promise<IngestSummary> {
+  const now = options.now ?? (() => new Date());
+  const source = openSecSource(options.source ?? config.secSource, { userAgent: config.secUserAgent });
+  const requested = [...(options.ciks ?? []).map((c) => padCik(c))];
+  for (const t of options.tickers ?? []) {
+    const row = await resolveTicker(sql, t.toUpperCase(), null);
+    if (!row) throw new IngestRequestError(`unknown ticker ${t}: load identity first (npm run fds -- identity load) or pass --cik`);
+    requested.push(row.cik);
+  }
+  const ciks = requested.length > 0 ? [...new Set(requested)] : await everyCompany(sql, source);
+
+  const runId = await startRun(sql, source.describe(), requested, now());
+  const counters: RunCounters = {
+    companies_total: ciks.length,
+    companies_done: 0,
+    companies_skipped: 0,
+    companies_failed: 0,
+    facts_read: 0,
+    bytes_read: 0,
+    versions_added: 0,
+    restatements_added: 0,
+  };
+  const started = performance.now();
+  const companies: CompanyResult[] = [];
+  const errors: { cik: string; message: string }[] = [];
+  const catalog = catalogView();
+  const report = (current: string | null) => {
+    const elapsed = (performance.now() - started) / 1000;
+    const finished = counters.companies_done + counters.companies_failed;
+    options.onProgress?.({
+      ...counters,
+      run_id: runId,
+      elapsed_s: elapsed,
+      facts_per_s: elapsed > 0 ? counters.facts_read / elapsed : 0,
+      eta_s: finished > 0 ? (elapsed / finished) * (counters.companies_total - finished) : null,
+      current,
+    });
+  };
+  report(null);
+
+  let next = 0;
+  const worker = async () => {
+    while (next < ciks.length) {
+      const cik = ciks[next++]!;
+      try {
+        const r = await ingestCompany(sql, source, cik, runId, catalog, now);
+        companies.push(r);
+        options.onCompany?.(r);
+        counters.companies_done++;
+        if (r.status !== 'ingested') counters.companies_skipped++;
+        counters.facts_read += r.facts;
+        if (r.status === 'ingested') counters.bytes_read += r.bytes;
+        counters.versions_added += r.versions_added;
+        counters.restatements_added += r.restatements_added;
+      } catch (err) {
+        counters.companies_failed++;
+        errors.push({ cik, message: (err as Error).message });
+      }
+      await recordProgress(sql, runId, counters, now());
+      report(cik);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+
+  const status = errors.length > 0 ? 'failed' : 'succeeded';
+  await finishRun(sql, runId, status, counters, errors, now());
+  companies.sort((a, b) => a.cik.localeCompare(b.cik));
+  return { run_id: runId, source: source.describe(), status, counters, companies, errors, elapsed_s: (performance.now() - started) / 1000 };
+}
+
+/** A mirror lists its folders; the live site cannot be listed, so there the known companies are used. */
+async function everyCompany(sql: Sql, source: ReturnType<typeof openSecSource>): Promise<string[]> {
+  const [facts, submissions] = await Promise.all([listCompanyFactsCiks(source), listSubmissionCiks(source)]);
+  if (facts !== null || submissions !== null) return [...new Set([...(facts ?? []), ...(submissions ?? [])])].sort();
+  const rows = await sql<{ cik: string }[]>`SELECT cik FROM companies ORDER BY cik`;
+  return rows.map((r) => r.cik);
+}

@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { wireDecimal } from '../domain/decimal.ts';
+import type { StoredFigure, VersionRow } from '../db/statement-read.ts';
+import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from './schemas.ts';
+
+/** Output shapes shared by statement, time-series and provenance reads, and their row mappers. */
+
+export const CalculationStepOut = z.object({
+  operation: z.enum(['add', 'subtract', 'base']),
+  metric: z.string(),
+  value: DecimalString,
+  period_start: z.string().nullable(),
+  period_end: z.string(),
+  source_accession: z.string(),
+  source_xbrl_concept: z.string().nullable(),
+});
+
+export const FigureProvenance = {
+  source_accession: z.string().describe('accession of the filing the value was read from'),
+  source_xbrl_concept: z.string().nullable().describe('taxonomy-qualified tag, e.g. us-gaap:Revenues; null for a derived figure'),
+  mapping_type: z
+    .string()
+    .nullable()
+    .describe('null for a direct match of the metric\'s first tag; FALLBACK_CONCEPT, CORRECTION, DERIVED_DISCRETE_QUARTER or DERIVED_Q4 otherwise'),
+  value_origin: z.enum(['SOURCE', 'DERIVED']),
+  correction_rule: z.enum(['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED']).nullable().describe('null means exactly as tagged'),
+  as_filed_value: DecimalString.nullable().describe('value before a correction; null when none applied or a different fact was chosen'),
+  as_filed_concept: z.string().nullable().describe('tag of the replaced value when a correction chose a different fact'),
+  calculation_steps: z.array(CalculationStepOut).nullable().describe('inputs of a derived figure; null for a tagged one'),
+};
+
+export const FactOut = z.object({
+  metric: z.string(),
+  value: DecimalString,
+  unit: z.string().describe('USD, TWD, USD/shares, shares ...'),
+  period_start: z.string().nullable(),
+  period_end: z.string(),
+  ...FigureProvenance,
+});
+
+export function figureOut(metric: string, f: StoredFigure): z.input<typeof FactOut> {
+  return {
+    metric,
+    value: wireDecimal(f.value),
+    unit: f.unit,
+    period_start: f.period_start,
+    period_end: f.period_end,
+    source_accession: f.source_accession,
+    source_xbrl_concept: f.source_xbrl_concept,
+    mapping_type: f.mapping_type,
+    value_origin: f.value_origin,
+    correction_rule: f.correction_rule,
+    as_filed_value: f.as_filed_value === null ? null : wireDecimal(f.as_filed_value),
+    as_filed_concept: f.as_filed_concept,
+    calculation_steps: f.calculation_steps?.map((s) => ({ ...s, value: wireDecimal(s.value) })) ?? null,
+  };
+}
+
+const IdentityCheckOut = z.object({
+  rule_id: z.string(),
+  statement_type: StatementTypeParam,
+  fiscal_year: z.number().int(),
+  fiscal_period: FiscalPeriodParam,
+  status: z.enum(['PASS', 'FAIL', 'WARNING', 'SKIPPED']),
+  severity: z.enum(['NONE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL']),
+  expected_value: z.string().nullable(),
+  actual_value: z.string().nullable(),
+  delta: z.string().nullable(),
+  tolerance: z.string().nullable(),
+});
+
+export const IdentityOut = z.object({
+  pass_rate: z.string().nullable().describe('PASS / evaluated rules, six fraction digits; null when no rule could be evaluated'),
+  total_rules_count: z.number().int(),
+  supported_rules_count: z.number().int(),
+  skipped_rules_count: z.number().int(),
+  failed_rules_count: z.number().int(),
+  checks: z.array(IdentityCheckOut),
+});
+
+export const StatementVersionOut = z.object({
+  statement_version_id: z.string(),
+  cik: CikOut,
+  statement_type: StatementTypeParam,
+  fiscal_year: z.number().int(),
+  fiscal_period: FiscalPeriodParam,
+  version_sequence: z.number().int(),
+  is_latest: z.boolean().describe('the newest version visible to this read (as_of_date applied)'),
+  period_start: z.string().nullable(),
+  period_end: z.string(),
+  currency: z.string().nullable(),
+  accounting_standard: z.enum(['US_GAAP', 'IFRS']),
+  source_accession: z.string().describe('filing whose presentation created this version'),
+  filing_type: z.string().describe('form of that filing, e.g. 10-K, 10-Q, 10-K/A'),
+  filing_date: z.string().describe('SEC filing date; the version is visible to as_of_date reads from this date'),
+  accepted_at: Timestamp.nullable(),
+  previous_version_id: z.string().nullable(),
+  created_at: Timestamp,
+  normalized_payload: z.object({
+    facts: z.array(FactOut),
+    _meta: z.object({ identity: IdentityOut }),
+  }),
+});
+
+export function versionOut(row: VersionRow, isLatest: boolean, metricOrder: (a: string, b: string) => number): z.input<typeof StatementVersionOut> {
+  const facts = Object.keys(row.figures)
+    .sort(metricOrder)
+    .map((m) => figureOut(m, row.figures[m]!));
+  return {
+    statement_version_id: row.statement_version_id,
+    cik: row.cik,
+    statement_type: row.statement_type as never,
+    fiscal_year: row.fiscal_year,
+    fiscal_period: row.fiscal_period as never,
+    version_sequence: row.version_sequence,
+    is_latest: isLatest,
+    period_start: row.period_start,
+    period_end: row.period_end,
+    currency: row.currency,
+    accounting_standard: row.accounting_standard as never,
+    source_accession: row.accession,
+    filing_type: row.form,
+    filing_date: row.filing_date,
+    accepted_at: row.accepted_at,
+    previous_version_id: row.previous_version_id,
+    created_at: row.created_at,
+    normalized_payload: { facts, _meta: { identity: row.identity } },
+  };
+}
