@@ -285,7 +285,7 @@ describe('the generated HTTP surface', () => {
     assert.deepEqual(scale.body.data.rate_limits.bulk, { requests: 120, window_seconds: 60 });
   });
 
-  it('answers data routes 503 with Retry-After and readiness 503 "loading" while data is loading', async () => {
+  it('answers data routes 503 with Retry-After and readiness 503 "loading" while data is loading, ingestion status 200', async () => {
     const status = svc.running.services.status;
     status.phase = 'loading';
     status.progress = 'reading submissions 3/46';
@@ -299,6 +299,10 @@ describe('the generated HTTP surface', () => {
       assert.equal(data.body.error.code, 'SERVICE_UNAVAILABLE');
       assert.equal(data.headers.get('retry-after'), '10');
       assert.equal((await get(`${svc.baseUrl}/health/z`)).status, 200, 'liveness is unaffected');
+      const progress = await get(`${svc.baseUrl}/v1/system/ingestion/status`, svc.keys.free);
+      assert.equal(progress.status, 200, 'ingestion progress stays readable while loading');
+      assert.equal(progress.body.data.phase, 'loading');
+      assert.equal(progress.body.data.progress, 'reading submissions 3/46');
     } finally {
       status.phase = 'ready';
       status.progress = null;
