@@ -1,4 +1,4 @@
-import type { IdentitySummary, StatementFigure } from '../domain/statement-types.ts';
+import type { StatementFigure } from '../domain/statement-types.ts';
 import type { Sql } from './client.ts';
 
 export type StoredFigure = Omit<StatementFigure, 'metric'>;
@@ -32,7 +32,17 @@ export interface VersionHeader {
 
 export interface VersionRow extends VersionHeader {
   figures: Record<string, StoredFigure>;
-  identity: IdentitySummary;
+}
+
+const NULLABLE: (keyof StoredFigure)[] = [
+  'period_start', 'source_xbrl_concept', 'mapping_type', 'correction_rule', 'as_filed_value', 'as_filed_concept', 'calculation_steps',
+];
+
+/** A stored figure with the null fields storage leaves out put back. */
+export function restoreFigure(stored: Partial<StoredFigure>): StoredFigure {
+  const f = { ...stored } as Record<string, unknown>;
+  for (const k of NULLABLE) if (f[k] === undefined) f[k] = null;
+  return f as unknown as StoredFigure;
 }
 
 export interface MetricPointRow extends Omit<VersionHeader, 'previous_version_id' | 'created_at' | 'currency' | 'accounting_standard'> {
@@ -59,7 +69,7 @@ function visible(sql: Sql, v: Visibility) {
  * visible version lacks the metric give no point. Ordered by period end, quarters before the year.
  */
 export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, page: { limit: number; offset: number }): Promise<{ total: number; rows: MetricPointRow[] }> {
-  const rows = await sql<(MetricPointRow & { total: number })[]>`
+  const raw = await sql<(MetricPointRow & { total: number })[]>`
     WITH latest AS (
       SELECT DISTINCT ON (fiscal_year, fiscal_period)
         statement_version_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
@@ -76,6 +86,7 @@ export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, pag
     WHERE figure IS NOT NULL
     ORDER BY period_end, fiscal_year, CASE fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, fiscal_period
     LIMIT ${page.limit} OFFSET ${page.offset}`;
+  const rows = raw.map((r) => ({ ...r, figure: restoreFigure(r.figure) }));
   if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows };
   const [count] = await sql<{ total: number }[]>`
     SELECT count(*)::int AS total FROM (
@@ -102,12 +113,14 @@ export async function statementVersions(
   id: { cik: string; statement_type: string; fiscal_year: number; fiscal_period: string },
   v: Visibility,
 ): Promise<VersionRow[]> {
-  return sql<VersionRow[]>`
-    SELECT ${sql(HEADER)}, figures, identity FROM statement_versions
+  const rows = await sql<VersionRow[]>`
+    SELECT ${sql(HEADER)}, figures FROM statement_versions
     WHERE cik = ${id.cik} AND statement_type = ${id.statement_type}
       AND fiscal_year = ${id.fiscal_year} AND fiscal_period = ${id.fiscal_period}
       ${visible(sql, v)}
     ORDER BY version_sequence`;
+  for (const row of rows) for (const m of Object.keys(row.figures)) row.figures[m] = restoreFigure(row.figures[m]!);
+  return rows;
 }
 
 export interface RevisionRow {

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { decEquals, sub } from '../domain/decimal.ts';
 import type { FilingInfo } from '../domain/facts.ts';
-import type { IdentitySummary, StatementFigure } from '../domain/statement-types.ts';
+import type { StatementFigure } from '../domain/statement-types.ts';
 import type { BuiltVersion, FactRevision } from '../domain/normalize/versions.ts';
 import type { Sql } from './client.ts';
 
-/** A built version ready to store: its figures, identity checks and content hash. */
+/** A built version ready to store, with its content hash. */
 export interface VersionToStore {
   built: BuiltVersion;
-  identity: IdentitySummary;
   accounting_standard: string;
   content_hash: string;
 }
@@ -31,10 +30,15 @@ export interface WriteCounts {
 type Tx = Sql;
 const BATCH = 1000;
 
-/** The figure as stored in statement_versions.figures: everything but the metric name (the key). */
-export function storedFigure(f: StatementFigure): Omit<StatementFigure, 'metric'> {
-  const { metric: _metric, ...rest } = f;
-  return rest;
+/**
+ * The figure as stored in statement_versions.figures: everything but the metric name (the key),
+ * with null fields left out (most figures have no correction and no calculation steps); readers
+ * restore them with `restoreFigure`.
+ */
+export function storedFigure(f: StatementFigure): Partial<Omit<StatementFigure, 'metric'>> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(f)) if (k !== 'metric' && v !== null) out[k] = v;
+  return out as Partial<Omit<StatementFigure, 'metric'>>;
 }
 
 export async function upsertFilings(tx: Tx, cik: string, filings: readonly FilingInfo[], periodic: (form: string) => boolean, factCounts: Map<string, number>): Promise<void> {
@@ -111,7 +115,7 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
     const id = randomUUID();
     const b = v.built;
     const figures: Record<string, Omit<StatementFigure, 'metric'>> = {};
-    for (const [metric, f] of b.figures) figures[metric] = storedFigure(f);
+    for (const [metric, f] of b.figures) figures[metric] = storedFigure(f) as Omit<StatementFigure, 'metric'>;
     versionRows.push({
       statement_version_id: id,
       cik,
@@ -128,7 +132,6 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
       currency: b.currency,
       accounting_standard: v.accounting_standard,
       figures,
-      identity: v.identity,
       content_hash: v.content_hash,
       previous_version_id: previousId,
       ingestion_run_id: runId,
@@ -178,7 +181,7 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
         difference: sub(f.value, old.value),
         old_accession: old.source_accession,
         new_accession: f.source_accession,
-        old_concept: old.source_xbrl_concept,
+        old_concept: old.source_xbrl_concept ?? null,
         new_concept: f.source_xbrl_concept,
       });
     }

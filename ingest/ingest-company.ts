@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { Sql } from '../db/client.ts';
 import { companyIngestionState, ensureCompany, recordCompanyIngestion } from '../db/ingestion-runs.ts';
 import { appendVersions, upsertFilings, type VersionToStore } from '../db/statement-write.ts';
-import { checkIdentities } from '../domain/identity-checks.ts';
 import { buildStatementHistory, isPeriodicForm } from '../domain/normalize/history.ts';
 import type { CatalogView } from '../domain/normalize/presentations.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
@@ -96,21 +95,17 @@ export async function ingestCompany(
 }
 
 function versionToStore(v: BuiltVersion): VersionToStore {
-  const values: Record<string, string> = {};
   let ifrs = 0;
   const entries = [...v.figures.values()].sort((a, b) => a.metric.localeCompare(b.metric));
   for (const f of entries) {
-    values[f.metric] = f.value;
     if (f.source_xbrl_concept?.startsWith('ifrs-full:')) ifrs++;
   }
-  const identity = checkIdentities({
-    statement_type: v.statement_type,
-    fiscal_year: v.fiscal_year,
-    fiscal_period: v.fiscal_period,
-    values,
-  });
-  const content_hash = createHash('sha256')
-    .update(JSON.stringify([v.period_start, v.period_end, v.filing.accession, v.currency, entries]))
-    .digest('hex');
-  return { built: v, identity, accounting_standard: ifrs * 2 > entries.length ? 'IFRS' : 'US_GAAP', content_hash };
+  // what identifies a version's content: period, filing, and each figure's value and provenance
+  const h = createHash('sha256').update(`${v.period_start}|${v.period_end}|${v.filing.accession}|${v.currency}`);
+  for (const f of entries) {
+    h.update(`\n${f.metric}=${f.value}|${f.unit}|${f.source_accession}|${f.source_xbrl_concept}|${f.mapping_type}|${f.correction_rule}|${f.as_filed_value}|${f.as_filed_concept}`);
+    for (const step of f.calculation_steps ?? []) h.update(`|${step.operation}:${step.value}@${step.source_accession}`);
+  }
+  const content_hash = h.digest('hex');
+  return { built: v, accounting_standard: ifrs * 2 > entries.length ? 'IFRS' : 'US_GAAP', content_hash };
 }

@@ -26,7 +26,7 @@ export interface IngestOptions {
   now?: () => Date;
   onProgress?: (p: IngestProgress) => void;
   onCompany?: (r: CompanyResult) => void;
-  /** companies in flight at once: one parses while another writes */
+  /** companies in flight at once: one parses while others wait on the database */
   concurrency?: number;
 }
 
@@ -109,7 +109,7 @@ export async function runIngestion(sql: Sql, config: Config, options: IngestOpti
       report(cik);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 3) }, worker));
 
   const status = errors.length > 0 ? 'failed' : 'succeeded';
   await finishRun(sql, runId, status, counters, errors, now());

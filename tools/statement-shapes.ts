@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { wireDecimal } from '../domain/decimal.ts';
+import { checkIdentities } from '../domain/identity-checks.ts';
+import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 import type { StoredFigure, VersionRow } from '../db/statement-read.ts';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from './schemas.ts';
 
@@ -102,6 +104,13 @@ export const StatementVersionOut = z.object({
   }),
 });
 
+/** Accounting identities are a pure function of the figures, so they are computed on read. */
+function identityOf(row: VersionRow) {
+  const values: Record<string, string> = {};
+  for (const [m, f] of Object.entries(row.figures)) values[m] = f.value;
+  return checkIdentities({ statement_type: row.statement_type as StatementType, fiscal_year: row.fiscal_year, fiscal_period: row.fiscal_period as FiscalPeriod, values });
+}
+
 export function versionOut(row: VersionRow, isLatest: boolean, metricOrder: (a: string, b: string) => number): z.input<typeof StatementVersionOut> {
   const facts = Object.keys(row.figures)
     .sort(metricOrder)
@@ -124,6 +133,6 @@ export function versionOut(row: VersionRow, isLatest: boolean, metricOrder: (a: 
     accepted_at: row.accepted_at,
     previous_version_id: row.previous_version_id,
     created_at: row.created_at,
-    normalized_payload: { facts, _meta: { identity: row.identity } },
+    normalized_payload: { facts, _meta: { identity: identityOf(row) } },
   };
 }

@@ -32,10 +32,9 @@ CREATE TABLE statement_versions (
   accepted_at          timestamptz,
   currency             text,
   accounting_standard  text NOT NULL,
-  -- metric -> figure (value as a decimal string plus provenance); see db/statements.ts
+  -- metric -> figure (value as a decimal string plus provenance, null fields left out); see db/statement-write.ts.
+  -- Identity checks are not stored: they are a pure function of the figures, computed on read.
   figures              jsonb NOT NULL,
-  -- normalized_payload._meta.identity
-  identity             jsonb NOT NULL,
   content_hash         text NOT NULL,
   previous_version_id  uuid REFERENCES statement_versions(statement_version_id),
   ingestion_run_id     bigint,

@@ -21,6 +21,9 @@ export interface ConceptUse {
   negate: boolean;
 }
 
+/** taxonomy -> concept -> the metrics the tag may serve (two levels: no string is built per fact) */
+export type ConceptIndex = ReadonlyMap<string, ReadonlyMap<string, readonly ConceptUse[]>>;
+
 /** facts of one filing, grouped by period ("start|end" or "|end") and metric, candidates best first */
 export type PeriodCandidates = Map<string, Map<string, Candidate[]>>;
 
@@ -33,7 +36,15 @@ export function parsePeriodKey(key: string): { start: string | null; end: string
   return { start: start === '' ? null : start, end };
 }
 
-const CURRENCY = /^[A-Z]{3}$/;
+/** three capital letters, checked without a regex: this runs once per fact */
+function isCurrencyUnit(unit: string): boolean {
+  if (unit.length !== 3) return false;
+  for (let i = 0; i < 3; i++) {
+    const c = unit.charCodeAt(i);
+    if (c < 65 || c > 90) return false;
+  }
+  return true;
+}
 
 /**
  * The currency a filing reports in: the most used ISO currency unit among its facts. Foreign
@@ -41,7 +52,7 @@ const CURRENCY = /^[A-Z]{3}$/;
  */
 export function reportingCurrency(facts: readonly Fact[]): string | null {
   const tally = new Map<string, number>();
-  for (const f of facts) if (CURRENCY.test(f.unit)) tally.set(f.unit, (tally.get(f.unit) ?? 0) + 1);
+  for (const f of facts) if (isCurrencyUnit(f.unit)) tally.set(f.unit, (tally.get(f.unit) ?? 0) + 1);
   let best: string | null = null;
   let n = 0;
   for (const [unit, count] of tally) if (count > n || (count === n && unit === 'USD')) [best, n] = [unit, count];
@@ -64,12 +75,12 @@ function unitFits(metric: CanonicalMetric, unit: string, currency: string | null
 /** Every candidate for every canonical metric in one filing's facts, by period. */
 export function collectCandidates(
   facts: readonly Fact[],
-  index: ReadonlyMap<string, readonly ConceptUse[]>,
+  index: ConceptIndex,
   currency: string | null,
 ): PeriodCandidates {
   const out: PeriodCandidates = new Map();
   for (const fact of facts) {
-    const uses = index.get(`${fact.taxonomy}:${fact.concept}`);
+    const uses = index.get(fact.taxonomy)?.get(fact.concept);
     if (!uses) continue;
     for (const use of uses) {
       const m = use.metric;

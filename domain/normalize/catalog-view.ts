@@ -6,13 +6,14 @@ import type { CatalogView } from './presentations.ts';
 /** The canonical catalog arranged for mapping: tag -> the metrics it may serve, with their rank. */
 export function catalogView(metrics: readonly CanonicalMetric[] = CANONICAL_METRICS): CatalogView {
   const byName = new Map(metrics.map((m) => [m.metric, m]));
-  const index = new Map<string, ConceptUse[]>();
+  const index = new Map<string, Map<string, ConceptUse[]>>();
   for (const m of metrics) {
     m.concepts.forEach((c, rank) => {
-      const key = `${c.taxonomy}:${c.concept}`;
-      const list = index.get(key) ?? [];
+      let byConcept = index.get(c.taxonomy);
+      if (!byConcept) index.set(c.taxonomy, (byConcept = new Map()));
+      const list = byConcept.get(c.concept) ?? [];
       list.push({ metric: m, rank, negate: c.negate === true });
-      index.set(key, list);
+      byConcept.set(c.concept, list);
     });
   }
   return { byName, index };

@@ -4,7 +4,7 @@ import { addDays, daysBetween } from '../dates.ts';
 import type { Fact, FilingInfo } from '../facts.ts';
 import { durationClass, YTD_QUARTERS, type FiscalCalendar, type FiscalPosition } from '../fiscal-calendar.ts';
 import type { FiscalPeriod, StatementFigure } from '../statement-types.ts';
-import { collectCandidates, parsePeriodKey, reportingCurrency, type Candidate, type ConceptUse } from './candidates.ts';
+import { collectCandidates, parsePeriodKey, reportingCurrency, type Candidate, type ConceptIndex } from './candidates.ts';
 import { applyIncomeCorrections } from './corrections.ts';
 import { derivedFigure, sourceFigure, stepOf, type KnownFlow } from './figures.ts';
 
@@ -21,7 +21,7 @@ export interface Presentation {
 
 export interface CatalogView {
   byName: ReadonlyMap<string, CanonicalMetric>;
-  index: ReadonlyMap<string, readonly ConceptUse[]>;
+  index: ConceptIndex;
 }
 
 /**
