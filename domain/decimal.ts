@@ -67,13 +67,16 @@ function unitOf(value: string): Decimal {
 
 /**
  * Equal once the finer value is rounded to the coarser one's unit: 95799932 (dollars) and
- * 95800000 (thousands) are the same figure told at two precisions, not a revision.
+ * 95800000 (hundreds of thousands) are the same figure told at two precisions, not a revision.
  */
 export function equalAtReportedPrecision(a: string, b: string): boolean {
   if (decEquals(a, b)) return true;
   const ua = unitOf(a);
   const ub = unitOf(b);
-  if (ua.equals(ub)) return false;
+  // a guess from trailing zeros: only units a thousandfold apart (dollars vs thousands, thousands
+  // vs millions) count as two precisions, so 230000000 -> 231000000 stays a real change
+  const ratio = ua.greaterThan(ub) ? ua.dividedBy(ub) : ub.dividedBy(ua);
+  if (ratio.lessThan(1000)) return false;
   const [fine, coarse, unit] = ua.lessThan(ub) ? [a, b, ub] : [b, a, ua];
   return dec(fine).dividedBy(unit).toDecimalPlaces(0, D.ROUND_HALF_UP).times(unit).equals(dec(coarse));
 }

@@ -17,9 +17,10 @@ export type DurationClass = 'quarter' | 'half' | 'nine_months' | 'year';
 /** Length class of a duration fact; null for lengths no statement uses (a month, 18 months...). */
 export function durationClass(start: string, end: string): DurationClass | null {
   const d = daysBetween(start, end);
-  if (d >= 75 && d <= 105) return 'quarter';
+  // 16-week first quarters (112 days) and 36-week nine months (Costco, 251 days) included
+  if (d >= 75 && d <= 120) return 'quarter';
   if (d >= 165 && d <= 200) return 'half';
-  if (d >= 255 && d <= 290) return 'nine_months';
+  if (d >= 245 && d <= 290) return 'nine_months';
   if (d >= 340 && d <= 380) return 'year';
   return null;
 }

@@ -104,6 +104,13 @@ describe('published figures', () => {
     assert.equal(eps.total, 0, 'per-share figures are not additive, so no Q4 EPS is derived');
   });
 
+  it("a 16-week fourth quarter is derived too: Costco's fiscal 2024 Q4 revenue", async () => {
+    // 10-K 0000909832-24-000049: 254,453M for the 52 weeks; the Q3 10-Q: 174,756M for 36 weeks
+    const page = await series('0000909832', 'REVENUE', 'fiscal_year_from=2024&fiscal_year_to=2024&fiscal_period=Q4');
+    assert.equal(page.items[0].value, '79697000000.000000');
+    assert.equal(page.items[0].period_end, '2024-09-01');
+  });
+
   it("fiscal years carry the filer's own label: Walmart's year to 2025-01-31 is 2025, Home Depot's to 2025-02-02 is 2024", async () => {
     const wmt = await series(WALMART, 'REVENUE', 'period_type=annual&fiscal_year_from=2025&fiscal_year_to=2025');
     assert.equal(wmt.items[0].period_end, '2025-01-31');

@@ -69,7 +69,12 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
   }
   if (revisions.length === 0) return null;
   const figures = new Map(latest.figures);
-  for (const [metric, figure] of p.figures) figures.set(metric, figure);
+  for (const [metric, figure] of p.figures) {
+    const before = latest.figures.get(metric);
+    // a figure merely re-told at another precision keeps its original value and provenance
+    if (before && equalAtReportedPrecision(before.value, figure.value)) continue;
+    figures.set(metric, figure);
+  }
   const v: BuiltVersion = {
     ...identityOf(p),
     version_sequence: latest.version_sequence + 1,
