@@ -1,7 +1,8 @@
-import type { StatementFigure } from '../domain/statement-types.ts';
+import { unpackFigure, type StoredFigure } from './figure-storage.ts';
+
+export type { StoredFigure };
 import type { Sql } from './client.ts';
 
-export type StoredFigure = Omit<StatementFigure, 'metric'>;
 
 /** Which versions a read may see: knowable by a date, and/or only as first reported. */
 export interface Visibility {
@@ -34,18 +35,7 @@ export interface VersionRow extends VersionHeader {
   figures: Record<string, StoredFigure>;
 }
 
-const NULLABLE: (keyof StoredFigure)[] = [
-  'period_start', 'source_xbrl_concept', 'mapping_type', 'correction_rule', 'as_filed_value', 'as_filed_concept', 'calculation_steps',
-];
-
-/** A stored figure with the null fields storage leaves out put back. */
-export function restoreFigure(stored: Partial<StoredFigure>): StoredFigure {
-  const f = { ...stored } as Record<string, unknown>;
-  for (const k of NULLABLE) if (f[k] === undefined) f[k] = null;
-  return f as unknown as StoredFigure;
-}
-
-export interface MetricPointRow extends Omit<VersionHeader, 'previous_version_id' | 'created_at' | 'currency' | 'accounting_standard'> {
+export interface MetricPointRow extends Omit<VersionHeader, 'previous_version_id' | 'created_at' | 'accounting_standard'> {
   figure: StoredFigure;
 }
 
@@ -73,7 +63,7 @@ export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, pag
     WITH latest AS (
       SELECT DISTINCT ON (fiscal_year, fiscal_period)
         statement_version_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
-        period_start, period_end, accession, form, filing_date, accepted_at, figures -> ${f.metric} AS figure
+        period_start, period_end, accession, form, filing_date, accepted_at, currency, figures -> ${f.metric} AS figure
       FROM statement_versions
       WHERE cik = ${f.cik} AND statement_type = ${f.statement_type}
         ${f.fiscal_periods ? sql`AND fiscal_period IN ${sql(f.fiscal_periods)}` : sql``}
@@ -86,7 +76,7 @@ export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, pag
     WHERE figure IS NOT NULL
     ORDER BY period_end, fiscal_year, CASE fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, fiscal_period
     LIMIT ${page.limit} OFFSET ${page.offset}`;
-  const rows = raw.map((r) => ({ ...r, figure: restoreFigure(r.figure) }));
+  const rows = raw.map((r) => ({ ...r, figure: unpackFigure(r.figure, r) }));
   if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows };
   const [count] = await sql<{ total: number }[]>`
     SELECT count(*)::int AS total FROM (
@@ -119,7 +109,7 @@ export async function statementVersions(
       AND fiscal_year = ${id.fiscal_year} AND fiscal_period = ${id.fiscal_period}
       ${visible(sql, v)}
     ORDER BY version_sequence`;
-  for (const row of rows) for (const m of Object.keys(row.figures)) row.figures[m] = restoreFigure(row.figures[m]!);
+  for (const row of rows) for (const m of Object.keys(row.figures)) row.figures[m] = unpackFigure(row.figures[m]!, row);
   return rows;
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decEquals, sub } from '../domain/decimal.ts';
 import type { FilingInfo } from '../domain/facts.ts';
-import type { StatementFigure } from '../domain/statement-types.ts';
+import { packFigure, unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
 import type { BuiltVersion, FactRevision } from '../domain/normalize/versions.ts';
 import type { Sql } from './client.ts';
 
@@ -28,18 +28,6 @@ export interface WriteCounts {
 }
 
 type Tx = Sql;
-const BATCH = 1000;
-
-/**
- * The figure as stored in statement_versions.figures: everything but the metric name (the key),
- * with null fields left out (most figures have no correction and no calculation steps); readers
- * restore them with `restoreFigure`.
- */
-export function storedFigure(f: StatementFigure): Partial<Omit<StatementFigure, 'metric'>> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(f)) if (k !== 'metric' && v !== null) out[k] = v;
-  return out as Partial<Omit<StatementFigure, 'metric'>>;
-}
 
 export async function upsertFilings(tx: Tx, cik: string, filings: readonly FilingInfo[], periodic: (form: string) => boolean, factCounts: Map<string, number>): Promise<void> {
   const rows = filings.map((f) => ({
@@ -56,19 +44,21 @@ export async function upsertFilings(tx: Tx, cik: string, filings: readonly Filin
     source: f.source,
     facts_count: factCounts.get(f.accession) ?? 0,
   }));
-  for (let i = 0; i < rows.length; i += BATCH) {
-    await tx`
-      INSERT INTO filings ${tx(rows.slice(i, i + BATCH))}
-      ON CONFLICT (accession) DO UPDATE SET
-        form = EXCLUDED.form, filing_date = EXCLUDED.filing_date, report_date = EXCLUDED.report_date,
-        accepted_at = EXCLUDED.accepted_at, primary_document = EXCLUDED.primary_document,
-        fiscal_year_focus = EXCLUDED.fiscal_year_focus, fiscal_period_focus = EXCLUDED.fiscal_period_focus,
-        is_periodic = EXCLUDED.is_periodic, source = EXCLUDED.source, facts_count = EXCLUDED.facts_count
-      WHERE (filings.form, filings.filing_date, filings.report_date, filings.accepted_at, filings.primary_document,
-             filings.fiscal_year_focus, filings.fiscal_period_focus, filings.source, filings.facts_count)
-        IS DISTINCT FROM (EXCLUDED.form, EXCLUDED.filing_date, EXCLUDED.report_date, EXCLUDED.accepted_at, EXCLUDED.primary_document,
-             EXCLUDED.fiscal_year_focus, EXCLUDED.fiscal_period_focus, EXCLUDED.source, EXCLUDED.facts_count)`;
-  }
+  await tx`
+    INSERT INTO filings
+    SELECT * FROM jsonb_to_recordset(${tx.json(rows as never)}) AS r(
+      accession text, cik char(10), form text, filing_date date, report_date date, accepted_at timestamptz,
+      primary_document text, fiscal_year_focus integer, fiscal_period_focus text, is_periodic boolean,
+      source text, facts_count integer)
+    ON CONFLICT (accession) DO UPDATE SET
+      form = EXCLUDED.form, filing_date = EXCLUDED.filing_date, report_date = EXCLUDED.report_date,
+      accepted_at = EXCLUDED.accepted_at, primary_document = EXCLUDED.primary_document,
+      fiscal_year_focus = EXCLUDED.fiscal_year_focus, fiscal_period_focus = EXCLUDED.fiscal_period_focus,
+      is_periodic = EXCLUDED.is_periodic, source = EXCLUDED.source, facts_count = EXCLUDED.facts_count
+    WHERE (filings.form, filings.filing_date, filings.report_date, filings.accepted_at, filings.primary_document,
+           filings.fiscal_year_focus, filings.fiscal_period_focus, filings.source, filings.facts_count)
+      IS DISTINCT FROM (EXCLUDED.form, EXCLUDED.filing_date, EXCLUDED.report_date, EXCLUDED.accepted_at, EXCLUDED.primary_document,
+           EXCLUDED.fiscal_year_focus, EXCLUDED.fiscal_period_focus, EXCLUDED.source, EXCLUDED.facts_count)`;
 }
 
 export async function storedVersionRefs(tx: Tx, cik: string): Promise<StoredVersionRef[]> {
@@ -78,10 +68,12 @@ export async function storedVersionRefs(tx: Tx, cik: string): Promise<StoredVers
     ORDER BY statement_type, fiscal_year, fiscal_period, version_sequence`;
 }
 
-async function storedFigures(tx: Tx, id: string): Promise<Record<string, Omit<StatementFigure, 'metric'>>> {
-  const [row] = await tx<{ figures: Record<string, Omit<StatementFigure, 'metric'>> }[]>`
-    SELECT figures FROM statement_versions WHERE statement_version_id = ${id}`;
-  return row!.figures;
+async function storedFigures(tx: Tx, id: string): Promise<Record<string, StoredFigure>> {
+  const [row] = await tx<(FigureContext & { figures: Record<string, Partial<StoredFigure>> })[]>`
+    SELECT figures, period_start, period_end, accession, currency FROM statement_versions WHERE statement_version_id = ${id}`;
+  const out: Record<string, StoredFigure> = {};
+  for (const [m, f] of Object.entries(row!.figures)) out[m] = unpackFigure(f, row!);
+  return out;
 }
 
 /**
@@ -114,8 +106,9 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
   const add = (v: VersionToStore, sequence: number, previousId: string | null, revisions: FactRevision[]) => {
     const id = randomUUID();
     const b = v.built;
-    const figures: Record<string, Omit<StatementFigure, 'metric'>> = {};
-    for (const [metric, f] of b.figures) figures[metric] = storedFigure(f) as Omit<StatementFigure, 'metric'>;
+    const ctx: FigureContext = { period_start: b.period_start, period_end: b.period_end, accession: b.filing.accession, currency: b.currency };
+    const figures: Record<string, Partial<StoredFigure>> = {};
+    for (const [metric, f] of b.figures) figures[metric] = packFigure(f, ctx);
     versionRows.push({
       statement_version_id: id,
       cik,
@@ -188,10 +181,42 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
     add(latestBuilt, latestStored.version_sequence + 1, latestStored.statement_version_id, revisions);
   }
 
-  for (let i = 0; i < versionRows.length; i += BATCH) await tx`INSERT INTO statement_versions ${tx(versionRows.slice(i, i + BATCH) as never)}`;
-  for (let i = 0; i < eventRows.length; i += BATCH) await tx`INSERT INTO restatement_alert_events ${tx(eventRows.slice(i, i + BATCH) as never)}`;
-  for (let i = 0; i < revisionRows.length; i += BATCH) {
-    await tx`INSERT INTO fact_revisions ${tx(revisionRows.slice(i, i + BATCH) as never)}`;
+  // Rows travel as one JSON parameter each: one short statement instead of thousands of bind
+  // parameters, which postgres.js would otherwise serialize one by one.
+  if (versionRows.length > 0) {
+    await tx`
+      INSERT INTO statement_versions (statement_version_id, cik, statement_type, fiscal_year, fiscal_period,
+        version_sequence, period_start, period_end, accession, form, filing_date, accepted_at, currency,
+        accounting_standard, figures, content_hash, previous_version_id, ingestion_run_id)
+      SELECT statement_version_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence, period_start,
+        period_end, accession, form, filing_date, accepted_at, currency, accounting_standard, figures, content_hash,
+        previous_version_id, ingestion_run_id
+      FROM jsonb_to_recordset(${tx.json(versionRows as never)}) AS r(
+        statement_version_id uuid, cik char(10), statement_type text, fiscal_year integer, fiscal_period text,
+        version_sequence integer, period_start date, period_end date, accession text, form text, filing_date date,
+        accepted_at timestamptz, currency text, accounting_standard text, figures jsonb, content_hash text,
+        previous_version_id uuid, ingestion_run_id bigint)`;
+  }
+  if (eventRows.length > 0) {
+    await tx`
+      INSERT INTO restatement_alert_events (cik, statement_type, fiscal_year, fiscal_period, version_sequence,
+        statement_version_id, previous_version_id, accession, form, filing_date, revised_metrics)
+      SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence, statement_version_id,
+        previous_version_id, accession, form, filing_date, revised_metrics
+      FROM jsonb_to_recordset(${tx.json(eventRows as never)}) AS r(
+        cik char(10), statement_type text, fiscal_year integer, fiscal_period text, version_sequence integer,
+        statement_version_id uuid, previous_version_id uuid, accession text, form text, filing_date date,
+        revised_metrics integer)`;
+  }
+  if (revisionRows.length > 0) {
+    await tx`
+      INSERT INTO fact_revisions (statement_version_id, previous_version_id, metric, old_value, new_value, difference,
+        old_accession, new_accession, old_concept, new_concept)
+      SELECT statement_version_id, previous_version_id, metric, old_value, new_value, difference,
+        old_accession, new_accession, old_concept, new_concept
+      FROM jsonb_to_recordset(${tx.json(revisionRows as never)}) AS r(
+        statement_version_id uuid, previous_version_id uuid, metric text, old_value numeric, new_value numeric,
+        difference numeric, old_accession text, new_accession text, old_concept text, new_concept text)`;
   }
   return { versions_added: versionRows.length, restatements_added: eventRows.length, diverged_statements: diverged };
 }

@@ -43,6 +43,13 @@ const VAL_NUMBER = /"val"\s*:\s*([+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
 const NUMERIC_VAL_KEY = 'val#';
 const VAL_AS_TEXT = `"${NUMERIC_VAL_KEY}":"$1"`;
 const NEGATIVE_ZERO = /^-0(?:\.0*)?$/;
+/**
+ * Whether any numeric `val` could lose its text through a double: 16 or more digits, an exponent,
+ * a `+`, trailing fraction zeros or negative zero. SEC writes none of these in practice, so most
+ * files take the fast path (plain JSON.parse, then the double's shortest text, which equals the
+ * source text); a file with any of them is rewritten to exact text first.
+ */
+const NEEDS_EXACT_TEXT = /"val"\s*:\s*(?:\+|-?[\d.]{16,}|-?[\d.]+[eE]|-?\d+\.\d*0(?![\d.])|-0(?![\d.]))/;
 
 /**
  * Parses a companyfacts file without ever turning a value into a JS number: JSON.parse would
@@ -55,9 +62,11 @@ const NEGATIVE_ZERO = /^-0(?:\.0*)?$/;
  * strings are the ones JSON.parse already made. A fact missing its accession, form, end or
  * filing date is a changed format and throws with its location; a non-numeric value is skipped.
  */
-export function parseCompanyFacts(text: string): ParsedCompanyFacts {
+export function parseCompanyFacts(text: string, options: { exactText?: boolean } = {}): ParsedCompanyFacts {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const top = asRecord(JSON.parse(body.replace(VAL_NUMBER, VAL_AS_TEXT)), 'companyfacts');
+  const exactPath = options.exactText === true || NEEDS_EXACT_TEXT.test(body);
+  const top = asRecord(JSON.parse(exactPath ? body.replace(VAL_NUMBER, VAL_AS_TEXT) : body), 'companyfacts');
+  const valKey = exactPath ? NUMERIC_VAL_KEY : 'val';
   const cik = cikFrom(top.cik, 'companyfacts.cik');
   const entityName = requiredString(top.entityName, 'companyfacts.entityName');
   const byTaxonomy = asRecord(top.facts ?? {}, 'companyfacts.facts');
@@ -77,8 +86,8 @@ export function parseCompanyFacts(text: string): ParsedCompanyFacts {
         for (let i = 0; i < rows.length; i++) {
           const row = rows[i] as Record<string, unknown> | null;
           if (row === null || typeof row !== 'object') throw new Error(`${where}.units.${unit}[${i}]: expected an object`);
-          const raw = row[NUMERIC_VAL_KEY];
-          if (typeof raw !== 'string') {
+          const raw = row[valKey];
+          if (exactPath ? typeof raw !== 'string' : typeof raw !== 'number' || !Number.isFinite(raw)) {
             skipped++;
             continue;
           }
@@ -97,7 +106,7 @@ export function parseCompanyFacts(text: string): ParsedCompanyFacts {
             unit,
             start: (start as string | undefined) ?? null,
             end,
-            value: exactValue(raw),
+            value: exactPath ? exactValue(raw as string) : shortestText(raw as number),
             accession: accn,
             fy: (fy as number | undefined) ?? null,
             fp: (fp as string | undefined) || null,
@@ -110,6 +119,16 @@ export function parseCompanyFacts(text: string): ParsedCompanyFacts {
     }
   }
   return { cik, entityName, facts, taxonomies, skipped, bytes: Buffer.byteLength(text, 'utf8') };
+}
+
+/**
+ * A double's shortest round-trip text, which is the source text itself whenever the source had
+ * at most 15 significant digits, no exponent, no sign and no trailing fraction zeros: exactly the
+ * files NEEDS_EXACT_TEXT lets through.
+ */
+function shortestText(v: number): string {
+  const t = String(v);
+  return t.includes('e') ? new Decimal(t).toFixed() : t;
 }
 
 /** The number text as a plain decimal string; the common case (no sign, no exponent) returns it untouched. */

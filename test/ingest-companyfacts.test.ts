@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { FilingInfo } from '../domain/facts.ts';
 import {
@@ -339,5 +339,24 @@ describe('filings', () => {
     assert.deepEqual(mergeFilings([sub], [fromFacts]), [{ ...sub, fiscal_year_focus: 2024, fiscal_period_focus: 'FY' }]);
     // facts without a fiscal focus do not erase anything
     assert.deepEqual(mergeFilings([sub], [{ ...fromFacts, fiscal_year_focus: null, fiscal_period_focus: null }]), [sub]);
+  });
+});
+
+describe('the fast path of parseCompanyFacts', () => {
+  test('gives exactly the facts of the exact-text path on every mirror file', () => {
+    const dir = new URL('../../shared/sec/data.sec.gov/api/xbrl/companyfacts/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    assert.ok(files.length >= 20);
+    for (const f of files) {
+      const text = readFileSync(new URL(f, dir), 'utf8');
+      assert.deepEqual(parseCompanyFacts(text), parseCompanyFacts(text, { exactText: true }), f);
+    }
+  });
+
+  test('takes the exact-text path for a file whose values a double would alter', () => {
+    const doc = (val: string) => `{"cik":1,"entityName":"X","facts":{"us-gaap":{"A":{"units":{"USD":[{"end":"2024-12-31","val":${val},"accn":"0000000001-25-000001","fy":2024,"fp":"FY","form":"10-K","filed":"2025-02-01"}]}}}}}`;
+    for (const [val, text] of [['12345678901234567', '12345678901234567'], ['0.10', '0.10'], ['1.5E10', '15000000000'], ['-0', '0'], ['0.0000001', '0.0000001']]) {
+      assert.equal(parseCompanyFacts(doc(val!)).facts[0]!.value, text, val);
+    }
   });
 });

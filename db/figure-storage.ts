@@ -1,0 +1,50 @@
+import type { StatementFigure } from '../domain/statement-types.ts';
+
+export type StoredFigure = Omit<StatementFigure, 'metric'>;
+
+/** What a version row already says, so its figures need not repeat it. */
+export interface FigureContext {
+  period_start: string | null;
+  period_end: string;
+  accession: string;
+  currency: string | null;
+}
+
+/**
+ * statement_versions.figures holds one entry per metric, left out wherever it repeats the row:
+ * null fields, the row's period, its accession, its currency, value_origin SOURCE. Most figures
+ * shrink to value and tag, which cuts what ingestion writes (and reads) about fourfold.
+ * `unpackFigure` puts everything back; the pair is tested to round-trip.
+ */
+export function packFigure(f: StatementFigure, ctx: FigureContext): Partial<StoredFigure> {
+  const out: Record<string, unknown> = { value: f.value };
+  if (f.unit !== ctx.currency) out.unit = f.unit;
+  if (f.period_start !== ctx.period_start) out.period_start = f.period_start;
+  if (f.period_end !== ctx.period_end) out.period_end = f.period_end;
+  if (f.source_accession !== ctx.accession) out.source_accession = f.source_accession;
+  if (f.source_xbrl_concept !== null) out.source_xbrl_concept = f.source_xbrl_concept;
+  if (f.mapping_type !== null) out.mapping_type = f.mapping_type;
+  if (f.value_origin !== 'SOURCE') out.value_origin = f.value_origin;
+  if (f.correction_rule !== null) out.correction_rule = f.correction_rule;
+  if (f.as_filed_value !== null) out.as_filed_value = f.as_filed_value;
+  if (f.as_filed_concept !== null) out.as_filed_concept = f.as_filed_concept;
+  if (f.calculation_steps !== null) out.calculation_steps = f.calculation_steps;
+  return out as Partial<StoredFigure>;
+}
+
+export function unpackFigure(s: Partial<StoredFigure>, ctx: FigureContext): StoredFigure {
+  return {
+    value: s.value!,
+    unit: s.unit ?? ctx.currency ?? '',
+    period_start: s.period_start === undefined ? ctx.period_start : s.period_start,
+    period_end: s.period_end ?? ctx.period_end,
+    source_accession: s.source_accession ?? ctx.accession,
+    source_xbrl_concept: s.source_xbrl_concept ?? null,
+    mapping_type: s.mapping_type ?? null,
+    value_origin: s.value_origin ?? 'SOURCE',
+    correction_rule: s.correction_rule ?? null,
+    as_filed_value: s.as_filed_value ?? null,
+    as_filed_concept: s.as_filed_concept ?? null,
+    calculation_steps: s.calculation_steps ?? null,
+  };
+}
