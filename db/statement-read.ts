@@ -1,3 +1,4 @@
+import type { FactRevision } from '../domain/normalize/versions.ts';
 import { unpackFigure, type StoredFigure } from './figure-storage.ts';
 
 export type { StoredFigure };
@@ -110,14 +111,8 @@ export async function statementVersions(
   return rows;
 }
 
-export interface RevisionRow {
+export interface RevisionRow extends Pick<FactRevision, 'metric' | 'old_value' | 'new_value' | 'difference' | 'old_accession' | 'new_accession'> {
   statement_version_id: string;
-  metric: string;
-  old_value: string;
-  new_value: string;
-  difference: string;
-  old_accession: string;
-  new_accession: string;
 }
 
 export async function revisionsOf(sql: Sql, versionIds: string[]): Promise<RevisionRow[]> {
