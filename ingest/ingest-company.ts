@@ -7,6 +7,7 @@ import type { CatalogView } from '../domain/normalize/presentations.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { companyFactsUrl, filingsFromFacts, filingsFromSubmissions, mergeFilings, parseCompanyFacts } from './companyfacts.ts';
 import type { SecSource } from './source.ts';
+import { checkAddedVersions } from './version-checks.ts';
 import { readSubmissions } from './submissions.ts';
 
 /**
@@ -73,6 +74,7 @@ export async function ingestCompany(
     if (parsed) await ensureCompany(tx as unknown as Sql, cik, parsed.entityName, fiscalYearEnd, now());
     await upsertFilings(tx as unknown as Sql, cik, filings, isPeriodicForm, factCounts);
     const written = await appendVersions(tx as unknown as Sql, cik, toStore, runId);
+    if (written.versions_added > 0) await checkAddedVersions(tx as unknown as Sql, cik, runId);
     await recordCompanyIngestion(
       tx as unknown as Sql,
       { cik, source_hash: hash, normalizer_version: NORMALIZER_VERSION, run_id: runId, facts: parsed?.facts.length ?? 0, filings: filings.length, versions: toStore.length },

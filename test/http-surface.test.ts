@@ -7,6 +7,7 @@ import { defineTool } from '../tools/define-tool.ts';
 import { Cik, IsoDate, PageParams } from '../tools/schemas.ts';
 import { get, post } from './helpers/http.ts';
 import { listenWithFixtures, startTestService, type TestService } from './helpers/service.ts';
+import { LISTED_TOOL_NAMES } from './helpers/tool-names.ts';
 
 /**
  * Test-only definitions, mounted on a second server built from ALL_TOOLS plus these: they let the
@@ -256,7 +257,7 @@ describe('the generated HTTP surface', () => {
     const r = await get(`${svc.baseUrl}/mcp/manifest`);
     assert.equal(r.status, 200);
     const names = r.body.tools.map((t: { name: string }) => t.name);
-    assert.deepEqual(names, ['companies_resolve', 'statements_normalized', 'system_health', 'system_metadata']);
+    assert.deepEqual(names, [...LISTED_TOOL_NAMES]);
     for (const t of r.body.tools) {
       assert.equal(t.input_schema.type, 'object');
       assert.equal(t.required_plan, 'free');

@@ -4,6 +4,7 @@ import { createApiKey } from '../db/keys.ts';
 import { API_KEY_PREFIX } from '../domain/api-key.ts';
 import { RATE_LIMITS } from '../domain/plans.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { LISTED_TOOL_NAMES } from './helpers/tool-names.ts';
 
 /**
  * The tool server's JSON-RPC 2.0 framing at POST /mcp, over raw HTTP: what the wire looks like for
@@ -122,7 +123,7 @@ describe('initialize, ping and tools/list', () => {
   it('tools/list without a key lists every tool with name, title, description, object inputSchema, outputSchema and readOnlyHint', async () => {
     const res = await rpc(call('tools/list'));
     const tools = res.result.tools as any[];
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['companies_resolve', 'statements_normalized', 'system_health', 'system_metadata']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...LISTED_TOOL_NAMES]);
     for (const t of tools) {
       assert.equal(typeof t.title, 'string', `${t.name}.title`);
       assert.ok(t.title.length > 0);
@@ -289,7 +290,7 @@ describe('JSON-RPC errors', () => {
     assert.equal(res.result, undefined);
     assert.equal(res.error.code, -32602);
     assert.match(res.error.message, /no_such_tool/);
-    assert.deepEqual([...res.error.data.available].sort(), ['companies_resolve', 'statements_normalized', 'system_health', 'system_metadata']);
+    assert.deepEqual([...res.error.data.available].sort(), [...LISTED_TOOL_NAMES]);
   });
 
   it('arguments failing validation (bad ticker chars, impossible as_of date) are answered -32602 with two issues and their paths', async () => {
@@ -371,7 +372,7 @@ describe('notifications and batches', () => {
     assert.equal(byId.get('b-call').result.isError, false);
     assert.equal(byId.get('b-call').result.structuredContent.cik, '0000320193');
     assert.equal(byId.get(17).error.code, -32601);
-    assert.equal(byId.get('b-list').result.tools.length, 4);
+    assert.equal(byId.get('b-list').result.tools.length, LISTED_TOOL_NAMES.length);
   });
 
   it('a batch holding an invalid member answers that member -32600 and the others normally', async () => {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { LISTED_TOOL_NAMES } from './helpers/tool-names.ts';
 
 /**
  * The official TypeScript SDK client against our own JSON-RPC framing: the handshake, listing,
@@ -51,7 +52,7 @@ describe('the MCP SDK client', () => {
 
   it('listTools lists companies_resolve, system_health and system_metadata, each read-only with an outputSchema', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['companies_resolve', 'statements_normalized', 'system_health', 'system_metadata']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...LISTED_TOOL_NAMES]);
     for (const t of tools) {
       assert.equal(t.inputSchema.type, 'object');
       assert.equal(t.outputSchema?.type, 'object');
@@ -119,7 +120,7 @@ describe('the MCP SDK client', () => {
     try {
       await anon.connect(transport);
       const { tools } = await anon.listTools();
-      assert.equal(tools.length, 4);
+      assert.equal(tools.length, LISTED_TOOL_NAMES.length);
       const result = await anon.callTool({ name: 'companies_resolve', arguments: { ticker: 'AAPL' } });
       assert.equal(result.isError, true);
       const body = JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>;
