@@ -47,7 +47,7 @@ export interface LabelVote {
 }
 
 export interface CalendarInput {
-  /** annual periods the filer reported (start, end), comparatives included */
+  /** annual periods the filer reported (start, end), one entry per fact, comparatives included */
   annual_periods: { start: string; end: string }[];
   labels: LabelVote[];
   /** MMDD from submissions, used only when the filer reported no annual period at all */
@@ -70,14 +70,35 @@ export class FiscalCalendar {
       tally.set(v.fiscal_year, (tally.get(v.fiscal_year) ?? 0) + v.weight);
       votes.set(end, tally);
     }
-    const offsets: { end: string; offset: number }[] = [];
+    const voted = new Map<string, number>();
     for (const [end, tally] of votes) {
-      const label = [...tally.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0];
+      voted.set(end, [...tally.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]![0]);
+    }
+    // Labels run one per fiscal year. Walking back from the latest year, a year whose vote would
+    // repeat or skip a label takes the sequence's label instead: older reports sometimes tagged
+    // their fiscal year focus off by one (Walmart's 10-K for the year to 2013-01-31 says 2012, its
+    // text and every report since 2015 say fiscal 2013), and two years sharing a label would merge
+    // two different periods into one statement's versions.
+    const ends = [...new Set([...this.yearEnds, ...voted.keys()])].sort();
+    const offsets: { end: string; offset: number }[] = [];
+    let next: { end: string; label: number } | null = null;
+    for (let i = ends.length - 1; i >= 0; i--) {
+      const end = ends[i]!;
+      const vote = voted.get(end);
+      let label: number | undefined;
+      if (next) {
+        const apart = Math.max(1, Math.round(daysBetween(end, next.end) / 365.25));
+        label = next.label - apart;
+      } else {
+        label = vote;
+      }
+      if (label === undefined) continue;
       this.labelByEnd.set(end, label);
       offsets.push({ end, offset: label - yearOf(end) });
+      next = { end, label };
     }
     this.offsets = offsets.sort((a, b) => a.end.localeCompare(b.end));
-    this.defaultOffset = mostCommon(offsets.map((o) => o.offset)) ?? 0;
+    this.defaultOffset = mostCommon([...voted.entries()].map(([end, label]) => label - yearOf(end))) ?? 0;
   }
 
   /** The year end of the fiscal year a period ending on `end` falls in (known or projected). */
@@ -150,7 +171,11 @@ function knownYearEnds(input: CalendarInput): string[] {
       ends.push({ end, n });
     }
   }
-  if (ends.length > 0) return ends.map((e) => e.end);
+  // a year-long period ending off the filer's cycle (a calendar-year pension or subsidiary figure
+  // in a January filer's 10-K) is not a year end: drop an end that a far better reported one
+  // sits within ten months of
+  const kept = ends.filter((e) => !ends.some((o) => o !== e && Math.abs(daysBetween(o.end, e.end)) < 300 && o.n >= 3 * e.n));
+  if (kept.length > 0) return kept.map((e) => e.end);
   const mmdd = input.fiscal_year_end ?? '1231';
   const anchor = input.labels[0]?.period_end;
   if (!anchor) return [];

@@ -210,7 +210,8 @@ export function filingsFromFacts(facts: Fact[]): FilingInfo[] {
       let ends = t.ends.get(key);
       if (ends === undefined) t.ends.set(key, (ends = new Map()));
       bump(ends, f.end);
-      if (f.start !== null) {
+      // periods ending after the filing date are schedules (lease and debt maturities by year), not the report's own
+      if (f.start !== null && f.end <= f.filed) {
         const cls = durationClass(f.start, f.end);
         if (cls === 'year') {
           if (t.yearEnd === null || f.end > t.yearEnd) t.yearEnd = f.end;

@@ -263,19 +263,21 @@ describe('fiscal calendar', () => {
     assert.equal(cal.locate('2024-04-30').quarter, 1);
   });
 
-  it('labels a year no report labelled with the offset of the nearest labelled year', () => {
-    // the filer relabelled its years: offset -1 up to 2019, 0 from 2024; the years between were never a report's current year
+  it('labels years in sequence back from the latest report, so an old off-by-one focus tag neither repeats nor skips a year', () => {
+    // like Walmart: its 10-Ks for the years to 2013-01-31 and 2014-01-31 tagged fiscal year focus
+    // 2012 and 2013, those from 2015 on tag the year they end in; no year may be skipped or doubled
     const cal = new FiscalCalendar({
-      annual_periods: ['2019-01-31', '2020-01-31', '2021-01-31', '2023-01-31', '2024-01-31'].map((end) => annual(end, `${Number(end.slice(0, 4)) - 1}-02-01`)),
-      labels: [vote('2019-01-31', 2018), vote('2024-01-31', 2024)],
+      annual_periods: ['2013-01-31', '2014-01-31', '2015-01-31', '2016-01-31', '2018-01-31'].map((end) => annual(end, `${Number(end.slice(0, 4)) - 1}-02-01`)),
+      labels: [vote('2013-01-31', 2012), vote('2014-01-31', 2013), vote('2015-01-31', 2015), vote('2016-01-31', 2016), vote('2018-01-31', 2018)],
       fiscal_year_end: '0131',
     });
-    assert.equal(cal.labelOf('2019-01-31'), 2018, 'own label');
-    assert.equal(cal.labelOf('2024-01-31'), 2024, 'own label');
-    assert.equal(cal.labelOf('2020-01-31'), 2019, 'nearest labelled year is 2019-01-31 (offset -1)');
-    assert.equal(cal.labelOf('2021-01-31'), 2020, 'nearest labelled year is 2019-01-31 (offset -1)');
-    assert.equal(cal.labelOf('2023-01-31'), 2023, 'nearest labelled year is 2024-01-31 (offset 0)');
-    assert.equal(cal.locate('2018-01-31').fiscal_year, 2017, 'a comparative before every label');
+    assert.equal(cal.labelOf('2018-01-31'), 2018, "the latest report's own label");
+    assert.equal(cal.labelOf('2016-01-31'), 2016, 'two years apart: one label skipped, as the years are');
+    assert.equal(cal.labelOf('2015-01-31'), 2015);
+    assert.equal(cal.labelOf('2014-01-31'), 2014, 'the off-by-one vote (2013) would have labelled two years 2013');
+    assert.equal(cal.labelOf('2013-01-31'), 2013);
+    assert.equal(cal.locate('2012-01-31').fiscal_year, 2012, 'a comparative before every report continues the sequence');
+    assert.equal(cal.locate('2018-10-31').fiscal_year, 2019, 'a quarter after the last year end belongs to the next label');
   });
 
   it('lets annual reports outvote quarterly reports that tag another fiscal year', () => {

@@ -123,6 +123,24 @@ describe('published figures', () => {
     assert.equal(nvda.items[0].value, '130497000000.000000');
   });
 
+  it("labels run in sequence even where old reports tagged the focus off by one: Walmart's year to 2013-01-31 is fiscal 2013", async () => {
+    // Walmart's 10-K 0000104169-13-000011 tags fiscal year focus 2012; its text, and its later reports, say fiscal 2013
+    const wmt = await series(WALMART, 'REVENUE', 'period_type=annual&fiscal_year_from=2012&fiscal_year_to=2016');
+    assert.deepEqual(wmt.items.map((p) => [p.fiscal_year, p.period_end]), [
+      [2012, '2012-01-31'],
+      [2013, '2013-01-31'],
+      [2014, '2014-01-31'],
+      [2015, '2015-01-31'],
+      [2016, '2016-01-31'],
+    ]);
+    const nvda = await series(NVIDIA, 'REVENUE', 'period_type=annual&fiscal_year_from=2011&fiscal_year_to=2013');
+    assert.deepEqual(nvda.items.map((p) => [p.fiscal_year, p.period_end]), [
+      [2011, '2011-01-30'],
+      [2012, '2012-01-29'],
+      [2013, '2013-01-27'],
+    ]);
+  });
+
   it('an IFRS filer keeps its reporting currency: TSMC 2024 revenue in TWD from its 20-F', async () => {
     const r = await statement(`cik=${TSMC}&statement_type=INCOME_STATEMENT&fiscal_year=2024&fiscal_period=FY`);
     assert.equal(r.body.data.accounting_standard, 'IFRS');

@@ -81,7 +81,8 @@ export function collectCandidates(
   const out: PeriodCandidates = new Map();
   for (const fact of facts) {
     const uses = index.get(fact.taxonomy)?.get(fact.concept);
-    if (!uses) continue;
+    // a period ending after the filing date is a schedule of future amounts, never a statement period
+    if (!uses || fact.end > fact.filed) continue;
     for (const use of uses) {
       const m = use.metric;
       if ((m.period_kind === 'instant') !== (fact.start === null)) continue;

@@ -97,15 +97,12 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
 }
 
 function annualPeriods(filings: FilingInfo[], byAccession: Map<string, Fact[]>): { start: string; end: string }[] {
-  const seen = new Set<string>();
   const out: { start: string; end: string }[] = [];
   for (const filing of filings) {
     if (!isAnnualForm(filing.form)) continue;
     for (const f of byAccession.get(filing.accession)!) {
-      if (f.start === null || durationClass(f.start, f.end) !== 'year') continue;
-      const key = `${f.start}|${f.end}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (f.start === null || f.end > f.filed || durationClass(f.start, f.end) !== 'year') continue;
+      // one entry per fact: how often a year end is reported tells the filer's cycle from strays
       out.push({ start: f.start, end: f.end });
     }
   }
@@ -134,14 +131,15 @@ function labelVotes(filings: FilingInfo[], byAccession: Map<string, Fact[]>): La
 /**
  * The end of a periodic report's current period, read from its facts: the latest end of a
  * duration of the report's own kind (a year for annual reports, a quarter or year-to-date for
- * quarterly ones). Comparatives end earlier; cover-page (dei) facts and odd-length durations
- * (subsequent events) are not considered.
+ * quarterly ones). Comparatives end earlier; cover-page (dei) facts, odd-length durations
+ * (subsequent events) and periods ending after the filing date (maturity schedules by future
+ * year, which made a Walmart 10-K of 2012 look like a report on fiscal 2013) are not considered.
  */
 export function currentPeriodEnd(form: string, facts: readonly Fact[]): string | null {
   const annual = isAnnualForm(form);
   let end: string | null = null;
   for (const f of facts) {
-    if (f.start === null || f.taxonomy === 'dei') continue;
+    if (f.start === null || f.taxonomy === 'dei' || f.end > f.filed) continue;
     const cls = durationClass(f.start, f.end);
     if (!cls || (cls === 'year') !== annual) continue;
     if (!end || f.end > end) end = f.end;
