@@ -13,7 +13,7 @@ import { runIngestion } from './ingest/run-ingestion.ts';
 import { createHttpServer } from './routes/server.ts';
 import { ALL_TOOLS } from './tools/all-tools.ts';
 import { Authenticator } from './tools/auth.ts';
-import { fullCoverage } from './tools/coverage.ts';
+import { slotCoverage } from './tools/coverage.ts';
 import type { ServerInfo } from './tools/jsonrpc.ts';
 import type { Services } from './tools/services.ts';
 import { SERVICE_VERSION } from './tools/system-tools.ts';
@@ -45,7 +45,7 @@ export function buildServices(config: Config, database: Database, now: () => Dat
     now,
     limiter: new FixedWindowLimiter(() => now().getTime()),
     authenticator: new Authenticator(database.sql, () => now().getTime()),
-    coverage: fullCoverage,
+    coverage: slotCoverage(database.sql),
     status: { phase: 'starting', startedAt: now(), progress: null },
     checkOutputs: process.env.CHECK_OUTPUTS === '1',
   };

@@ -236,7 +236,12 @@ function skipped(rule: IdentityRule, input: IdentityInput): IdentityCheck {
   };
 }
 
-function evaluate(rule: IdentityRule, input: IdentityInput): IdentityCheck {
+/**
+ * One rule against one statement, as `checkIdentities` does for each of `IDENTITY_RULES`. Exported
+ * so other rule sets (the reconciliation ledger) judge their equalities with the same tolerance,
+ * status and severity.
+ */
+export function evaluateIdentityRule(rule: IdentityRule, input: IdentityInput): IdentityCheck {
   if (rule.statement_type !== input.statement_type) return skipped(rule, input);
   const actualRaw = present(input.values, rule.actual);
   if (actualRaw === null) return skipped(rule, input);
@@ -288,7 +293,7 @@ function evaluate(rule: IdentityRule, input: IdentityInput): IdentityCheck {
  * neither "1.000000" nor "0.000000" would be true.
  */
 export function checkIdentities(input: IdentityInput): IdentitySummary {
-  const checks = IDENTITY_RULES.map((rule) => evaluate(rule, input));
+  const checks = IDENTITY_RULES.map((rule) => evaluateIdentityRule(rule, input));
   const count = (status: IdentityStatus) => checks.filter((c) => c.status === status).length;
   const skippedCount = count('SKIPPED');
   const supported = checks.length - skippedCount;

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Sql } from '../db/client.ts';
+import { populationStatsMissing, refreshPopulationStats } from '../db/coverage.ts';
 import { resolveTicker } from '../db/identity.ts';
 import { finishRun, recordProgress, startRun, type RunCounters } from '../db/ingestion-runs.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
@@ -110,6 +111,10 @@ export async function runIngestion(sql: Sql, config: Config, options: IngestOpti
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 3) }, worker));
+  // metric population statistics (GET /v1/coverage/metrics) follow the corpus: recomputed when it changed or never computed
+  if (counters.versions_added > 0 || (await populationStatsMissing(sql))) {
+    await refreshPopulationStats(sql, now()).catch((err: Error) => errors.push({ cik: '', message: `population statistics: ${err.message}` }));
+  }
 
   const status = errors.length > 0 ? 'failed' : 'succeeded';
   await finishRun(sql, runId, status, counters, errors, now());

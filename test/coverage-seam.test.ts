@@ -10,8 +10,8 @@ import { get, post } from './helpers/http.ts';
 import { listenWithFixtures, startTestService, type TestService } from './helpers/service.ts';
 
 /**
- * The coverage seam exists before the Free-plan slot logic does: this gate records what reaches
- * it and refuses one CIK the way the slot gate will, so both surfaces can be seen to consult it.
+ * Any gate plugs into the seam: this one records what reaches it and refuses one CIK the way the
+ * slot gate does, so both surfaces can be seen to consult the gate before the handler runs.
  */
 class RecordingGate implements CoverageGate {
   readonly seen: { plan: string; ciks: string[] }[] = [];

@@ -257,10 +257,10 @@ describe('the generated HTTP surface', () => {
     const r = await get(`${svc.baseUrl}/mcp/manifest`);
     assert.equal(r.status, 200);
     const names = r.body.tools.map((t: { name: string }) => t.name);
-    assert.deepEqual(names, [...LISTED_TOOL_NAMES]);
+    assert.deepEqual([...names].sort(), [...LISTED_TOOL_NAMES]);
     for (const t of r.body.tools) {
       assert.equal(t.input_schema.type, 'object');
-      assert.equal(t.required_plan, 'free');
+      assert.equal(t.required_plan, ALL_TOOLS.find((d) => d.name.replace(/\./g, '_') === t.name)!.plan, t.name);
     }
     assert.deepEqual(r.body.rate_limits.free.tool_server, { requests: 60, window_seconds: 60 });
     assert.deepEqual(Object.keys(r.body.rate_limits), ['free', 'growth', 'scale', 'enterprise']);

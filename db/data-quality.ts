@@ -1,0 +1,223 @@
+import { randomUUID } from 'node:crypto';
+import {
+  completeEvidence,
+  detectQualityIssues,
+  evidenceFigures,
+  severityRank,
+  type IssueSeverity,
+  type QualityFinding,
+  type QualityVersion,
+} from '../domain/data-quality.ts';
+import type { Severity } from '../domain/statement-types.ts';
+import type { Sql } from './client.ts';
+import { unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
+
+/**
+ * Data-quality findings: computing them for a company's versions (at ingestion, and on request)
+ * and reading them back. Each check is at most three statements whatever the number of versions:
+ * one read of the values of the versions to check and of their neighbours, one read of the
+ * provenance of the figures the findings name (skipped when there are none), and one write of the
+ * findings, the checked versions and the run row together. Reading values rather than whole
+ * figures (whose calculation steps dominate their size) keeps the check at ingestion cheap.
+ */
+
+/** Which versions a check covers. */
+export type CheckScope =
+  | { kind: 'ingestion'; ingestion_run_id: number }
+  | { kind: 'latest'; statement_type: string | null; fiscal_year: number | null; fiscal_period: string | null };
+
+export interface CheckSummary {
+  dq_run_id: string;
+  statements_checked: number;
+  issues_found: number;
+  issues_new: number;
+  started_at: string;
+  finished_at: string;
+}
+
+type LoadedRow = Omit<QualityVersion, 'values'> & { values: Record<string, string> | null; is_subject: boolean };
+
+/**
+ * The versions of `scope` (subjects) and every version of the same and the prior fiscal year of
+ * their statement types (the neighbours the cross-period rules compare with), in one query.
+ */
+export async function loadForChecks(sql: Sql, cik: string, scope: CheckScope): Promise<{ versions: QualityVersion[]; subjects: Set<string> }> {
+  const subject =
+    scope.kind === 'ingestion'
+      ? sql`SELECT statement_version_id, statement_type, fiscal_year FROM statement_versions
+            WHERE cik = ${cik} AND ingestion_run_id = ${scope.ingestion_run_id}`
+      : sql`SELECT DISTINCT ON (statement_type, fiscal_year, fiscal_period) statement_version_id, statement_type, fiscal_year
+            FROM statement_versions WHERE cik = ${cik}
+              ${scope.statement_type !== null ? sql`AND statement_type = ${scope.statement_type}` : sql``}
+              ${scope.fiscal_year !== null ? sql`AND fiscal_year = ${scope.fiscal_year}` : sql``}
+              ${scope.fiscal_period !== null ? sql`AND fiscal_period = ${scope.fiscal_period}` : sql``}
+            ORDER BY statement_type, fiscal_year, fiscal_period, version_sequence DESC`;
+  const rows = await sql<LoadedRow[]>`
+    WITH subject AS (${subject}),
+    span AS (
+      SELECT statement_type, fiscal_year FROM subject
+      UNION SELECT statement_type, fiscal_year - 1 FROM subject
+    )
+    SELECT v.statement_version_id, v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence,
+      v.filing_date, (SELECT jsonb_object_agg(key, value -> 'value') FROM jsonb_each(v.figures)) AS values,
+      -- a hashed subplan: a join on the CTE would be planned as a nested loop over it
+      v.statement_version_id IN (SELECT statement_version_id FROM subject) AS is_subject
+    FROM statement_versions v
+    WHERE v.cik = ${cik} AND (v.statement_type, v.fiscal_year) IN (SELECT statement_type, fiscal_year FROM span)`;
+  const subjects = new Set<string>();
+  const versions = rows.map((r): QualityVersion => {
+    if (r.is_subject) subjects.add(r.statement_version_id);
+    return {
+      statement_version_id: r.statement_version_id,
+      cik: r.cik,
+      statement_type: r.statement_type,
+      fiscal_year: r.fiscal_year,
+      fiscal_period: r.fiscal_period,
+      version_sequence: r.version_sequence,
+      filing_date: r.filing_date,
+      values: r.values ?? {},
+    };
+  });
+  return { versions, subjects };
+}
+
+/** Provenance of the figures the findings compare, in one query, added to their evidence. */
+export async function withProvenance(sql: Sql, findings: QualityFinding[]): Promise<QualityFinding[]> {
+  const refs = evidenceFigures(findings);
+  if (refs.length === 0) return findings;
+  const rows = await sql<(FigureContext & { statement_version_id: string; metric: string; figure: Partial<StoredFigure> | null })[]>`
+    SELECT r.statement_version_id, r.metric, v.figures -> r.metric AS figure, v.period_start, v.period_end, v.accession, v.currency
+    FROM jsonb_to_recordset(${sql.json(refs as never)}) AS r(statement_version_id uuid, metric text)
+    JOIN statement_versions v ON v.statement_version_id = r.statement_version_id`;
+  const byRef = new Map(rows.filter((r) => r.figure).map((r) => [`${r.statement_version_id}|${r.metric}`, unpackFigure(r.figure!, r)]));
+  return completeEvidence(findings, (id, metric) => byRef.get(`${id}|${metric}`));
+}
+
+/** Findings, checked versions and the run row in one statement; findings already on record are kept as they are. */
+export async function recordRun(
+  sql: Sql,
+  cik: string,
+  scope: CheckScope,
+  findings: QualityFinding[],
+  subjects: Set<string>,
+): Promise<CheckSummary> {
+  const id = randomUUID();
+  const named = scope.kind === 'latest' ? scope : { statement_type: null, fiscal_year: null, fiscal_period: null };
+  const [run] = await sql<CheckSummary[]>`
+    WITH issues AS (
+      INSERT INTO dq_issues (dq_run_id, rule_code, severity, cik, statement_type, fiscal_year, fiscal_period,
+        version_sequence, statement_version_id, metric, message, evidence)
+      SELECT ${id}::uuid, rule_code, severity, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
+        statement_version_id, metric, message, evidence
+      FROM jsonb_to_recordset(${sql.json(findings as never)}) AS r(
+        rule_code text, severity text, cik char(10), statement_type text, fiscal_year integer, fiscal_period text,
+        version_sequence integer, statement_version_id uuid, metric text, message text, evidence jsonb)
+      ON CONFLICT ON CONSTRAINT dq_issues_finding_key DO NOTHING
+      RETURNING 1
+    ), checked AS (
+      INSERT INTO dq_run_versions (statement_version_id, dq_run_id)
+      SELECT value::uuid, ${id}::uuid FROM jsonb_array_elements_text(${sql.json([...subjects] as never)})
+    )
+    INSERT INTO dq_runs (dq_run_id, trigger, cik, ingestion_run_id, statement_type, fiscal_year, fiscal_period,
+      started_at, finished_at, statements_checked, issues_found, issues_new)
+    SELECT ${id}::uuid, ${scope.kind === 'ingestion' ? 'ingestion' : 'request'}, ${cik},
+      ${scope.kind === 'ingestion' ? scope.ingestion_run_id : null}::bigint,
+      ${named.statement_type}::text, ${named.fiscal_year}::integer, ${named.fiscal_period}::text,
+      now(), clock_timestamp(), ${subjects.size}::integer, ${findings.length}::integer, (SELECT count(*)::int FROM issues)
+    RETURNING dq_run_id, statements_checked, issues_found, issues_new, started_at, finished_at`;
+  return run!;
+}
+
+/**
+ * Checks what `scope` names for one company and records the findings. Call it inside the
+ * transaction that wrote the versions (ingestion) or in its own (a request).
+ */
+export async function checkQuality(sql: Sql, cik: string, scope: CheckScope): Promise<CheckSummary> {
+  const { versions, subjects } = await loadForChecks(sql, cik, scope);
+  const findings = await withProvenance(sql, detectQualityIssues(versions, subjects));
+  return recordRun(sql, cik, scope, findings, subjects);
+}
+
+/** The ingestion hook: findings for the versions `runId` just added for `cik`, in the same transaction. */
+export async function recordQualityFindings(tx: Sql, cik: string, runId: number): Promise<void> {
+  await checkQuality(tx, cik, { kind: 'ingestion', ingestion_run_id: runId });
+}
+
+export interface IssueRow {
+  issue_id: string;
+  dq_run_id: string;
+  rule_code: string;
+  severity: IssueSeverity;
+  cik: string;
+  statement_type: string | null;
+  fiscal_year: number | null;
+  fiscal_period: string | null;
+  version_sequence: number | null;
+  statement_version_id: string | null;
+  metric: string | null;
+  message: string;
+  evidence: Record<string, unknown>;
+  detected_at: string;
+}
+
+export interface IssueFilter {
+  cik: string | null;
+  rule_codes: string[] | null;
+  min_severity: Severity | null;
+  statement_type: string | null;
+  fiscal_year: number | null;
+  fiscal_period: string | null;
+  metric: string | null;
+  statement_version_id: string | null;
+  dq_run_id: string | null;
+}
+
+const ISSUE_COLUMNS = [
+  'issue_id', 'dq_run_id', 'rule_code', 'severity', 'cik', 'statement_type', 'fiscal_year', 'fiscal_period',
+  'version_sequence', 'statement_version_id', 'metric', 'message', 'evidence', 'detected_at',
+] as const;
+
+/**
+ * Issues ordered by severity descending, then cik, fiscal_year, fiscal_period, rule_code and
+ * issue_id ascending, nulls last on the fiscal fields.
+ */
+export async function listIssues(sql: Sql, f: IssueFilter, page: { limit: number; offset: number }): Promise<{ total: number; rows: IssueRow[] }> {
+  const where = sql`
+    WHERE true
+      ${f.cik !== null ? sql`AND cik = ${f.cik}` : sql``}
+      ${f.rule_codes !== null ? sql`AND rule_code IN ${sql(f.rule_codes)}` : sql``}
+      ${f.min_severity !== null ? sql`AND severity_rank >= ${severityRank(f.min_severity)}` : sql``}
+      ${f.statement_type !== null ? sql`AND statement_type = ${f.statement_type}` : sql``}
+      ${f.fiscal_year !== null ? sql`AND fiscal_year = ${f.fiscal_year}` : sql``}
+      ${f.fiscal_period !== null ? sql`AND fiscal_period = ${f.fiscal_period}` : sql``}
+      ${f.metric !== null ? sql`AND metric = ${f.metric}` : sql``}
+      ${f.statement_version_id !== null ? sql`AND statement_version_id = ${f.statement_version_id}` : sql``}
+      ${f.dq_run_id !== null ? sql`AND dq_run_id = ${f.dq_run_id}` : sql``}`;
+  const rows = await sql<(IssueRow & { total: number })[]>`
+    SELECT ${sql(ISSUE_COLUMNS)}, count(*) OVER ()::int AS total FROM dq_issues ${where}
+    ORDER BY severity_rank DESC, cik, fiscal_year NULLS LAST, fiscal_period NULLS LAST, rule_code, issue_id
+    LIMIT ${page.limit} OFFSET ${page.offset}`;
+  if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows };
+  const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM dq_issues ${where}`;
+  return { total: count?.total ?? 0, rows };
+}
+
+export interface VersionQuality {
+  issues: IssueRow[];
+  /** the latest run that checked the version; null when none has */
+  last_check: { dq_run_id: string; finished_at: string } | null;
+}
+
+/** Findings recorded on one version (most severe first) and the latest run that checked it. */
+export async function versionQuality(sql: Sql, statementVersionId: string): Promise<VersionQuality> {
+  const [issues, checks] = await Promise.all([
+    sql<IssueRow[]>`
+      SELECT ${sql(ISSUE_COLUMNS)} FROM dq_issues WHERE statement_version_id = ${statementVersionId}
+      ORDER BY severity_rank DESC, rule_code, metric NULLS FIRST, issue_id`,
+    sql<{ dq_run_id: string; finished_at: string }[]>`
+      SELECT r.dq_run_id, r.finished_at FROM dq_run_versions rv JOIN dq_runs r USING (dq_run_id)
+      WHERE rv.statement_version_id = ${statementVersionId}
+      ORDER BY r.finished_at DESC LIMIT 1`,
+  ]);
+  return { issues, last_check: checks[0] ?? null };
+}

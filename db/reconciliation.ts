@@ -1,0 +1,168 @@
+import { CANONICAL_METRIC_NAMES } from '../domain/catalog/index.ts';
+import { RECONCILIATION_METRICS, reconcileVersions, type LedgerEntry, type RuleCategory, type StatementSnapshot } from '../domain/reconciliation/index.ts';
+import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
+import type { Sql } from './client.ts';
+import { unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
+
+/**
+ * Days before the earliest added period end that related statements are loaded from: the longest
+ * reach of a rule is the balance sheet a year (52 or 53 weeks) before a fiscal year's end.
+ */
+const RELATED_WINDOW_DAYS = 400;
+
+/** Catalog metrics no rule reads, left out of the read (a key subtraction is cheaper than picking keys). */
+const UNREAD_METRICS = CANONICAL_METRIC_NAMES.filter((m) => !RECONCILIATION_METRICS.includes(m));
+
+type LoadedRow = Omit<StatementSnapshot, 'figures'> &
+  FigureContext & { added: boolean; figures: Record<string, Partial<StoredFigure>> };
+
+/**
+ * Reconciles the versions of `cik` that ingestion run `runId` just added and stores their ledger
+ * rows, inside the ingestion transaction. Two statements whatever the number of versions: one
+ * read of the company's versions around the added periods (only the figures rules read), one
+ * insert of every row as a single JSON parameter.
+ */
+export async function reconcileAddedVersions(tx: Sql, cik: string, runId: number): Promise<number> {
+  const rows = await tx<LoadedRow[]>`
+    WITH span AS (
+      SELECT min(period_end) - ${RELATED_WINDOW_DAYS}::int AS lo, max(period_end) AS hi
+      FROM statement_versions WHERE cik = ${cik} AND ingestion_run_id = ${runId}
+    )
+    SELECT v.statement_version_id, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence,
+      v.period_start, v.period_end, v.filing_date, v.accession, v.currency,
+      coalesce(v.ingestion_run_id = ${runId}, false) AS added,
+      v.figures - ${UNREAD_METRICS}::text[] AS figures
+    FROM statement_versions v, span
+    WHERE v.cik = ${cik} AND v.period_end BETWEEN span.lo AND span.hi`;
+  const all: StatementSnapshot[] = [];
+  const added: StatementSnapshot[] = [];
+  for (const r of rows) {
+    const figures: StatementSnapshot['figures'] = {};
+    for (const [metric, f] of Object.entries(r.figures)) figures[metric] = unpackFigure(f, r);
+    const snapshot: StatementSnapshot = {
+      statement_version_id: r.statement_version_id,
+      statement_type: r.statement_type,
+      fiscal_year: r.fiscal_year,
+      fiscal_period: r.fiscal_period,
+      version_sequence: r.version_sequence,
+      period_start: r.period_start,
+      period_end: r.period_end,
+      filing_date: r.filing_date,
+      figures,
+    };
+    all.push(snapshot);
+    if (r.added) added.push(snapshot);
+  }
+  const results = reconcileVersions(added, all).flatMap(({ subject, entries }) => entries.map((e) => ledgerRow(cik, subject, e)));
+  if (results.length === 0) return 0;
+  await tx`
+    INSERT INTO reconciliation_results (statement_version_id, rule_id, cik, statement_type, fiscal_year, fiscal_period,
+      version_sequence, rule_category, status, severity, expected_value, actual_value, delta, notes)
+    SELECT statement_version_id, rule_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
+      rule_category, status, severity, expected_value, actual_value, delta, notes
+    FROM jsonb_to_recordset(${tx.json(results as never)}) AS r(
+      statement_version_id uuid, rule_id text, cik char(10), statement_type text, fiscal_year integer,
+      fiscal_period text, version_sequence integer, rule_category text, status text, severity text,
+      expected_value numeric, actual_value numeric, delta numeric, notes jsonb)
+    ON CONFLICT (statement_version_id, rule_id) DO NOTHING`;
+  return results.length;
+}
+
+function ledgerRow(cik: string, s: StatementSnapshot, e: LedgerEntry) {
+  return {
+    statement_version_id: s.statement_version_id,
+    rule_id: e.rule_id,
+    cik,
+    statement_type: s.statement_type,
+    fiscal_year: s.fiscal_year,
+    fiscal_period: s.fiscal_period,
+    version_sequence: s.version_sequence,
+    rule_category: e.rule_category,
+    status: e.status,
+    severity: e.severity,
+    expected_value: e.expected_value,
+    actual_value: e.actual_value,
+    delta: e.delta,
+    notes: e.notes,
+  };
+}
+
+export interface SummaryFilter {
+  cik: string;
+  statement_type: StatementType | null;
+  fiscal_year_from: number | null;
+  fiscal_year_to: number | null;
+}
+
+export interface SummaryRow {
+  statement_type: StatementType;
+  fiscal_year: number;
+  fiscal_period: FiscalPeriod;
+  version_sequence: number;
+  rule_category: RuleCategory;
+  pass_count: number;
+  warn_count: number;
+  fail_count: number;
+  declined_count: number;
+}
+
+const PERIOD_ORDER = (sql: Sql) => sql`CASE fiscal_period WHEN 'Q1' THEN 1 WHEN 'Q2' THEN 2 WHEN 'Q3' THEN 3 WHEN 'Q4' THEN 4 ELSE 5 END`;
+
+/** Counts by statement version and rule category, oldest period first. */
+export async function reconciliationSummary(sql: Sql, f: SummaryFilter): Promise<SummaryRow[]> {
+  return sql<SummaryRow[]>`
+    SELECT statement_type, fiscal_year, fiscal_period, version_sequence, rule_category,
+      count(*) FILTER (WHERE status = 'PASS')::int AS pass_count,
+      count(*) FILTER (WHERE status = 'WARNING')::int AS warn_count,
+      count(*) FILTER (WHERE status = 'FAIL')::int AS fail_count,
+      count(*) FILTER (WHERE delta IS NULL)::int AS declined_count
+    FROM reconciliation_results
+    WHERE cik = ${f.cik}
+      ${f.statement_type ? sql`AND statement_type = ${f.statement_type}` : sql``}
+      ${f.fiscal_year_from !== null ? sql`AND fiscal_year >= ${f.fiscal_year_from}` : sql``}
+      ${f.fiscal_year_to !== null ? sql`AND fiscal_year <= ${f.fiscal_year_to}` : sql``}
+    GROUP BY statement_type, fiscal_year, fiscal_period, version_sequence, rule_category
+    ORDER BY fiscal_year, ${PERIOD_ORDER(sql)}, statement_type, version_sequence, rule_category`;
+}
+
+export interface LedgerIdentity {
+  cik: string;
+  statement_type: StatementType;
+  fiscal_year: number;
+  fiscal_period: FiscalPeriod;
+  version_sequence: number;
+}
+
+export interface LedgerRow extends LedgerIdentity {
+  rule_id: string;
+  rule_category: RuleCategory;
+  status: 'PASS' | 'WARNING' | 'FAIL';
+  severity: 'NONE' | 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
+  expected_value: string | null;
+  actual_value: string | null;
+  delta: string | null;
+  notes: { details: Record<string, unknown> };
+  computed_at: string;
+}
+
+/** One statement version's ledger rows, by category then rule id. */
+export async function reconciliationLedger(
+  sql: Sql,
+  id: LedgerIdentity,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; rows: LedgerRow[] }> {
+  const where = sql`
+    WHERE cik = ${id.cik} AND statement_type = ${id.statement_type} AND fiscal_year = ${id.fiscal_year}
+      AND fiscal_period = ${id.fiscal_period} AND version_sequence = ${id.version_sequence}`;
+  const rows = await sql<(LedgerRow & { total: number })[]>`
+    SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence, rule_id, rule_category, status, severity,
+      expected_value::text, actual_value::text, delta::text, notes, computed_at, count(*) OVER ()::int AS total
+    FROM reconciliation_results ${where}
+    ORDER BY rule_category, rule_id
+    LIMIT ${page.limit} OFFSET ${page.offset}`;
+  const items = rows.map(({ total: _total, ...row }) => row);
+  if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows: items };
+  // a page past the end still reports the total
+  const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM reconciliation_results ${where}`;
+  return { total: count?.total ?? 0, rows: items };
+}

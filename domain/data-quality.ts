@@ -1,0 +1,539 @@
+/**
+ * Data-quality rules over normalized statement versions: findings with stable rule codes and
+ * severities, persisted by db/data-quality.ts and never used to change a figure. Pure: versions in,
+ * findings out; money only as decimal strings, compared with decimal.js.
+ *
+ * Rules (`DQ_RULES` is the published catalog):
+ * - DQ_NEGATIVE_VALUE (after XBRL US DQC_0015): a metric that is never negative (revenue, assets,
+ *   share counts, payments such as capital expenditures, ...) is negative.
+ * - DQ_SCALE_BREAK: a metric is about 1,000 or 1,000,000 times (or 1/1,000 or 1/1,000,000 of) the
+ *   same metric in the prior period of the same length (a figure keyed in thousands or millions
+ *   among units, or the reverse).
+ * - DQ_QUARTER_EXCEEDS_YEAR (after DQC_0108): a reported quarter of a non-negative flow is larger
+ *   than its fiscal year.
+ * - DQ_MISSING_CORE_METRIC: a statement lacks a metric every statement of its type should carry.
+ * - DQ_IDENTITY_<rule_id>: an accounting identity of domain/identity-checks.ts FAILs.
+ *
+ * Cross-period rules compare a version with its neighbours as known when it was filed: the latest
+ * version of the neighbouring period whose filing date is on or before the version's own. A finding
+ * therefore depends only on what was public when its version appeared, so checking a company in
+ * one ingestion or across many incremental ones gives the same findings, and re-checking is a no-op.
+ */
+import { canonicalMetric } from './catalog/index.ts';
+import { dec, equalAtReportedPrecision, wireDecimal } from './decimal.ts';
+import { checkIdentities, IDENTITY_RULES, toleranceFor } from './identity-checks.ts';
+import type { CalculationStep, FiscalPeriod, Severity, StatementType, ValueOrigin } from './statement-types.ts';
+
+export type IssueSeverity = Exclude<Severity, 'NONE'>;
+/** Ascending; the issues list orders by the reverse. */
+export const ISSUE_SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const satisfies readonly IssueSeverity[];
+
+/** 1 (LOW) .. 4 (CRITICAL); NONE is 0, so `rank >= severityRank(min)` filters "at or above". */
+export function severityRank(s: Severity): number {
+  return s === 'NONE' ? 0 : ISSUE_SEVERITIES.indexOf(s) + 1;
+}
+
+export interface QualityRule {
+  rule_code: string;
+  description: string;
+  /** how the severity of a finding is chosen */
+  severity: string;
+  /** the public rule it follows, e.g. XBRL US DQC_0015; null for our own */
+  reference: string | null;
+}
+
+/** Statement totals and share counts: a defect there moves every ratio built on them. */
+const HEADLINE_METRICS = new Set([
+  'REVENUE', 'TOTAL_ASSETS', 'TOTAL_CURRENT_ASSETS', 'TOTAL_LIABILITIES', 'LIABILITIES_AND_EQUITY', 'CASH_AND_EQUIVALENTS',
+  'SHARES_OUTSTANDING', 'WEIGHTED_AVERAGE_SHARES_BASIC', 'WEIGHTED_AVERAGE_SHARES_DILUTED',
+]);
+
+/**
+ * Metrics that are never negative under their sign convention (domain/catalog: "positive balance",
+ * "positive expense", "positive payment", share counts). Left out on purpose: metrics that may
+ * legitimately turn negative (impairment and restructuring reversals, income taxes paid net of
+ * refunds, acquisitions net of cash acquired, interest income under negative rates).
+ */
+export const NON_NEGATIVE_METRICS: ReadonlySet<string> = new Set([
+  // income statement
+  'REVENUE', 'COST_OF_REVENUE', 'RESEARCH_AND_DEVELOPMENT', 'SELLING_GENERAL_AND_ADMINISTRATIVE', 'SELLING_AND_MARKETING',
+  'GENERAL_AND_ADMINISTRATIVE', 'OPERATING_EXPENSES', 'COSTS_AND_EXPENSES', 'INTEREST_EXPENSE',
+  'WEIGHTED_AVERAGE_SHARES_BASIC', 'WEIGHTED_AVERAGE_SHARES_DILUTED', 'DIVIDENDS_PER_SHARE',
+  // balance sheet
+  'CASH_AND_EQUIVALENTS', 'CASH_CASH_EQUIVALENTS_AND_RESTRICTED_CASH', 'SHORT_TERM_INVESTMENTS', 'ACCOUNTS_RECEIVABLE',
+  'INVENTORY', 'TOTAL_CURRENT_ASSETS', 'PROPERTY_PLANT_EQUIPMENT_GROSS', 'ACCUMULATED_DEPRECIATION',
+  'PROPERTY_PLANT_EQUIPMENT_NET', 'OPERATING_LEASE_RIGHT_OF_USE_ASSET', 'GOODWILL', 'INTANGIBLE_ASSETS_NET',
+  'TOTAL_NONCURRENT_ASSETS', 'TOTAL_ASSETS', 'ACCOUNTS_PAYABLE', 'TOTAL_CURRENT_LIABILITIES', 'LONG_TERM_DEBT',
+  'OPERATING_LEASE_LIABILITY', 'TOTAL_LIABILITIES', 'TREASURY_STOCK', 'LIABILITIES_AND_EQUITY', 'SHARES_OUTSTANDING',
+  'SHARES_ISSUED',
+  // cash flow (payments and proceeds are positive amounts; the direction is in the name)
+  'DEPRECIATION_AND_AMORTIZATION', 'DEPRECIATION', 'AMORTIZATION_OF_INTANGIBLES', 'SHARE_BASED_COMPENSATION',
+  'CAPITAL_EXPENDITURES', 'PROCEEDS_FROM_SALE_OF_PPE', 'PURCHASES_OF_INTANGIBLE_ASSETS', 'PURCHASES_OF_INVESTMENTS',
+  'PROCEEDS_FROM_INVESTMENTS', 'PROCEEDS_FROM_DEBT', 'REPAYMENTS_OF_DEBT', 'PROCEEDS_FROM_STOCK_ISSUANCE',
+  'SHARE_REPURCHASES', 'DIVIDENDS_PAID', 'TAX_WITHHOLDING_ON_SHARE_BASED_COMPENSATION',
+  'FINANCE_LEASE_PRINCIPAL_PAYMENTS', 'INTEREST_PAID',
+]);
+
+/** Metrics every statement of a type should carry, with the severity of their absence. */
+export const CORE_METRICS: Record<StatementType, readonly { metric: string; severity: IssueSeverity }[]> = {
+  // banks and insurers report no revenue total, so its absence is less telling than net income's
+  INCOME_STATEMENT: [{ metric: 'REVENUE', severity: 'MEDIUM' }, { metric: 'NET_INCOME', severity: 'HIGH' }],
+  BALANCE_SHEET: [{ metric: 'TOTAL_ASSETS', severity: 'HIGH' }],
+  CASH_FLOW_STATEMENT: [{ metric: 'OPERATING_CASH_FLOW', severity: 'HIGH' }],
+};
+
+/** Scale factors a mis-keyed figure shows: thousands and millions. */
+export const SCALE_FACTORS = ['1000', '1000000'] as const;
+/** A ratio within [factor / 1.25, factor * 1.25] (or its inverse) is "about" the factor. */
+export const SCALE_BREAK_SLACK = '1.25';
+
+export const IDENTITY_RULE_PREFIX = 'DQ_IDENTITY_';
+
+export const DQ_RULES: readonly QualityRule[] = [
+  {
+    rule_code: 'DQ_NEGATIVE_VALUE',
+    description:
+      'A metric that is never negative under its sign convention (revenue, assets, share counts, expenses, payments such as capital expenditures) is negative. ' +
+      'On a derived figure (a Q4 or a discrete cash-flow quarter) it means the figures subtracted disagree.',
+    severity: 'HIGH for statement totals and share counts, MEDIUM for other line items',
+    reference: 'XBRL US DQC_0015 (negative values)',
+  },
+  {
+    rule_code: 'DQ_SCALE_BREAK',
+    description:
+      'A steady metric (revenue, operating costs, statement totals, receivables, inventory, payables, PP&E, D&A, share counts) is about 1,000 or 1,000,000 times (or 1/1,000 or 1/1,000,000 of) the same metric in the prior period of the same length ' +
+      '(the previous fiscal year for FY, the previous quarter for a quarter, the previous balance-sheet date), as known when the version was filed: ' +
+      'typically a figure keyed in thousands or millions among figures in units, or the reverse. Ratios within a factor of 1.25 of 1,000 or 1,000,000 count.',
+    severity: 'HIGH for statement totals and share counts, MEDIUM for other line items',
+    reference: null,
+  },
+  {
+    rule_code: 'DQ_QUARTER_EXCEEDS_YEAR',
+    description:
+      "A reported quarter (Q1-Q3) of a non-negative flow such as revenue is larger in magnitude than the same fiscal year's figure. " +
+      'Checked on the quarter when the year was on record at its filing, and on the year (listing every larger quarter) otherwise.',
+    severity: 'HIGH',
+    reference: 'XBRL US DQC_0108 (fiscal period values)',
+  },
+  {
+    rule_code: 'DQ_MISSING_CORE_METRIC',
+    description:
+      'A statement lacks a core metric: REVENUE or NET_INCOME on an income statement, TOTAL_ASSETS on a balance sheet, OPERATING_CASH_FLOW on a cash-flow statement. ' +
+      'The metric of the finding is the missing one.',
+    severity: 'HIGH, except MEDIUM for REVENUE (banks and insurers report no revenue total)',
+    reference: null,
+  },
+  ...IDENTITY_RULES.map((r) => ({
+    rule_code: `${IDENTITY_RULE_PREFIX}${r.rule_id}`,
+    description: `Accounting identity ${r.rule_id} fails (normalized_payload._meta.identity status FAIL): ${r.description}`,
+    severity: 'from |delta| / max(|actual|, |expected|): under 0.1% LOW, under 1% MEDIUM, under 10% HIGH, else CRITICAL',
+    reference: null,
+  })),
+];
+
+export const DQ_RULE_CODES: readonly string[] = DQ_RULES.map((r) => r.rule_code);
+
+/** A figure's provenance as the evidence names it; db's stored figures satisfy it. */
+export interface QualityFigure {
+  value: string;
+  period_start: string | null;
+  period_end: string;
+  source_accession: string;
+  value_origin: ValueOrigin;
+  mapping_type: string | null;
+  calculation_steps: CalculationStep[] | null;
+}
+
+export interface QualityVersion {
+  statement_version_id: string;
+  cik: string;
+  statement_type: string;
+  fiscal_year: number;
+  fiscal_period: string;
+  version_sequence: number;
+  filing_date: string;
+  /** metric -> decimal string: all the rules read (provenance is added to findings afterwards, see completeEvidence) */
+  values: Readonly<Record<string, string>>;
+}
+
+/** One value a finding compared: which version, period and filing it came from. */
+export interface EvidencePoint {
+  /** subject (the version the finding is on), prior_period, fiscal_year, quarter, identity_term */
+  role: string;
+  metric: string;
+  value: string;
+  statement_version_id: string;
+  version_sequence: number;
+  fiscal_year: number;
+  fiscal_period: string;
+  // provenance, filled by completeEvidence
+  period_start?: string | null;
+  period_end?: string;
+  source_accession?: string;
+  value_origin?: ValueOrigin;
+  mapping_type?: string | null;
+  /** inputs of a derived figure, so the accessions behind it are named too */
+  calculation_steps?: CalculationStep[];
+}
+
+export interface QualityFinding {
+  rule_code: string;
+  severity: IssueSeverity;
+  cik: string;
+  statement_type: string;
+  fiscal_year: number;
+  fiscal_period: string;
+  version_sequence: number;
+  statement_version_id: string;
+  /** the metric the finding is about (for a missing core metric, the missing one); null for the statement as a whole */
+  metric: string | null;
+  message: string;
+  evidence: { compared: EvidencePoint[] } & Record<string, unknown>;
+}
+
+const QUARTERS = ['Q1', 'Q2', 'Q3'] as const;
+
+/** Plain decimal with thousands separators, for messages: -4734605 -> "-4,734,605". */
+export function readable(value: string): string {
+  const plainText = dec(value).toFixed();
+  const [int, frac] = plainText.split('.');
+  const sign = int!.startsWith('-') ? '-' : '';
+  const digits = int!.replace('-', '').replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${sign}${digits}${frac ? `.${frac}` : ''}`;
+}
+
+function label(v: Pick<QualityVersion, 'statement_type' | 'fiscal_year' | 'fiscal_period' | 'version_sequence'>): string {
+  return `${v.statement_type} ${v.fiscal_year} ${v.fiscal_period} v${v.version_sequence}`;
+}
+
+function point(role: string, v: QualityVersion, metric: string): EvidencePoint {
+  return {
+    role,
+    metric,
+    value: wireDecimal(v.values[metric]!),
+    statement_version_id: v.statement_version_id,
+    version_sequence: v.version_sequence,
+    fiscal_year: v.fiscal_year,
+    fiscal_period: v.fiscal_period,
+  };
+}
+
+function finding(
+  v: QualityVersion,
+  rule_code: string,
+  severity: IssueSeverity,
+  metric: string | null,
+  message: string,
+  evidence: QualityFinding['evidence'],
+): QualityFinding {
+  return {
+    rule_code,
+    severity,
+    cik: v.cik,
+    statement_type: v.statement_type,
+    fiscal_year: v.fiscal_year,
+    fiscal_period: v.fiscal_period,
+    version_sequence: v.version_sequence,
+    statement_version_id: v.statement_version_id,
+    metric,
+    message,
+    evidence,
+  };
+}
+
+const tierOf = (metric: string): IssueSeverity => (HEADLINE_METRICS.has(metric) ? 'HIGH' : 'MEDIUM');
+
+/** DQ_NEGATIVE_VALUE */
+function negativeValues(v: QualityVersion): QualityFinding[] {
+  const out: QualityFinding[] = [];
+  for (const metric in v.values) {
+    const value = v.values[metric]!;
+    if (!NON_NEGATIVE_METRICS.has(metric) || !value.startsWith('-') || dec(value).isZero()) continue;
+    // completeEvidence adds why, once the figure's origin is known
+    out.push(
+      finding(v, 'DQ_NEGATIVE_VALUE', tierOf(metric), metric,
+        `${metric} is negative (${readable(value)}) on ${label(v)}, but it is never negative (DQC_0015).`,
+        { compared: [point('subject', v, metric)] }),
+    );
+  }
+  return out;
+}
+
+/** DQ_MISSING_CORE_METRIC */
+function missingCore(v: QualityVersion): QualityFinding[] {
+  const core = CORE_METRICS[v.statement_type as StatementType] ?? [];
+  return core
+    .filter((c) => !Object.hasOwn(v.values, c.metric))
+    .map((c) =>
+      finding(v, 'DQ_MISSING_CORE_METRIC', c.severity, c.metric,
+        `${label(v)} has no ${c.metric}, a core metric of every ${v.statement_type}; ratios and growth that need it are unavailable for this period.`,
+        { compared: [], missing_metric: c.metric, metrics_present: Object.keys(v.values).length }),
+    );
+}
+
+/** DQ_IDENTITY_<rule_id>: every FAIL of checkIdentities */
+function identityFailures(v: QualityVersion): QualityFinding[] {
+  const summary = checkIdentities({
+    statement_type: v.statement_type as StatementType,
+    fiscal_year: v.fiscal_year,
+    fiscal_period: v.fiscal_period as FiscalPeriod,
+    values: v.values as Record<string, string>,
+  });
+  const out: QualityFinding[] = [];
+  for (const check of summary.checks) {
+    if (check.status !== 'FAIL') continue;
+    const rule = IDENTITY_RULES.find((r) => r.rule_id === check.rule_id)!;
+    const involved = [rule.actual, ...new Set(rule.expected.flat().map((t) => t.metric))].filter((m) => Object.hasOwn(v.values, m));
+    out.push(
+      finding(v, `${IDENTITY_RULE_PREFIX}${check.rule_id}`, check.severity as IssueSeverity, rule.actual,
+        `${check.rule_id} fails on ${label(v)}: ${rule.actual} is ${readable(check.actual_value!)} but the identity expects ${readable(check.expected_value!)} ` +
+          `(delta ${readable(check.delta!)}, tolerance ${readable(check.tolerance!)}). ${rule.description}`,
+        {
+          compared: [point('subject', v, rule.actual), ...involved.slice(1).map((m) => point('identity_term', v, m))],
+          rule_id: check.rule_id,
+          expected_value: check.expected_value,
+          actual_value: check.actual_value,
+          delta: check.delta,
+          tolerance: check.tolerance,
+        }),
+    );
+  }
+  return out;
+}
+
+/** Versions of one company grouped by period, for "as known on a date" lookups. */
+class PeriodIndex {
+  private readonly byKey = new Map<string, QualityVersion[]>();
+
+  constructor(versions: readonly QualityVersion[]) {
+    for (const v of versions) {
+      const key = PeriodIndex.key(v.statement_type, v.fiscal_year, v.fiscal_period);
+      const list = this.byKey.get(key) ?? [];
+      list.push(v);
+      this.byKey.set(key, list);
+    }
+  }
+
+  static key(type: string, year: number, period: string): string {
+    return `${type}|${year}|${period}`;
+  }
+
+  /** The latest version of the period filed on or before `date`, or null. */
+  knownAt(type: string, year: number, period: string, date: string): QualityVersion | null {
+    let best: QualityVersion | null = null;
+    for (const v of this.byKey.get(PeriodIndex.key(type, year, period)) ?? []) {
+      if (v.filing_date <= date && (!best || v.version_sequence > best.version_sequence)) best = v;
+    }
+    return best;
+  }
+}
+
+/** Candidate prior periods, most preferred first: same length for flows, the previous date for balances. */
+function priorPeriods(type: string, year: number, period: string): [number, string][] {
+  if (type === 'BALANCE_SHEET') {
+    const chain: [number, string][] = [[year, 'Q3'], [year, 'Q2'], [year, 'Q1'], [year - 1, 'FY']];
+    const from = { FY: 0, Q3: 1, Q2: 2, Q1: 3 }[period as 'FY' | 'Q1' | 'Q2' | 'Q3'];
+    return from === undefined ? [] : chain.slice(from);
+  }
+  switch (period) {
+    case 'FY': return [[year - 1, 'FY']];
+    case 'Q1': return [[year - 1, 'Q4']];
+    case 'Q2': return [[year, 'Q1']];
+    case 'Q3': return [[year, 'Q2']];
+    case 'Q4': return [[year, 'Q3']];
+    default: return [];
+  }
+}
+
+/**
+ * Metrics steady enough from one period to the next that a 1,000x move means a scale error: top
+ * lines, operating costs, statement totals, working-capital balances, fixed assets and share
+ * counts. Lumpy flows and balances (debt raised or repaid, investments bought or sold, buybacks,
+ * cash, goodwill after an acquisition) legitimately move by such factors and are left out.
+ */
+export const SCALE_CHECKED_METRICS: ReadonlySet<string> = new Set([
+  'REVENUE', 'COST_OF_REVENUE', 'RESEARCH_AND_DEVELOPMENT', 'SELLING_GENERAL_AND_ADMINISTRATIVE', 'SELLING_AND_MARKETING',
+  'GENERAL_AND_ADMINISTRATIVE', 'OPERATING_EXPENSES', 'COSTS_AND_EXPENSES', 'WEIGHTED_AVERAGE_SHARES_BASIC',
+  'WEIGHTED_AVERAGE_SHARES_DILUTED', 'TOTAL_ASSETS', 'TOTAL_CURRENT_ASSETS', 'TOTAL_CURRENT_LIABILITIES', 'TOTAL_LIABILITIES',
+  'LIABILITIES_AND_EQUITY', 'ACCOUNTS_RECEIVABLE', 'INVENTORY', 'ACCOUNTS_PAYABLE', 'PROPERTY_PLANT_EQUIPMENT_GROSS',
+  'PROPERTY_PLANT_EQUIPMENT_NET', 'ACCUMULATED_DEPRECIATION', 'SHARES_OUTSTANDING', 'SHARES_ISSUED',
+  'DEPRECIATION_AND_AMORTIZATION', 'DEPRECIATION',
+]);
+
+/** floor(log10(|x|)) of a decimal string, read from its digits: '746.3' -> 2, '0.05' -> -2, '0' -> null. */
+function order(value: string): number | null {
+  const digits = value.replace('-', '');
+  const dot = digits.indexOf('.');
+  const int = dot === -1 ? digits : digits.slice(0, dot);
+  const trimmed = int.replace(/^0+/, '');
+  if (trimmed.length > 0) return trimmed.length - 1;
+  const frac = dot === -1 ? '' : digits.slice(dot + 1);
+  const lead = frac.search(/[1-9]/);
+  return lead === -1 ? null : -(lead + 1);
+}
+
+/** DQ_SCALE_BREAK */
+function scaleBreaks(v: QualityVersion, index: PeriodIndex): QualityFinding[] {
+  let prior: QualityVersion | null = null;
+  for (const [year, period] of priorPeriods(v.statement_type, v.fiscal_year, v.fiscal_period)) {
+    prior = index.knownAt(v.statement_type, year, period, v.filing_date);
+    if (prior) break;
+  }
+  if (!prior) return [];
+  const slack = dec(SCALE_BREAK_SLACK);
+  const out: QualityFinding[] = [];
+  for (const metric in v.values) {
+    const value = v.values[metric]!;
+    const priorValue = prior.values[metric];
+    if (priorValue === undefined || !SCALE_CHECKED_METRICS.has(metric) || value.startsWith('-') || priorValue.startsWith('-')) continue;
+    // a ratio within 1.25x of 10^3 or 10^6 puts the leading digits 2 to 7 orders of magnitude apart: skip the rest cheaply
+    const oa = order(value);
+    const ob = order(priorValue);
+    if (oa === null || ob === null || Math.abs(oa - ob) < 2 || Math.abs(oa - ob) > 7) continue;
+    const a = dec(value);
+    const b = dec(priorValue);
+    if (!a.isPositive() || !b.isPositive() || a.isZero() || b.isZero()) continue;
+    const up = a.div(b);
+    const down = b.div(a);
+    const factor = up.greaterThan(1) ? up : down;
+    const scale = SCALE_FACTORS.find((s) => {
+      const near = factor.div(s);
+      return near.greaterThanOrEqualTo(dec('1').div(slack)) && near.lessThanOrEqualTo(slack);
+    });
+    if (!scale) continue;
+    const shown = readable(factor.toSignificantDigits(4).toFixed());
+    const direction = up.greaterThan(1) ? `${shown} times` : `1/${shown} of`;
+    out.push(
+      finding(v, 'DQ_SCALE_BREAK', tierOf(metric), metric,
+        `${metric} on ${label(v)} (${readable(value)}) is ${direction} the prior period's (${prior.fiscal_year} ${prior.fiscal_period}: ${readable(priorValue)}): ` +
+          `a ${readable(scale)}x scale break, typically one figure keyed in ${scale === '1000' ? 'thousands' : 'millions'} among figures in units, or the reverse. Compare both accessions before using either.`,
+        {
+          compared: [point('subject', v, metric), point('prior_period', prior, metric)],
+          ratio: up.toSignificantDigits(6).toFixed(),
+          scale_factor: scale,
+        }),
+    );
+  }
+  return out;
+}
+
+/** Non-negative flows in money, which add up over a year. */
+const YEAR_COMPARABLE: ReadonlySet<string> = new Set(
+  [...NON_NEGATIVE_METRICS].filter((m) => canonicalMetric(m)?.unit_type === 'currency' && canonicalMetric(m)?.period_kind === 'duration'),
+);
+const yearComparable = (metric: string): boolean => YEAR_COMPARABLE.has(metric);
+
+function exceeds(quarter: string, year: string): boolean {
+  const oq = order(quarter);
+  const oy = order(year);
+  if (oq === null || (oy !== null && oq < oy)) return false; // a whole order of magnitude smaller
+  const q = dec(quarter).abs();
+  const y = dec(year).abs();
+  // not the same figure told at two precisions (95,800,400 in dollars, 95,800,000 in thousands), nor a rounding difference
+  return q.greaterThan(y) && !equalAtReportedPrecision(q.toFixed(), y.toFixed()) && q.minus(y).greaterThan(toleranceFor([quarter, year]));
+}
+
+/**
+ * DQ_QUARTER_EXCEEDS_YEAR. Q4 is left out: it is the year minus nine months, so a Q4 above its year
+ * means a negative nine months, which the sign rule reports on the Q4 itself.
+ */
+function quarterExceedsYear(v: QualityVersion, index: PeriodIndex): QualityFinding[] {
+  if (v.statement_type === 'BALANCE_SHEET') return [];
+  const out: QualityFinding[] = [];
+  if ((QUARTERS as readonly string[]).includes(v.fiscal_period)) {
+    const year = index.knownAt(v.statement_type, v.fiscal_year, 'FY', v.filing_date);
+    if (!year) return [];
+    for (const metric in v.values) {
+      const value = v.values[metric]!;
+      const yearValue = year.values[metric];
+      if (yearValue === undefined || !yearComparable(metric) || !exceeds(value, yearValue)) continue;
+      out.push(
+        finding(v, 'DQ_QUARTER_EXCEEDS_YEAR', 'HIGH', metric,
+          `${metric} for ${v.fiscal_period} ${v.fiscal_year} (${readable(value)}) is larger than for the whole fiscal year (${readable(yearValue)}, ${label(year)}); ` +
+            'a quarter of a non-negative flow cannot exceed its year (DQC_0108), so one of the two is misstated or mis-scaled.',
+          { compared: [point('subject', v, metric), point('fiscal_year', year, metric)], excess: wireDecimal(dec(value).abs().minus(dec(yearValue).abs()).toFixed()) }),
+      );
+    }
+    return out;
+  }
+  if (v.fiscal_period !== 'FY') return [];
+  const quarters = QUARTERS.map((q) => index.knownAt(v.statement_type, v.fiscal_year, q, v.filing_date)).filter((q): q is QualityVersion => q !== null);
+  for (const metric in v.values) {
+    if (!yearComparable(metric)) continue;
+    const value = v.values[metric]!;
+    const larger = quarters.filter((q) => q.values[metric] !== undefined && exceeds(q.values[metric]!, value));
+    if (larger.length === 0) continue;
+    const list = larger.map((q) => `${q.fiscal_period} ${readable(q.values[metric]!)}`).join(', ');
+    out.push(
+      finding(v, 'DQ_QUARTER_EXCEEDS_YEAR', 'HIGH', metric,
+        `${metric} for fiscal ${v.fiscal_year} (${readable(value)}, ${label(v)}) is smaller than quarters reported before it (${list}); ` +
+          'a quarter of a non-negative flow cannot exceed its year (DQC_0108), so the year or those quarters are misstated or mis-scaled.',
+        { compared: [point('subject', v, metric), ...larger.map((q) => point('quarter', q, metric))] }),
+    );
+  }
+  return out;
+}
+
+const RULE_ORDER = new Map(DQ_RULE_CODES.map((c, i) => [c, i]));
+
+/**
+ * Findings for the versions named by `subjects`, using `versions` (which must include the
+ * subjects and may include their neighbours: the same and the prior fiscal year of each statement
+ * type) for the cross-period rules. At most one finding per (version, rule, metric); ordered by
+ * version, then rule catalog order, then metric.
+ */
+export function detectQualityIssues(versions: readonly QualityVersion[], subjects: ReadonlySet<string>): QualityFinding[] {
+  const index = new PeriodIndex(versions);
+  const out: QualityFinding[] = [];
+  for (const v of versions) {
+    if (!subjects.has(v.statement_version_id)) continue;
+    const found = [...negativeValues(v), ...scaleBreaks(v, index), ...quarterExceedsYear(v, index), ...missingCore(v), ...identityFailures(v)];
+    found.sort((a, b) => RULE_ORDER.get(a.rule_code)! - RULE_ORDER.get(b.rule_code)! || (a.metric ?? '').localeCompare(b.metric ?? ''));
+    out.push(...found);
+  }
+  return out;
+}
+
+/** The figures findings compare, once each: what `completeEvidence` needs the provenance of. */
+export function evidenceFigures(findings: readonly QualityFinding[]): { statement_version_id: string; metric: string }[] {
+  const seen = new Map<string, { statement_version_id: string; metric: string }>();
+  for (const f of findings) {
+    for (const p of f.evidence.compared) seen.set(`${p.statement_version_id}|${p.metric}`, { statement_version_id: p.statement_version_id, metric: p.metric });
+  }
+  return [...seen.values()];
+}
+
+/**
+ * Adds each compared figure's provenance (period, accession, origin, calculation steps) to the
+ * evidence, and to a negative value's message what its origin implies. The rules read values only,
+ * so a check loads provenance just for the figures its findings name.
+ */
+export function completeEvidence(
+  findings: readonly QualityFinding[],
+  provenance: (statementVersionId: string, metric: string) => QualityFigure | undefined,
+): QualityFinding[] {
+  return findings.map((f) => {
+    const compared = f.evidence.compared.map((p): EvidencePoint => {
+      const fig = provenance(p.statement_version_id, p.metric);
+      if (!fig) return p;
+      return {
+        ...p,
+        period_start: fig.period_start,
+        period_end: fig.period_end,
+        source_accession: fig.source_accession,
+        value_origin: fig.value_origin,
+        mapping_type: fig.mapping_type,
+        ...(fig.calculation_steps ? { calculation_steps: fig.calculation_steps.map((s) => ({ ...s, value: wireDecimal(s.value) })) } : {}),
+      };
+    });
+    let message = f.message;
+    if (f.rule_code === 'DQ_NEGATIVE_VALUE') {
+      const subject = compared[0];
+      message +=
+        subject?.value_origin === 'DERIVED'
+          ? ` It is derived (${subject.mapping_type ?? 'DERIVED'}), so the figures it subtracts disagree: see calculation_steps in the evidence.`
+          : ' The filer likely tagged it with the wrong sign.';
+    }
+    return { ...f, message, evidence: { ...f.evidence, compared } };
+  });
+}
