@@ -23,14 +23,39 @@ type LoadedRow = Omit<StatementSnapshot, 'figures'> &
  * insert of every row as a single JSON parameter.
  */
 export async function reconcileAddedVersions(tx: Sql, cik: string, runId: number): Promise<number> {
+  return reconcile(tx, cik, tx`ingestion_run_id = ${runId}`);
+}
+
+/**
+ * Reconciles the latest version of each of a company's statements (or of those the filter names),
+ * for the data-quality run route; rows already on record stay as they are.
+ */
+export async function reconcileLatestVersions(
+  tx: Sql,
+  cik: string,
+  f: { statement_type: string | null; fiscal_year: number | null; fiscal_period: string | null },
+): Promise<number> {
+  const ids = await tx<{ statement_version_id: string }[]>`
+    SELECT DISTINCT ON (statement_type, fiscal_year, fiscal_period) statement_version_id
+    FROM statement_versions
+    WHERE cik = ${cik}
+      ${f.statement_type ? tx`AND statement_type = ${f.statement_type}` : tx``}
+      ${f.fiscal_year !== null ? tx`AND fiscal_year = ${f.fiscal_year}` : tx``}
+      ${f.fiscal_period ? tx`AND fiscal_period = ${f.fiscal_period}` : tx``}
+    ORDER BY statement_type, fiscal_year, fiscal_period, version_sequence DESC`;
+  if (ids.length === 0) return 0;
+  return reconcile(tx, cik, tx`statement_version_id IN ${tx(ids.map((r) => r.statement_version_id))}`);
+}
+
+async function reconcile(tx: Sql, cik: string, subject: ReturnType<Sql>): Promise<number> {
   const rows = await tx<LoadedRow[]>`
     WITH span AS (
       SELECT min(period_end) - ${RELATED_WINDOW_DAYS}::int AS lo, max(period_end) AS hi
-      FROM statement_versions WHERE cik = ${cik} AND ingestion_run_id = ${runId}
+      FROM statement_versions WHERE cik = ${cik} AND ${subject}
     )
     SELECT v.statement_version_id, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence,
       v.period_start, v.period_end, v.filing_date, v.accession, v.currency,
-      coalesce(v.ingestion_run_id = ${runId}, false) AS added,
+      coalesce((${subject}), false) AS added,
       v.figures - ${UNREAD_METRICS}::text[] AS figures
     FROM statement_versions v, span
     WHERE v.cik = ${cik} AND v.period_end BETWEEN span.lo AND span.hi`;
@@ -55,7 +80,7 @@ export async function reconcileAddedVersions(tx: Sql, cik: string, runId: number
   }
   const results = reconcileVersions(added, all).flatMap(({ subject, entries }) => entries.map((e) => ledgerRow(cik, subject, e)));
   if (results.length === 0) return 0;
-  await tx`
+  const inserted = await tx`
     INSERT INTO reconciliation_results (statement_version_id, rule_id, cik, statement_type, fiscal_year, fiscal_period,
       version_sequence, rule_category, status, severity, expected_value, actual_value, delta, notes)
     SELECT statement_version_id, rule_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
@@ -65,7 +90,8 @@ export async function reconcileAddedVersions(tx: Sql, cik: string, runId: number
       fiscal_period text, version_sequence integer, rule_category text, status text, severity text,
       expected_value numeric, actual_value numeric, delta numeric, notes jsonb)
     ON CONFLICT (statement_version_id, rule_id) DO NOTHING`;
-  return results.length;
+  // rows already on record (a re-run) are not counted
+  return inserted.count;
 }
 
 function ledgerRow(cik: string, s: StatementSnapshot, e: LedgerEntry) {

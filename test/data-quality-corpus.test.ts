@@ -295,6 +295,24 @@ describe('POST /v1/edgar/companies/{cik}/statements/dq/run', () => {
     assert.deepEqual(page.body.items.map((i: any) => [i.rule_code, i.version_sequence]), [['DQ_IDENTITY_BS_ASSETS_EQUAL_LIABILITIES_AND_EQUITY', 2]]);
   });
 
+  it('re-records the reconciliation ledger rows of the checked versions that are missing, once', async () => {
+    const ledger = () => svc.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM reconciliation_results r JOIN statement_versions v USING (statement_version_id)
+      WHERE v.cik = ${SUNATION} AND v.statement_type = 'BALANCE_SHEET' AND v.fiscal_year = 2021 AND v.fiscal_period = 'Q1'
+        AND v.version_sequence = (SELECT max(version_sequence) FROM statement_versions w
+          WHERE w.cik = v.cik AND w.statement_type = v.statement_type AND w.fiscal_year = v.fiscal_year AND w.fiscal_period = v.fiscal_period)`;
+    const [before] = await ledger();
+    assert.ok(before!.n > 0, 'ingestion reconciled the latest version');
+    await svc.sql`
+      DELETE FROM reconciliation_results WHERE cik = ${SUNATION} AND statement_type = 'BALANCE_SHEET' AND fiscal_year = 2021 AND fiscal_period = 'Q1'`;
+    const body = { statement_type: 'BALANCE_SHEET', fiscal_year: 2021, fiscal_period: 'Q1' };
+    const first = await run(body);
+    assert.equal(first.body.data.reconciliation_rows_new, before!.n);
+    assert.deepEqual([...(await ledger())], [before]);
+    const again = await run(body);
+    assert.equal(again.body.data.reconciliation_rows_new, 0);
+  });
+
   it('a named statement that does not exist is 404 and records no run', async () => {
     const [before] = await svc.sql`SELECT count(*)::int AS n FROM dq_runs`;
     const r = await run({ statement_type: 'BALANCE_SHEET', fiscal_year: 1990, fiscal_period: 'Q1' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Sql } from '../db/client.ts';
 import { checkQuality, listIssues, versionQuality, type IssueRow } from '../db/data-quality.ts';
+import { reconcileLatestVersions } from '../db/reconciliation.ts';
 import { availablePeriods, statementVersions, type VersionRow } from '../db/statement-read.ts';
 import { CANONICAL_METRIC_NAMES } from '../domain/catalog/index.ts';
 import { DQ_RULE_CODES, DQ_RULES, ISSUE_SEVERITIES, type IssueSeverity } from '../domain/data-quality.ts';
@@ -309,7 +310,7 @@ export const edgarDqRun = defineTool({
   name: 'edgar.dq_run',
   title: 'Run data-quality checks',
   description:
-    "Runs the data-quality checks on the latest version of each of a company's statements, or of those the body narrows to (statement_type, fiscal_year, fiscal_period, each optional), and records a run. " +
+    "Runs the data-quality checks on the latest version of each of a company's statements, or of those the body narrows to (statement_type, fiscal_year, fiscal_period, each optional), and records a run; it also records any reconciliation ledger rows those versions lack. " +
     'Returns { data: { dq_run_id, statements_checked, issues_found, issues_new } }: issues_found counts every finding the checks produced, issues_new those not on record before. ' +
     'Findings are keyed by (statement_version_id, rule_code, metric), so re-running records nothing twice (issues_new 0). ' +
     'Naming a full statement identity that does not exist answers 404 listing the periods on record; a narrower filter that matches nothing checks 0 statements.',
@@ -331,6 +332,7 @@ export const edgarDqRun = defineTool({
       statements_checked: z.number().int().describe('latest statement versions checked'),
       issues_found: z.number().int(),
       issues_new: z.number().int(),
+      reconciliation_rows_new: z.number().int().describe('reconciliation ledger rows recorded by this run for the checked versions (0 when all were on record)'),
       started_at: Timestamp,
       finished_at: Timestamp,
     }),
@@ -340,13 +342,14 @@ export const edgarDqRun = defineTool({
     const requested = { statement_type: input.statement_type ?? null, fiscal_year: input.fiscal_year ?? null, fiscal_period: input.fiscal_period ?? null };
     const run = await ctx.services.sql.begin(async (tx) => {
       const r = await checkQuality(tx as unknown as Sql, input.cik, { kind: 'latest', ...requested });
+      const ledger = await reconcileLatestVersions(tx as unknown as Sql, input.cik, requested);
       if (r.statements_checked === 0 && input.statement_type && input.fiscal_year !== undefined && input.fiscal_period) {
         // a named statement that is not there: 404 listing what is, and the empty run rolls back
         await versionsOf(ctx, { cik: input.cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period });
       }
-      return r;
+      return { ...r, reconciliation_rows_new: ledger };
     });
-    return { data: { dq_run_id: run.dq_run_id, cik: input.cik, requested, statements_checked: run.statements_checked, issues_found: run.issues_found, issues_new: run.issues_new, started_at: run.started_at, finished_at: run.finished_at } };
+    return { data: { dq_run_id: run.dq_run_id, cik: input.cik, requested, statements_checked: run.statements_checked, issues_found: run.issues_found, issues_new: run.issues_new, reconciliation_rows_new: run.reconciliation_rows_new, started_at: run.started_at, finished_at: run.finished_at } };
   },
 });
 
