@@ -14,7 +14,11 @@ const SUITES: Record<string, { description: string; load: () => Promise<SuiteMod
     description: 'company-facts MB/s of the whole ingestion against JSON.parse of the same bytes; peak RSS; unchanged re-run',
     load: () => import('./suites/ingest.ts'),
   },
-  // planned: packages, reads, export (bench/suites/<name>.ts)
+  packages: {
+    description: 'inline XBRL reader MB/s against the bare streaming parser over the same .htm bytes; peak RSS',
+    load: () => import('./suites/packages.ts'),
+  },
+  // planned: reads, export (bench/suites/<name>.ts)
 };
 
 const DEFAULT_SUITE = 'http';
