@@ -55,8 +55,17 @@ export function wireDecimal(value: string): string {
   return digits >= WIRE_SCALE ? v : v + '0'.repeat(WIRE_SCALE - digits);
 }
 
-/** The power of ten a reported value is rounded to: '394328000000' -> 1e6, '6.13' -> 0.01, '0' -> 1. */
-function unitOf(value: string): Decimal {
+const DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
+
+/**
+ * The power of ten a reported value looks rounded to, read from its digits: '394328000000' ->
+ * 1e6, '6.13' -> 0.01, '0' -> 1 (padded fraction zeros are ignored). Identity-check tolerances and
+ * the precision rule of versions both use it. Only plain decimal strings are accepted.
+ */
+export function precisionOf(value: string): Decimal {
+  if (typeof value !== 'string' || !DECIMAL_STRING.test(value)) {
+    throw new TypeError(`not a decimal string: ${JSON.stringify(value)}`);
+  }
   const d = dec(value);
   if (d.isZero()) return new D(1);
   const places = d.decimalPlaces();
@@ -71,8 +80,8 @@ function unitOf(value: string): Decimal {
  */
 export function equalAtReportedPrecision(a: string, b: string): boolean {
   if (decEquals(a, b)) return true;
-  const ua = unitOf(a);
-  const ub = unitOf(b);
+  const ua = precisionOf(a);
+  const ub = precisionOf(b);
   // a guess from trailing zeros: only units a thousandfold apart (dollars vs thousands, thousands
   // vs millions) count as two precisions, so 230000000 -> 231000000 stays a real change
   const ratio = ua.greaterThan(ub) ? ua.dividedBy(ub) : ub.dividedBy(ua);

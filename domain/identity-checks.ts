@@ -21,6 +21,9 @@
  * show a failing identity.
  */
 import { Decimal } from 'decimal.js';
+import { precisionOf } from './decimal.ts';
+
+export { precisionOf };
 import type { FiscalPeriod, IdentityCheck, IdentityStatus, IdentitySummary, Severity, StatementType } from './statement-types.ts';
 
 /**
@@ -160,21 +163,6 @@ function format(value: Decimal): string {
   return value.isZero() ? '0' : value.toFixed();
 }
 
-/**
- * The power of ten a reported value looks rounded to: 10^k for k trailing zeros of an integer,
- * 10^-n for n significant fraction digits. Trailing fraction zeros are not significant (a NUMERIC
- * column may pad them): '394328000000' -> 1000000, '394328000000.000000' -> 1000000,
- * '6.13' -> 0.01, '0' -> 1.
- */
-export function precisionOf(value: string): Decimal {
-  const d = parse(value);
-  if (d.isZero()) return new D(1);
-  const places = d.decimalPlaces();
-  if (places > 0) return new D(10).pow(-places);
-  const digits = d.abs().toFixed();
-  const trailingZeros = digits.length - digits.replace(/0+$/, '').length;
-  return new D(10).pow(trailingZeros);
-}
 
 /**
  * The largest |delta| accepted between figures `values` (the actual value and every term present),

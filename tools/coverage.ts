@@ -13,11 +13,6 @@ export interface CoverageGate {
   admit(auth: AuthContext, ciks: string[], now: Date): Promise<void>;
 }
 
-/** Every plan reaches every company (tests that are not about slots may still use it). */
-export const fullCoverage: CoverageGate = {
-  async admit() {},
-};
-
 export const RELEASE_PATH = '/v1/coverage/selection/release';
 export const RELEASE_ENDPOINT = `POST ${RELEASE_PATH}`;
 export const SELECTION_PATH = '/v1/coverage/selection';

@@ -3,7 +3,7 @@ import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { dec, negate, plain } from '../../domain/decimal.ts';
 import type { ParsedInstance, XbrlFact, XbrlFootnote } from '../../domain/xbrl.ts';
 import type { SecSource } from '../source.ts';
-import { XbrliResources } from './inline-resources.ts';
+import { XbrliResources } from './xbrli-resources.ts';
 import { applyFormat } from './ixt-formats.ts';
 import { resolveQName } from './qnames.ts';
 import { attr, feedSax } from './xml-input.ts';

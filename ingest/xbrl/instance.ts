@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { dec, plain } from '../../domain/decimal.ts';
-import type { ParsedInstance, XbrlContext, XbrlDimension, XbrlFact, XbrlFootnote } from '../../domain/xbrl.ts';
+import type { ParsedInstance, XbrlFact, XbrlFootnote } from '../../domain/xbrl.ts';
 import type { SecSource } from '../source.ts';
-import { qname, resolveQName } from './qnames.ts';
+import { qname } from './qnames.ts';
 import { attr, feedSax } from './xml-input.ts';
+import { XbrliResources } from './xbrli-resources.ts';
 
 const XBRLI = 'http://www.xbrl.org/2003/instance';
 const LINK = 'http://www.xbrl.org/2003/linkbase';
@@ -49,10 +50,6 @@ function plainDecimal(raw: string, where: () => string): string {
   return plain(dec(t));
 }
 
-function localName(measure: string): string {
-  const t = measure.trim();
-  return t.slice(t.indexOf(':') + 1);
-}
 
 function escapeXml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
@@ -98,16 +95,17 @@ class InstanceReader {
   private depth = 0;
   /** text of the element being captured; null while nothing wants text (most whitespace) */
   private buffer: string[] | null = null;
-  private context: XbrlContext | null = null;
-  private axis = '';
-  private unit: { id: string; target: string[]; plain: string[]; num: string[]; den: string[] } | null = null;
+  private readonly resources: XbrliResources;
   private fact: (XbrlFact & { depth: number }) | null = null;
   private link: FootnoteLinkDraft | null = null;
   private footnote: FootnoteDraft | null = null;
 
-  constructor(private readonly resolve: (prefix: string) => string | undefined) {}
+  constructor(resolve: (prefix: string) => string | undefined) {
+    this.resources = new XbrliResources(this.result, resolve);
+  }
 
   text(text: string): void {
+    this.resources.text(text);
     if (this.buffer === null) return;
     this.buffer.push(text);
     this.footnote?.markup.push(escapeXml(text));
@@ -129,31 +127,15 @@ class InstanceReader {
       if (!(prefix in this.result.namespaces)) this.result.namespaces[prefix] = tag.ns[prefix]!;
     }
     const { uri, local } = tag;
-    if (this.context) return this.openInContext(tag);
-    if (this.unit) {
-      if (uri !== XBRLI) return;
-      if (local === 'measure') this.capture();
-      else if (local === 'unitNumerator') this.unit.target = this.unit.num;
-      else if (local === 'unitDenominator') this.unit.target = this.unit.den;
-      return;
-    }
     if (this.link) return this.openInFootnoteLink(tag);
     // facts hold simple content; anything inside one is only more of its text
     if (this.fact) return;
-    if (uri === XBRLI) {
-      if (local === 'context') {
-        this.context = { id: attr(tag, '', 'id') ?? '', entity: '', start: null, end: '', dimensions: [] };
-      } else if (local === 'unit') {
-        const plainList: string[] = [];
-        this.unit = { id: attr(tag, '', 'id') ?? '', target: plainList, plain: plainList, num: [], den: [] };
-      }
+    if (uri === LINK && local === 'footnoteLink') {
+      this.link = { locs: new Map(), notes: new Map(), arcs: [] };
       return;
     }
-    if (uri === LINK) {
-      if (local === 'schemaRef') this.result.schemaRef ??= attr(tag, XLINK, 'href');
-      else if (local === 'footnoteLink') this.link = { locs: new Map(), notes: new Map(), arcs: [] };
-      return;
-    }
+    // contexts, units and the schemaRef
+    if (this.resources.open(tag)) return;
     if (NOT_FACT_NAMESPACES.has(uri)) return;
     // elements without a context are tuples (whose children are facts) or not XBRL at all
     const contextRef = attr(tag, '', 'contextRef');
@@ -176,21 +158,8 @@ class InstanceReader {
 
   close(tag: SaxesTagNS): void {
     const depth = this.depth--;
-    const { uri, local } = tag;
-    if (this.context) return this.closeInContext(tag);
-    if (this.unit) {
-      if (uri !== XBRLI) return;
-      if (local === 'measure') this.unit.target.push(localName(this.take()));
-      else if (local === 'unit') {
-        const { id, plain: p, num, den } = this.unit;
-        // several measures multiply (rare: e.g. USD*hours); SEC writes a ratio as numerator/denominator
-        const measure = num.length > 0 ? `${num.join('*')}/${den.join('*')}` : p.join('*');
-        this.result.units.set(id, { id, measure });
-        this.unit = null;
-      }
-      return;
-    }
     if (this.link) return this.closeInFootnoteLink(tag, depth);
+    if (this.resources.close(tag)) return;
     if (this.fact && depth === this.fact.depth) {
       const { depth: _depth, ...fact } = this.fact;
       const text = this.take();
@@ -199,39 +168,6 @@ class InstanceReader {
       }
       this.result.facts.push(fact);
       this.fact = null;
-    }
-  }
-
-  private openInContext(tag: SaxesTagNS): void {
-    const { uri, local } = tag;
-    if (uri === XBRLI) {
-      if (local === 'identifier' || local === 'startDate' || local === 'endDate' || local === 'instant') this.capture();
-    } else if (uri === XBRLDI && (local === 'explicitMember' || local === 'typedMember')) {
-      this.axis = resolveQName(attr(tag, '', 'dimension') ?? '', this.resolve);
-      // a typed member's value is the text of the domain element inside it
-      this.capture();
-    }
-  }
-
-  private closeInContext(tag: SaxesTagNS): void {
-    const ctx = this.context!;
-    const { uri, local } = tag;
-    if (uri === XBRLI) {
-      if (local === 'identifier') ctx.entity = this.take().trim();
-      else if (local === 'startDate') ctx.start = this.take().trim();
-      else if (local === 'endDate' || local === 'instant') ctx.end = this.take().trim();
-      else if (local === 'context') {
-        // a "forever" period leaves end '' : SEC filings do not use it, and inventing a date would mislead
-        ctx.dimensions.sort((a, b) => (a.axis < b.axis ? -1 : a.axis > b.axis ? 1 : 0));
-        this.result.contexts.set(ctx.id, ctx);
-        this.context = null;
-      }
-    } else if (uri === XBRLDI) {
-      let dim: XbrlDimension | null = null;
-      // the member QName resolves against declarations in scope at the member element, still visible at its close
-      if (local === 'explicitMember') dim = { axis: this.axis, member: resolveQName(this.take(), this.resolve), typed: null };
-      else if (local === 'typedMember') dim = { axis: this.axis, member: null, typed: this.take().trim() };
-      if (dim) ctx.dimensions.push(dim);
     }
   }
 

@@ -11,8 +11,8 @@ const XLINK = 'http://www.w3.org/1999/xlink';
 const byAxis = (a: { axis: string }, b: { axis: string }) => (a.axis < b.axis ? -1 : a.axis > b.axis ? 1 : 0);
 
 /**
- * The xbrli:context, xbrli:unit and link:schemaRef elements of an inline document's ix:header,
- * read into the same shapes parseInstance gives for an instance (dimensions sorted by axis,
+ * The xbrli:context, xbrli:unit and link:schemaRef elements, read the same way for an instance
+ * and for an inline document's ix:header (both readers delegate here) (dimensions sorted by axis,
  * units as measure local names, "USD/shares"), so inline and extracted instance compare equal.
  * `open`/`close` return true when the element was theirs, so the inline reader skips it.
  */
