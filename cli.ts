@@ -111,6 +111,7 @@ async function main(argv: string[]): Promise<number> {
         }).finally(() => bar.done());
         console.table(summaryRows(summary.companies));
         for (const e of summary.errors) console.error(`failed ${e.cik}: ${e.message}`);
+        for (const c of summary.companies) for (const f of c.skipped_folders) console.error(`skipped ${f.folder}: ${f.reason}`);
         console.log(summaryLine(summary));
         return summary.status === 'succeeded' ? 0 : 1;
       } catch (err) {

@@ -24,6 +24,8 @@ export function packFigure(f: StatementFigure, ctx: FigureContext): Partial<Stor
   if (f.source_accession !== ctx.accession) out.source_accession = f.source_accession;
   if (f.source_xbrl_concept !== null) out.source_xbrl_concept = f.source_xbrl_concept;
   if (f.mapping_type !== null) out.mapping_type = f.mapping_type;
+  // the usual rule of a source figure is implied, so only the presentation rules take room
+  if (f.selection_rule !== null && f.selection_rule !== 'CANDIDATE_ORDER') out.selection_rule = f.selection_rule;
   if (f.value_origin !== 'SOURCE') out.value_origin = f.value_origin;
   if (f.correction_rule !== null) out.correction_rule = f.correction_rule;
   if (f.as_filed_value !== null) out.as_filed_value = f.as_filed_value;
@@ -41,6 +43,7 @@ export function unpackFigure(s: Partial<StoredFigure>, ctx: FigureContext): Stor
     source_accession: s.source_accession ?? ctx.accession,
     source_xbrl_concept: s.source_xbrl_concept ?? null,
     mapping_type: s.mapping_type ?? null,
+    selection_rule: s.selection_rule ?? ((s.value_origin ?? 'SOURCE') === 'SOURCE' ? 'CANDIDATE_ORDER' : null),
     value_origin: s.value_origin ?? 'SOURCE',
     correction_rule: s.correction_rule ?? null,
     as_filed_value: s.as_filed_value ?? null,

@@ -99,10 +99,17 @@ export async function recordCompanyIngestion(
 }
 
 /** Issuers that file XBRL facts but have no submissions file still need a company row. */
-export async function ensureCompany(sql: Sql, cik: string, name: string, fiscalYearEnd: string | null, now: Date): Promise<void> {
+export async function ensureCompany(
+  sql: Sql,
+  cik: string,
+  name: string,
+  fiscalYearEnd: string | null,
+  now: Date,
+  source: 'sec_companyfacts' | 'sec_filing_package' = 'sec_companyfacts',
+): Promise<void> {
   await sql`
     INSERT INTO companies (cik, name, fiscal_year_end, source, source_loaded_at)
-    VALUES (${cik}, ${name}, ${fiscalYearEnd}, 'sec_companyfacts', ${now.toISOString()})
+    VALUES (${cik}, ${name}, ${fiscalYearEnd}, ${source}, ${now.toISOString()})
     ON CONFLICT (cik) DO NOTHING`;
 }
 

@@ -1,3 +1,4 @@
+import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
 import type { FactRevision } from '../domain/normalize/versions.ts';
 import { unpackFigure, type StoredFigure } from './figure-storage.ts';
 
@@ -34,6 +35,8 @@ export interface VersionHeader {
 
 export interface VersionRow extends VersionHeader {
   figures: Record<string, StoredFigure>;
+  /** the filer's calculation trees checked against the figures; null without a calculation linkbase */
+  calculation_evidence: CalculationEvidence[] | null;
 }
 
 export interface MetricPointRow extends Omit<VersionHeader, 'previous_version_id' | 'created_at' | 'accounting_standard'> {
@@ -102,7 +105,7 @@ export async function statementVersions(
   v: Visibility,
 ): Promise<VersionRow[]> {
   const rows = await sql<VersionRow[]>`
-    SELECT ${sql(HEADER)}, figures FROM statement_versions
+    SELECT ${sql(HEADER)}, figures, calculation_evidence FROM statement_versions
     WHERE cik = ${id.cik} AND statement_type = ${id.statement_type}
       AND fiscal_year = ${id.fiscal_year} AND fiscal_period = ${id.fiscal_period}
       ${visible(sql, v)}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { decEquals, sub } from '../domain/decimal.ts';
+import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
 import type { FilingInfo } from '../domain/facts.ts';
 import { packFigure, unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
 import type { BuiltVersion, FactRevision } from '../domain/normalize/versions.ts';
@@ -10,6 +11,8 @@ export interface VersionToStore {
   built: BuiltVersion;
   accounting_standard: string;
   content_hash: string;
+  /** the filer's calculation trees checked against this version's figures; null without a calculation linkbase */
+  calculation_evidence?: CalculationEvidence[] | null;
 }
 
 export interface StoredVersionRef {
@@ -29,7 +32,23 @@ export interface WriteCounts {
 
 type Tx = Sql;
 
-export async function upsertFilings(tx: Tx, cik: string, filings: readonly FilingInfo[], periodic: (form: string) => boolean, factCounts: Map<string, number>): Promise<void> {
+/** Which package files a filing's facts and structure were read from (filings.package). */
+export interface PackageInfo {
+  folder: string;
+  facts_from: 'instance' | 'inline';
+  files: string[];
+  linkbases: boolean;
+  facts_added: number;
+}
+
+export async function upsertFilings(
+  tx: Tx,
+  cik: string,
+  filings: readonly FilingInfo[],
+  periodic: (form: string) => boolean,
+  factCounts: Map<string, number>,
+  packages: ReadonlyMap<string, PackageInfo> = new Map(),
+): Promise<void> {
   const rows = filings.map((f) => ({
     accession: f.accession,
     cik,
@@ -43,22 +62,27 @@ export async function upsertFilings(tx: Tx, cik: string, filings: readonly Filin
     is_periodic: periodic(f.form),
     source: f.source,
     facts_count: factCounts.get(f.accession) ?? 0,
+    filing_date_estimated: f.filing_date_estimated === true,
+    package: packages.get(f.accession) ?? null,
   }));
   await tx`
     INSERT INTO filings
     SELECT * FROM jsonb_to_recordset(${tx.json(rows as never)}) AS r(
       accession text, cik char(10), form text, filing_date date, report_date date, accepted_at timestamptz,
       primary_document text, fiscal_year_focus integer, fiscal_period_focus text, is_periodic boolean,
-      source text, facts_count integer)
+      source text, facts_count integer, filing_date_estimated boolean, package jsonb)
     ON CONFLICT (accession) DO UPDATE SET
       form = EXCLUDED.form, filing_date = EXCLUDED.filing_date, report_date = EXCLUDED.report_date,
       accepted_at = EXCLUDED.accepted_at, primary_document = EXCLUDED.primary_document,
       fiscal_year_focus = EXCLUDED.fiscal_year_focus, fiscal_period_focus = EXCLUDED.fiscal_period_focus,
-      is_periodic = EXCLUDED.is_periodic, source = EXCLUDED.source, facts_count = EXCLUDED.facts_count
+      is_periodic = EXCLUDED.is_periodic, source = EXCLUDED.source, facts_count = EXCLUDED.facts_count,
+      filing_date_estimated = EXCLUDED.filing_date_estimated, package = EXCLUDED.package
     WHERE (filings.form, filings.filing_date, filings.report_date, filings.accepted_at, filings.primary_document,
-           filings.fiscal_year_focus, filings.fiscal_period_focus, filings.source, filings.facts_count)
+           filings.fiscal_year_focus, filings.fiscal_period_focus, filings.source, filings.facts_count,
+           filings.filing_date_estimated, filings.package)
       IS DISTINCT FROM (EXCLUDED.form, EXCLUDED.filing_date, EXCLUDED.report_date, EXCLUDED.accepted_at, EXCLUDED.primary_document,
-           EXCLUDED.fiscal_year_focus, EXCLUDED.fiscal_period_focus, EXCLUDED.source, EXCLUDED.facts_count)`;
+           EXCLUDED.fiscal_year_focus, EXCLUDED.fiscal_period_focus, EXCLUDED.source, EXCLUDED.facts_count,
+           EXCLUDED.filing_date_estimated, EXCLUDED.package)`;
 }
 
 export async function storedVersionRefs(tx: Tx, cik: string): Promise<StoredVersionRef[]> {
@@ -128,6 +152,7 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
       content_hash: v.content_hash,
       previous_version_id: previousId,
       ingestion_run_id: runId,
+      calculation_evidence: v.calculation_evidence ?? null,
     });
     if (previousId && revisions.length > 0) {
       eventRows.push({
@@ -187,15 +212,15 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
     await tx`
       INSERT INTO statement_versions (statement_version_id, cik, statement_type, fiscal_year, fiscal_period,
         version_sequence, period_start, period_end, accession, form, filing_date, accepted_at, currency,
-        accounting_standard, figures, content_hash, previous_version_id, ingestion_run_id)
+        accounting_standard, figures, content_hash, previous_version_id, ingestion_run_id, calculation_evidence)
       SELECT statement_version_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence, period_start,
         period_end, accession, form, filing_date, accepted_at, currency, accounting_standard, figures, content_hash,
-        previous_version_id, ingestion_run_id
+        previous_version_id, ingestion_run_id, calculation_evidence
       FROM jsonb_to_recordset(${tx.json(versionRows as never)}) AS r(
         statement_version_id uuid, cik char(10), statement_type text, fiscal_year integer, fiscal_period text,
         version_sequence integer, period_start date, period_end date, accession text, form text, filing_date date,
         accepted_at timestamptz, currency text, accounting_standard text, figures jsonb, content_hash text,
-        previous_version_id uuid, ingestion_run_id bigint)`;
+        previous_version_id uuid, ingestion_run_id bigint, calculation_evidence jsonb)`;
   }
   if (eventRows.length > 0) {
     await tx`

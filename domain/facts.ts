@@ -31,5 +31,11 @@ export interface FilingInfo {
   primary_document: string | null;
   fiscal_year_focus: number | null;
   fiscal_period_focus: string | null;
-  source: 'submissions' | 'companyfacts';
+  /** package: known only from the filing folder (no submissions entry), see filing_date_estimated */
+  source: 'submissions' | 'companyfacts' | 'package';
+  /**
+   * true when SEC's filing date is unknown (a package-only filing) and filing_date is the latest
+   * date the filing was due, so a point-in-time read never sees it before it could have existed
+   */
+  filing_date_estimated?: boolean;
 }

@@ -7,6 +7,14 @@ export type FiscalPeriod = (typeof FISCAL_PERIODS)[number];
 
 export type ValueOrigin = 'SOURCE' | 'DERIVED';
 export type CorrectionRule = 'COST_OF_REVENUE_CREDIT_SIGN' | 'REVENUE_RESIDUAL_TOP_LINE_REPLACED';
+/**
+ * Which rule chose a source figure's concept among the metric's candidates:
+ * - PRESENTATION_LINKBASE: the filing's own presentation linkbase places the concept on this statement;
+ * - COMPANY_PRESENTATION: the filing has no presentation linkbase of its own (inline-only, or no
+ *   package), and another filing of the company places the concept on this statement;
+ * - CANDIDATE_ORDER: no presentation names a candidate, so the catalog order (totals first) decided.
+ */
+export type SelectionRule = 'PRESENTATION_LINKBASE' | 'COMPANY_PRESENTATION' | 'CANDIDATE_ORDER';
 
 /** One input of a derived figure: which period and filing it came from. */
 export interface CalculationStep {
@@ -31,6 +39,8 @@ export interface StatementFigure {
   source_xbrl_concept: string | null;
   /** null for a direct concept match; FALLBACK_CONCEPT when a later candidate was used; DERIVED_* for derived figures */
   mapping_type: string | null;
+  /** how the concept was chosen among the metric's candidates; null for derived figures */
+  selection_rule: SelectionRule | null;
   value_origin: ValueOrigin;
   correction_rule: CorrectionRule | null;
   as_filed_value: string | null;

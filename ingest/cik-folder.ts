@@ -1,4 +1,6 @@
+import { padCik } from '../domain/cik.ts';
 import type { SecSource } from './source.ts';
+import { EDGAR_DATA_URL } from './xbrl/filing-folder.ts';
 
 /** Folder of per-company submissions files (plus their history pages). */
 export const SUBMISSIONS_FOLDER_URL = 'https://data.sec.gov/submissions/';
@@ -26,4 +28,11 @@ export async function listCiksInFolder(source: SecSource, folderUrl: string): Pr
 /** Companies with XBRL company facts in the mirror; see listCiksInFolder. */
 export function listCompanyFactsCiks(source: SecSource): Promise<string[] | null> {
   return listCiksInFolder(source, COMPANYFACTS_FOLDER_URL);
+}
+
+/** Companies with filing folders in the mirror (Archives/edgar/data/<cik>/), some of which have neither submissions nor company facts. */
+export async function listPackageCiks(source: SecSource): Promise<string[] | null> {
+  const names = await source.listDir(EDGAR_DATA_URL);
+  if (names === null) return null;
+  return names.filter((n) => /^\d{1,10}\/$/.test(n)).map((n) => padCik(n.slice(0, -1))).sort();
 }

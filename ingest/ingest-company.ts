@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Sql } from '../db/client.ts';
 import { companyIngestionState, ensureCompany, recordCompanyIngestion } from '../db/ingestion-runs.ts';
-import { appendVersions, upsertFilings, type VersionToStore } from '../db/statement-write.ts';
+import { replaceDisclosures, replaceSegments } from '../db/package-write.ts';
+import { appendVersions, upsertFilings, type PackageInfo, type VersionToStore } from '../db/statement-write.ts';
+import type { Fact } from '../domain/facts.ts';
 import { buildStatementHistory, isPeriodicForm } from '../domain/normalize/history.ts';
 import type { CatalogView } from '../domain/normalize/presentations.ts';
-import type { BuiltVersion } from '../domain/normalize/versions.ts';
+import { statementKey, type BuiltVersion } from '../domain/normalize/versions.ts';
+import { mergePackageFacts } from '../domain/package-facts.ts';
+import { assemblePackages, evidenceForVersions, type AssembledPackages } from './package-assembly.ts';
+import { disclosureRows, segmentRows } from './package-rows.ts';
+import { listCompanyPackages, readCompanyPackages, type SkippedFolder } from './packages.ts';
 import { companyFactsUrl, filingsFromFacts, filingsFromSubmissions, mergeFilings, parseCompanyFacts } from './companyfacts.ts';
 import type { SecSource } from './source.ts';
 import { checkAddedVersions } from './version-checks.ts';
@@ -14,7 +20,7 @@ import { readSubmissions } from './submissions.ts';
  * Bump when normalization rules change: every company is then re-normalized on the next run,
  * and any statement whose figures move gets a new version (stored versions are never rewritten).
  */
-export const NORMALIZER_VERSION = 1;
+export const NORMALIZER_VERSION = 2;
 
 export interface CompanyResult {
   cik: string;
@@ -26,12 +32,22 @@ export interface CompanyResult {
   periodic_filings: number;
   versions_added: number;
   restatements_added: number;
+  /** filing packages read (instance or inline document, with linkbases where present) */
+  packages: number;
+  /** package facts company facts lacked, merged in */
+  package_facts_added: number;
+  segments: number;
+  disclosures: number;
+  /** package folders that could not be used, with the reason */
+  skipped_folders: SkippedFolder[];
   ms: number;
 }
 
 /**
  * One company, read, normalized and written in one transaction: a crash leaves it either fully
- * written or untouched, and an unchanged source (same bytes, same normalizer) is skipped.
+ * written or untouched, and an unchanged source (same bytes, same packages, same normalizer) is
+ * skipped. Company facts, submissions and filing packages all feed it; any one of them alone is
+ * enough to yield what it can.
  */
 export async function ingestCompany(
   sql: Sql,
@@ -43,8 +59,13 @@ export async function ingestCompany(
 ): Promise<CompanyResult> {
   const started = performance.now();
   const [text, submissions] = await Promise.all([source.readText(companyFactsUrl(cik)), readSubmissions(source, cik)]);
-  const base = { cik, facts: 0, bytes: 0, filings: 0, periodic_filings: 0, versions_added: 0, restatements_added: 0 };
-  if (text === null && submissions === null) {
+  const submitted = submissions ? filingsFromSubmissions(submissions.filings) : [];
+  const listing = await listCompanyPackages(source, cik, submitted.filter((f) => isPeriodicForm(f.form)).map((f) => f.accession));
+  const base = {
+    cik, facts: 0, bytes: 0, filings: 0, periodic_filings: 0, versions_added: 0, restatements_added: 0,
+    packages: 0, package_facts_added: 0, segments: 0, disclosures: 0, skipped_folders: [] as SkippedFolder[],
+  };
+  if (text === null && submissions === null && listing.folders.length === 0) {
     return { ...base, name: null, status: 'no_data', ms: performance.now() - started };
   }
   const bytes = text === null ? 0 : Buffer.byteLength(text);
@@ -52,48 +73,91 @@ export async function ingestCompany(
     .update(`normalizer:${NORMALIZER_VERSION}\n`)
     .update(text ?? '')
     .update(submissions ? JSON.stringify([submissions.profile.fiscalYearEnd, submissions.filings]) : '')
+    .update(`\npackages:${listing.fingerprint}`)
     .digest('hex');
   const state = await companyIngestionState(sql, cik);
-  const name = submissions?.profile.name ?? null;
+  const knownName = submissions?.profile.name ?? null;
   if (state && state.source_hash === hash && state.normalizer_version === NORMALIZER_VERSION) {
-    return { ...base, name, bytes, status: 'unchanged', ms: performance.now() - started };
+    return { ...base, name: knownName, bytes, status: 'unchanged', ms: performance.now() - started };
   }
 
   const parsed = text === null ? null : parseCompanyFacts(text);
-  const fromFacts = parsed ? filingsFromFacts(parsed.facts) : [];
-  const filings = mergeFilings(submissions ? filingsFromSubmissions(submissions.filings) : [], fromFacts);
-  const fiscalYearEnd = submissions?.profile.fiscalYearEnd ?? null;
-  const history = parsed
-    ? buildStatementHistory({ cik, facts: parsed.facts, filings, fiscal_year_end: fiscalYearEnd }, catalog)
-    : null;
-  const toStore = (history?.versions ?? []).map(versionToStore);
+  const { packages, skipped } = await readCompanyPackages(source, listing.folders);
+  const known = mergeFilings(submitted, parsed ? filingsFromFacts(parsed.facts) : []);
+  const assembled = assemblePackages(packages, new Map(known.map((f) => [f.accession, f])));
+  const filings = [...known, ...assembled.filings];
+  const merged = mergePackageFacts(parsed?.facts ?? [], assembled.facts);
+  const fiscalYearEnd = submissions?.profile.fiscalYearEnd ?? assembled.cover?.fiscal_year_end ?? null;
+  const history =
+    merged.facts.length > 0
+      ? buildStatementHistory({ cik, facts: merged.facts, filings, fiscal_year_end: fiscalYearEnd, face: assembled.face }, catalog)
+      : null;
+  const evidence = history ? evidenceForVersions(history.versions, assembled) : new Map();
+  const toStore = (history?.versions ?? []).map((v) => ({ ...versionToStore(v), calculation_evidence: evidence.get(v) ?? null }));
+  const hashOf = new Map(toStore.map((t) => [`${statementKey(t.built)}|${t.built.version_sequence}`, t.content_hash]));
+  const filingMap = new Map(filings.map((f) => [f.accession, f]));
+  const segments = segmentRows(cik, assembled.packages, filingMap, history, catalog).map((r) => ({
+    ...r,
+    content_hash: r.version_sequence === null ? null : (hashOf.get(`${r.statement_type}|${r.fiscal_year}|${r.fiscal_period}|${r.version_sequence}`) ?? null),
+  }));
+  const disclosures = disclosureRows(assembled.packages, filingMap);
   const factCounts = new Map<string, number>();
-  for (const f of parsed?.facts ?? []) factCounts.set(f.accession, (factCounts.get(f.accession) ?? 0) + 1);
+  for (const f of merged.facts) factCounts.set(f.accession, (factCounts.get(f.accession) ?? 0) + 1);
+  const packageInfo = packageInfoByAccession(assembled, parsed?.facts ?? []);
+  const name = knownName ?? parsed?.entityName ?? assembled.cover?.registrant_name ?? null;
+  if (text === null && submissions === null && assembled.packages.length === 0) {
+    // only unusable folders (reported in skipped_folders): nothing to store, and the next run looks again
+    return { ...base, name, bytes, status: 'no_data', skipped_folders: skipped, ms: performance.now() - started };
+  }
 
   const counts = await sql.begin(async (tx) => {
-    if (parsed) await ensureCompany(tx as unknown as Sql, cik, parsed.entityName, fiscalYearEnd, now());
-    await upsertFilings(tx as unknown as Sql, cik, filings, isPeriodicForm, factCounts);
-    const written = await appendVersions(tx as unknown as Sql, cik, toStore, runId);
-    if (written.versions_added > 0) await checkAddedVersions(tx as unknown as Sql, cik, runId);
+    const t = tx as unknown as Sql;
+    if (name) await ensureCompany(t, cik, name, fiscalYearEnd, now(), parsed ? 'sec_companyfacts' : 'sec_filing_package');
+    await upsertFilings(t, cik, filings, isPeriodicForm, factCounts, packageInfo);
+    const written = await appendVersions(t, cik, toStore, runId);
+    if (written.versions_added > 0) await checkAddedVersions(t, cik, runId);
+    await replaceSegments(t, cik, segments, now());
+    await replaceDisclosures(t, cik, disclosures, now());
     await recordCompanyIngestion(
-      tx as unknown as Sql,
-      { cik, source_hash: hash, normalizer_version: NORMALIZER_VERSION, run_id: runId, facts: parsed?.facts.length ?? 0, filings: filings.length, versions: toStore.length },
+      t,
+      { cik, source_hash: hash, normalizer_version: NORMALIZER_VERSION, run_id: runId, facts: merged.facts.length, filings: filings.length, versions: toStore.length },
       now(),
     );
     return written;
   });
   return {
     ...base,
-    name: name ?? parsed?.entityName ?? null,
+    name,
     status: 'ingested',
-    facts: parsed?.facts.length ?? 0,
+    facts: merged.facts.length,
     bytes,
     filings: filings.length,
     periodic_filings: history?.periodic_filings ?? 0,
     versions_added: counts.versions_added,
     restatements_added: counts.restatements_added,
+    packages: assembled.packages.length,
+    package_facts_added: merged.added,
+    segments: segments.length,
+    disclosures: disclosures.length,
+    skipped_folders: skipped,
     ms: performance.now() - started,
   };
+}
+
+function packageInfoByAccession(assembled: AssembledPackages, companyFacts: readonly Fact[]): Map<string, PackageInfo> {
+  const fromCompanyFacts = new Set(companyFacts.map((f) => f.accession));
+  const out = new Map<string, PackageInfo>();
+  for (const p of assembled.packages) {
+    const f = p.folder.files;
+    out.set(p.accession, {
+      folder: p.folder.url,
+      facts_from: p.facts_from,
+      files: [f.instance, ...f.inline, f.schema, f.presentation, f.calculation, f.label, f.filingSummary].filter((n): n is string => n !== null),
+      linkbases: p.linkbases !== null,
+      facts_added: fromCompanyFacts.has(p.accession) ? 0 : (assembled.facts.get(p.accession)?.length ?? 0),
+    });
+  }
+  return out;
 }
 
 function versionToStore(v: BuiltVersion): VersionToStore {

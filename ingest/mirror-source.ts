@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { open, readdir, readFile } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,16 @@ export function openMirrorSource(rootInput: string | URL): SecSource {
           return null;
         }
         return handle.createReadStream();
+      } catch (err) {
+        if (isAbsent(err)) return null;
+        throw err;
+      }
+    },
+    async stamp(url: string): Promise<string | null> {
+      const { file } = mirrorPathFor(root, url);
+      try {
+        const s = await stat(file);
+        return `${s.size}:${Math.trunc(s.mtimeMs)}`;
       } catch (err) {
         if (isAbsent(err)) return null;
         throw err;

@@ -47,6 +47,9 @@ export function summaryRows(companies: readonly CompanyResult[]): Record<string,
     filings: c.filings,
     'versions added': c.versions_added,
     restatements: c.restatements_added,
+    packages: c.packages,
+    segments: c.segments,
+    disclosures: c.disclosures,
     ms: Math.round(c.ms),
   }));
 }

@@ -5,7 +5,7 @@ import { resolveTicker } from '../db/identity.ts';
 import { finishRun, recordProgress, startRun, type RunCounters } from '../db/ingestion-runs.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { padCik } from '../domain/cik.ts';
-import { listCompanyFactsCiks } from './cik-folder.ts';
+import { listCompanyFactsCiks, listPackageCiks } from './cik-folder.ts';
 import { ingestCompany, type CompanyResult } from './ingest-company.ts';
 import { openSecSource } from './source.ts';
 import { listSubmissionCiks } from './submissions.ts';
@@ -124,8 +124,10 @@ export async function runIngestion(sql: Sql, config: Config, options: IngestOpti
 
 /** A mirror lists its folders; the live site cannot be listed, so there the known companies are used. */
 async function everyCompany(sql: Sql, source: ReturnType<typeof openSecSource>): Promise<string[]> {
-  const [facts, submissions] = await Promise.all([listCompanyFactsCiks(source), listSubmissionCiks(source)]);
-  if (facts !== null || submissions !== null) return [...new Set([...(facts ?? []), ...(submissions ?? [])])].sort();
+  const [facts, submissions, packages] = await Promise.all([listCompanyFactsCiks(source), listSubmissionCiks(source), listPackageCiks(source)]);
+  if (facts !== null || submissions !== null || packages !== null) {
+    return [...new Set([...(facts ?? []), ...(submissions ?? []), ...(packages ?? [])])].sort();
+  }
   const rows = await sql<{ cik: string }[]>`SELECT cik FROM companies ORDER BY cik`;
   return rows.map((r) => r.cik);
 }

@@ -31,6 +31,12 @@ export interface SecSource {
    * index file such as company_tickers.json.
    */
   listDir(url: string): Promise<string[] | null>;
+  /**
+   * A cheap stamp of a file's current content (a mirror's size and modification time) for change
+   * detection without reading it; absent where the source has none (live SEC, whose archive
+   * files never change once disseminated). null for a missing file.
+   */
+  stamp?(url: string): Promise<string | null>;
 }
 
 /** Knobs for live mode; a mirror directory needs none, so all are optional. */

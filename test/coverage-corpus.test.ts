@@ -12,7 +12,8 @@ const APPLE = '0000320193';
 const TSMC = '0001046179';
 const SNOWFLAKE = '0001640147';
 const WALMART = '0000104169';
-const TESLA = '0001318605';
+/** submissions but neither company facts nor filing packages in the mirror */
+const IMUNON = '0000749647';
 const BUFFETT = '0000315090';
 
 let svc: TestService;
@@ -114,7 +115,7 @@ describe('company coverage', () => {
   });
 
   it('a company whose periodic reports built no statement answers NO_STATEMENTS with zero counts', async () => {
-    const c = await coverage(TESLA);
+    const c = await coverage(IMUNON);
     assert.equal(c.status, 'NO_STATEMENTS');
     assert.equal(c.annual_periods_expected, 0);
     assert.equal(c.quarterly_periods_expected, 0);

@@ -14,6 +14,7 @@ const tagged: StatementFigure = {
   source_accession: '0000320193-24-000123',
   source_xbrl_concept: 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax',
   mapping_type: 'FALLBACK_CONCEPT',
+  selection_rule: 'CANDIDATE_ORDER',
   value_origin: 'SOURCE',
   correction_rule: null,
   as_filed_value: null,
@@ -38,13 +39,15 @@ describe('figure storage', () => {
       period_start: '2024-06-30',
       value_origin: 'DERIVED' as const,
       mapping_type: 'DERIVED_Q4',
+      selection_rule: null,
       source_xbrl_concept: null,
       calculation_steps: [
         { operation: 'base' as const, metric: 'REVENUE', value: '391035000000', period_start: '2023-10-01', period_end: '2024-09-28', source_accession: 'a', source_xbrl_concept: null },
       ],
     };
     const corrected = { ...plain, correction_rule: 'COST_OF_REVENUE_CREDIT_SIGN' as const, as_filed_value: '-5', as_filed_concept: 'us-gaap:X' };
-    for (const f of [plain, carried, derived, corrected]) {
+    const presented = { ...plain, selection_rule: 'PRESENTATION_LINKBASE' as const };
+    for (const f of [plain, carried, derived, corrected, presented]) {
       assert.deepEqual(unpackFigure(packFigure({ metric: 'REVENUE', ...f }, ctx), ctx), f);
     }
     const balance = { ...plain, period_start: null };

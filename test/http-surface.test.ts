@@ -279,8 +279,8 @@ describe('the generated HTTP surface', () => {
     assert.equal(free.status, 200);
     assert.equal(free.body.data.plan, 'free');
     assert.deepEqual(free.body.data.coverage, { mode: 'selected', limit: 25, window_days: 30 });
-    // 46 issuers with submissions and 18 known only from their company facts
-    assert.equal(free.body.data.corpus.companies, 64);
+    // 46 issuers with submissions, 18 known only from their company facts, 4 only from filing packages
+    assert.equal(free.body.data.corpus.companies, 68);
     const scale = await get(`${svc.baseUrl}/v1/system/metadata`, svc.keys.scale);
     assert.deepEqual(scale.body.data.coverage, { mode: 'full', limit: null, window_days: null });
     assert.deepEqual(scale.body.data.rate_limits.bulk, { requests: 120, window_seconds: 60 });

@@ -630,7 +630,7 @@ describe('versions and restatements', () => {
     const second: FilingInfo = { ...first, accession: 'A-2', form: '10-K/A', filing_date: '2025-06-01' };
     const fig = (metric: string, value: string, accession: string): StatementFigure => ({
       metric, value, unit: 'USD', period_start: '2024-01-01', period_end: '2024-12-31', source_accession: accession,
-      source_xbrl_concept: `us-gaap:${metric}`, mapping_type: null, value_origin: 'SOURCE', correction_rule: null,
+      source_xbrl_concept: `us-gaap:${metric}`, mapping_type: null, selection_rule: 'CANDIDATE_ORDER', value_origin: 'SOURCE', correction_rule: null,
       as_filed_value: null, as_filed_concept: null, calculation_steps: null,
     });
     const presentation = (figures: StatementFigure[]): Presentation => ({
@@ -672,7 +672,7 @@ describe('corrections', () => {
 
   const sourceFig = (metric: string, value: string, concept: string): StatementFigure => ({
     metric, value, unit: 'USD', period_start: '2024-01-01', period_end: '2024-12-31', source_accession: 'A-1',
-    source_xbrl_concept: concept, mapping_type: null, value_origin: 'SOURCE', correction_rule: null,
+    source_xbrl_concept: concept, mapping_type: null, selection_rule: 'CANDIDATE_ORDER', value_origin: 'SOURCE', correction_rule: null,
     as_filed_value: null, as_filed_concept: null, calculation_steps: null,
   });
   const figs = (revenue: string, cost: string, gross: string) =>

@@ -3,6 +3,7 @@ import type { ToolDefinition } from './define-tool.ts';
 import { DQ_TOOLS } from './dq-tools.ts';
 import { IDENTITY_TOOLS } from './identity-tools.ts';
 import { INGESTION_TOOLS } from './ingestion-tools.ts';
+import { PACKAGE_TOOLS } from './package-tools.ts';
 import { RECONCILIATION_TOOLS } from './reconciliation-tools.ts';
 import { SELECTION_TOOLS } from './selection-tools.ts';
 import { STATEMENT_TOOLS } from './statement-tools.ts';
@@ -12,4 +13,4 @@ import { SYSTEM_TOOLS } from './system-tools.ts';
  * The registry: the single list every surface is generated from. Its order is the tools/list
  * order. A definition joins only when its handler is real; nothing registers itself.
  */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...IDENTITY_TOOLS, ...STATEMENT_TOOLS, ...SYSTEM_TOOLS, ...INGESTION_TOOLS, ...RECONCILIATION_TOOLS, ...SELECTION_TOOLS, ...COVERAGE_TOOLS, ...DQ_TOOLS];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...IDENTITY_TOOLS, ...STATEMENT_TOOLS, ...PACKAGE_TOOLS, ...SYSTEM_TOOLS, ...INGESTION_TOOLS, ...RECONCILIATION_TOOLS, ...SELECTION_TOOLS, ...COVERAGE_TOOLS, ...DQ_TOOLS];

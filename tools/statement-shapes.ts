@@ -24,12 +24,31 @@ export const FigureProvenance = {
     .string()
     .nullable()
     .describe('null for a direct match of the metric\'s first tag; FALLBACK_CONCEPT, CORRECTION, DERIVED_DISCRETE_QUARTER or DERIVED_Q4 otherwise'),
+  selection_rule: z
+    .enum(['PRESENTATION_LINKBASE', 'COMPANY_PRESENTATION', 'CANDIDATE_ORDER'])
+    .nullable()
+    .describe(
+      "how the tag was chosen among the metric's candidates: PRESENTATION_LINKBASE (the filing's own presentation puts it on this statement), " +
+        'COMPANY_PRESENTATION (another filing of the company presents it; this one has no presentation linkbase), CANDIDATE_ORDER (catalog order, totals first); null for a derived figure',
+    ),
   value_origin: z.enum(['SOURCE', 'DERIVED']),
   correction_rule: z.enum(['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED']).nullable().describe('null means exactly as tagged'),
   as_filed_value: DecimalString.nullable().describe('value before a correction; null when none applied or a different fact was chosen'),
   as_filed_concept: z.string().nullable().describe('tag of the replaced value when a correction chose a different fact'),
   calculation_steps: z.array(CalculationStepOut).nullable().describe('inputs of a derived figure; null for a tagged one'),
 };
+
+export const CalculationEvidenceOut = z.object({
+  metric: z.string(),
+  concept: z.string().describe('the total tag'),
+  children: z.array(z.object({ concept: z.string(), weight: z.number(), value: z.string().nullable().describe('as tagged; null when the filing reports none') })),
+  reported_value: z.string(),
+  computed_value: z.string(),
+  delta: z.string().describe('reported_value - computed_value'),
+  tolerance: z.string().describe("one unit of the total's reported precision"),
+  holds: z.boolean(),
+  identity_rules: z.array(z.string()).describe('identity checks whose actual side is this metric'),
+});
 
 export const FactOut = z.object({
   metric: z.string(),
@@ -50,6 +69,7 @@ export function figureOut(metric: string, f: StoredFigure): z.input<typeof FactO
     source_accession: f.source_accession,
     source_xbrl_concept: f.source_xbrl_concept,
     mapping_type: f.mapping_type,
+    selection_rule: f.selection_rule,
     value_origin: f.value_origin,
     correction_rule: f.correction_rule,
     as_filed_value: f.as_filed_value === null ? null : wireDecimal(f.as_filed_value),
@@ -100,7 +120,16 @@ export const StatementVersionOut = z.object({
   created_at: Timestamp,
   normalized_payload: z.object({
     facts: z.array(FactOut),
-    _meta: z.object({ identity: IdentityOut }),
+    _meta: z.object({
+      identity: IdentityOut,
+      calculation_evidence: z
+        .array(CalculationEvidenceOut)
+        .nullable()
+        .describe(
+          "the filer's own calculation linkbase for this version's filing, checked with the filing's facts: for each figure whose tag is a calculation total, " +
+            'its declared children, their sum and whether it matches. A failing identity check beside a holding calculation points at how lines map to metrics, not at the filing. null when the filing had no calculation linkbase',
+        ),
+    }),
   }),
 });
 
@@ -133,6 +162,6 @@ export function versionOut(row: VersionRow, isLatest: boolean, metricOrder: (a: 
     accepted_at: row.accepted_at,
     previous_version_id: row.previous_version_id,
     created_at: row.created_at,
-    normalized_payload: { facts, _meta: { identity: identityOf(row) } },
+    normalized_payload: { facts, _meta: { identity: identityOf(row), calculation_evidence: row.calculation_evidence ?? null } },
   };
 }

@@ -126,6 +126,7 @@ export const metricTimeSeries = defineTool({
               source_accession: r.figure.source_accession,
               source_xbrl_concept: r.figure.source_xbrl_concept,
               mapping_type: r.figure.mapping_type,
+              selection_rule: r.figure.selection_rule,
               value_origin: r.figure.value_origin,
               correction_rule: r.figure.correction_rule,
               as_filed_value: r.figure.as_filed_value === null ? null : wireDecimal(r.figure.as_filed_value),

@@ -59,12 +59,13 @@ export function reportingCurrency(facts: readonly Fact[]): string | null {
   return best;
 }
 
-function unitFits(metric: CanonicalMetric, unit: string, currency: string | null): boolean {
+/** whether a fact's unit is the metric's: a money metric takes the reporting currency only */
+export function unitFits(metric: CanonicalMetric, unit: string, currency: string | null): boolean {
   switch (metric.unit_type) {
     case 'currency':
-      return unit === currency;
+      return currency !== null && unit === currency;
     case 'per_share':
-      return unit === `${currency}/shares`;
+      return currency !== null && unit === `${currency}/shares`;
     case 'shares':
       return unit === 'shares';
     default:

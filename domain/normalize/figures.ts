@@ -1,8 +1,8 @@
-import type { CalculationStep, StatementFigure } from '../statement-types.ts';
+import type { CalculationStep, SelectionRule, StatementFigure } from '../statement-types.ts';
 import type { Candidate } from './candidates.ts';
 
 /** A figure exactly as tagged (or in the metric's sign when the candidate list says to negate). */
-export function sourceFigure(c: Candidate, unit: string): StatementFigure {
+export function sourceFigure(c: Candidate, unit: string, rule: SelectionRule = 'CANDIDATE_ORDER'): StatementFigure {
   return {
     metric: c.metric,
     value: c.value,
@@ -13,6 +13,7 @@ export function sourceFigure(c: Candidate, unit: string): StatementFigure {
     source_xbrl_concept: c.concept,
     // the first candidate of the catalog list is the direct match; later ones are recorded as fallbacks
     mapping_type: c.rank === 0 ? null : 'FALLBACK_CONCEPT',
+    selection_rule: rule,
     value_origin: 'SOURCE',
     correction_rule: null,
     as_filed_value: null,
@@ -39,6 +40,7 @@ export function derivedFigure(
     source_accession: accession,
     source_xbrl_concept: null,
     mapping_type: mappingType,
+    selection_rule: null,
     value_origin: 'DERIVED',
     correction_rule: null,
     as_filed_value: null,

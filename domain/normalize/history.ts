@@ -1,5 +1,7 @@
 import type { Fact, FilingInfo } from '../facts.ts';
+import type { FiscalPeriod, StatementType } from '../statement-types.ts';
 import { durationClass, FiscalCalendar, type LabelVote } from '../fiscal-calendar.ts';
+import { NO_FACE, type FaceConcepts } from './face-concepts.ts';
 import { isAnnualForm, presentFiling, type CatalogView, type FlowStore } from './presentations.ts';
 import { foldPresentation, statementKey, type BuiltVersion } from './versions.ts';
 
@@ -19,6 +21,23 @@ export interface CompanyFacts {
   filings: readonly FilingInfo[];
   /** MMDD from submissions, or null */
   fiscal_year_end: string | null;
+  /** statement concepts from the filings' presentation linkbases, where packages were read */
+  face?: FaceConcepts;
+}
+
+/**
+ * A statement period one filing presented, and the version of that statement current right after
+ * the filing was folded in (the one its figures live in, whether the filing added it or merely
+ * confirmed it). Segment figures of the filing for the same period reconcile with that version.
+ */
+export interface PresentedStatement {
+  accession: string;
+  statement_type: StatementType;
+  fiscal_year: number;
+  fiscal_period: FiscalPeriod;
+  period_start: string | null;
+  period_end: string;
+  version_sequence: number;
 }
 
 export interface StatementHistory {
@@ -27,6 +46,7 @@ export interface StatementHistory {
   versions: BuiltVersion[];
   periodic_filings: number;
   presentations: number;
+  presented: PresentedStatement[];
 }
 
 /** SEC filing order: filing date, then acceptance time, then accession. */
@@ -81,19 +101,30 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
   const store: FlowStore = new Map();
   const statements = new Map<string, BuiltVersion[]>();
   const versions: BuiltVersion[] = [];
+  const presented: PresentedStatement[] = [];
   let presentations = 0;
   for (const filing of filings) {
     const facts = byAccession.get(filing.accession)!;
-    for (const p of presentFiling(filing, facts, calendar, catalog, store)) {
+    for (const p of presentFiling(filing, facts, calendar, catalog, store, input.face ?? NO_FACE)) {
       presentations++;
       const key = statementKey(p);
       let list = statements.get(key);
       if (!list) statements.set(key, (list = []));
       const added = foldPresentation(list, p, filing);
       if (added) versions.push(added);
+      const current = list[list.length - 1]!;
+      presented.push({
+        accession: filing.accession,
+        statement_type: p.statement_type,
+        fiscal_year: p.fiscal_year,
+        fiscal_period: p.fiscal_period,
+        period_start: p.period_start,
+        period_end: p.period_end,
+        version_sequence: current.version_sequence,
+      });
     }
   }
-  return { calendar, versions, periodic_filings: filings.length, presentations };
+  return { calendar, versions, periodic_filings: filings.length, presentations, presented };
 }
 
 function annualPeriods(filings: FilingInfo[], byAccession: Map<string, Fact[]>): { start: string; end: string }[] {

@@ -3,9 +3,10 @@ import { sub } from '../decimal.ts';
 import { addDays, daysBetween } from '../dates.ts';
 import type { Fact, FilingInfo } from '../facts.ts';
 import { durationClass, YTD_QUARTERS, type FiscalCalendar, type FiscalPosition } from '../fiscal-calendar.ts';
-import type { FiscalPeriod, StatementFigure } from '../statement-types.ts';
+import type { FiscalPeriod, SelectionRule, StatementFigure } from '../statement-types.ts';
 import { collectCandidates, parsePeriodKey, reportingCurrency, type Candidate, type ConceptIndex } from './candidates.ts';
 import { applyIncomeCorrections } from './corrections.ts';
+import { chooseCandidate, faceFor, NO_FACE, type FaceConcepts } from './face-concepts.ts';
 import { derivedFigure, sourceFigure, stepOf, type KnownFlow } from './figures.ts';
 
 /** What one filing says about one statement period: the figures it presents (or derives). */
@@ -66,8 +67,11 @@ export function presentFiling(
   calendar: FiscalCalendar,
   catalog: CatalogView,
   store: FlowStore,
+  face: FaceConcepts = NO_FACE,
 ): Presentation[] {
   const currency = reportingCurrency(facts);
+  const filingFace = faceFor(face, filing.accession, filing.filing_date);
+  const choose = (list: readonly Candidate[], type: StatementType) => chooseCandidate(list, type, filingFace);
   const candidates = collectCandidates(facts, catalog.index, currency);
   const annual = isAnnualForm(filing.form);
 
@@ -107,23 +111,23 @@ export function presentFiling(
     for (const [metric, list] of p.metrics) {
       const m = catalog.byName.get(metric)!;
       if (m.unit_type !== 'currency') continue;
-      const best = list[0]!;
+      const { candidate, rule } = choose(list, m.statement_type);
       store.set(`${metric}|${p.pos.fiscal_year}|${YTD_QUARTERS[durationClass(p.start, p.end)!]}`, {
-        ...sourceFigure(best, unitOf(m, currency)),
+        ...sourceFigure(candidate, unitOf(m, currency), rule),
       });
     }
   }
 
   const out: Presentation[] = [];
   for (const b of balances.values()) {
-    out.push(present('BALANCE_SHEET', b.pos.fiscal_year, periodName(b.pos.quarter), null, b.end, b.metrics, catalog, currency));
+    out.push(present('BALANCE_SHEET', b.pos.fiscal_year, periodName(b.pos.quarter), null, b.end, b.metrics, catalog, currency, choose));
   }
 
   for (const type of ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'] as const) {
     // full years (annual reports) and, from them, the derived fourth quarter
     for (const p of ytd.values()) {
       if (p.pos.quarter !== 4) continue;
-      const fy = present(type, p.pos.fiscal_year, 'FY', p.start, p.end, p.metrics, catalog, currency);
+      const fy = present(type, p.pos.fiscal_year, 'FY', p.start, p.end, p.metrics, catalog, currency, choose);
       if (fy.figures.size > 0) out.push(fy);
       const q4 = deriveQuarter(type, p, 4, catalog, store, currency, filing.accession);
       if (q4 && q4.figures.size > 0) out.push(q4);
@@ -136,7 +140,7 @@ export function presentFiling(
       const anyPeriod = (own ?? cumulative)!;
       const q = anyPeriod.pos.quarter;
       const stmt = own
-        ? present(type, own.pos.fiscal_year, periodName(q), own.start, own.end, own.metrics, catalog, currency)
+        ? present(type, own.pos.fiscal_year, periodName(q), own.start, own.end, own.metrics, catalog, currency, choose)
         : emptyPresentation(type, anyPeriod.pos.fiscal_year, periodName(q), null, anyPeriod.end, currency);
       if (cumulative && q > 1) {
         const derived = deriveQuarter(type, cumulative, q, catalog, store, currency, filing.accession);
@@ -180,12 +184,14 @@ function present(
   metrics: Map<string, Candidate[]>,
   catalog: CatalogView,
   currency: string | null,
+  choose: (list: readonly Candidate[], type: StatementType) => { candidate: Candidate; rule: SelectionRule },
 ): Presentation {
   const p = emptyPresentation(type, fiscalYear, fp, start, end, currency);
   for (const [metric, list] of metrics) {
     const m = catalog.byName.get(metric)!;
     if (m.statement_type !== type) continue;
-    p.figures.set(metric, sourceFigure(list[0]!, unitOf(m, currency)));
+    const { candidate, rule } = choose(list, type);
+    p.figures.set(metric, sourceFigure(candidate, unitOf(m, currency), rule));
   }
   return p;
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { dec, negate, plain } from '../../domain/decimal.ts';
+import { HTML4_CHARACTERS } from '../../domain/html/entities.ts';
 import type { ParsedInstance, XbrlFact, XbrlFootnote } from '../../domain/xbrl.ts';
 import type { SecSource } from '../source.ts';
 import { XbrliResources } from './xbrli-resources.ts';
@@ -22,14 +23,11 @@ export const INLINE_SAX_OPTIONS = { xmlns: true } as const;
 
 /**
  * Inline XBRL is XHTML, which has no DTD here, yet some filing tools still write HTML named
- * entities; the common ones are accepted rather than failing a whole filing over an &nbsp;.
+ * entities; HTML 4's are accepted rather than failing a whole filing over an &nbsp;. XML's own
+ * five are the parser's already.
  */
-const HTML_ENTITIES: Record<string, string> = {
-  nbsp: '\u00A0', ndash: '\u2013', mdash: '\u2014', lsquo: '\u2018', rsquo: '\u2019', ldquo: '\u201C', rdquo: '\u201D',
-  bull: '\u2022', middot: '\u00B7', hellip: '\u2026', copy: '\u00A9', reg: '\u00AE', trade: '\u2122', sect: '\u00A7',
-  para: '\u00B6', dagger: '\u2020', Dagger: '\u2021', deg: '\u00B0', times: '\u00D7', cent: '\u00A2', pound: '\u00A3',
-  euro: '\u20AC', yen: '\u00A5', frac12: '\u00BD', frac14: '\u00BC', frac34: '\u00BE',
-};
+const XML_PREDEFINED = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
+const HTML_ENTITIES: Record<string, string> = Object.fromEntries([...HTML4_CHARACTERS].filter(([name]) => !XML_PREDEFINED.has(name)));
 
 /**
  * Reads an inline XBRL primary document (`*.htm`) as a SAX stream, never as a DOM: 10-Ks run to

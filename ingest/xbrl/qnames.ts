@@ -61,3 +61,13 @@ export function resolveQName(written: string, resolvePrefix: (prefix: string) =>
   const uri = resolvePrefix(prefix);
   return uri === undefined ? text : qname(uri, local, prefix);
 }
+
+/**
+ * Whether a concept prefix names a standard taxonomy in this document (us-gaap, dei, srt,
+ * ifrs-full...) rather than the filer's own extension. Concept prefixes are already standardized
+ * by namespace, so a prefix is standard exactly when one of the document's namespaces maps to it.
+ */
+export function isStandardPrefix(prefix: string, namespaces: Readonly<Record<string, string>>): boolean {
+  for (const uri of Object.values(namespaces)) if (lookupStandard(uri) === prefix) return true;
+  return false;
+}

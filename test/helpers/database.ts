@@ -14,9 +14,9 @@ export async function createTestDatabase(options: { corpus?: boolean } = {}): Pr
   let adminUrl = process.env.DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | null = null;
   if (!adminUrl) {
-    const pg = await startEmbeddedPostgres(path.resolve('.data/test'), Number(process.env.TEST_EMBEDDED_PG_PORT ?? 54339), () => {});
+    const pg = await shareEmbedded();
     adminUrl = pg.url;
-    stopEmbedded = pg.stop;
+    stopEmbedded = pg.release;
   }
   const name = `fds_t_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = connect(adminUrl, { max: 1 });
@@ -38,6 +38,29 @@ export async function createTestDatabase(options: { corpus?: boolean } = {}): Pr
       await admin`DROP DATABASE IF EXISTS ${admin(name)} WITH (FORCE)`;
       await admin.end({ timeout: 5 });
       if (stopEmbedded) await stopEmbedded();
+    },
+  };
+}
+
+/**
+ * One embedded server per process, however many databases a suite opens at once: a second start
+ * on the same data directory and port would fail. Stopped when the last database is closed.
+ */
+let embedded: { started: Promise<{ url: string; stop: () => Promise<void> }>; users: number } | null = null;
+
+async function shareEmbedded(): Promise<{ url: string; release: () => Promise<void> }> {
+  if (!embedded) {
+    embedded = { started: startEmbeddedPostgres(path.resolve('.data/test'), Number(process.env.TEST_EMBEDDED_PG_PORT ?? 54339), () => {}), users: 0 };
+  }
+  const current = embedded;
+  current.users++;
+  const pg = await current.started;
+  return {
+    url: pg.url,
+    release: async () => {
+      if (--current.users > 0) return;
+      if (embedded === current) embedded = null;
+      await pg.stop();
     },
   };
 }

@@ -1,0 +1,87 @@
+import type { Fact, FilingInfo } from './facts.ts';
+import type { ParsedInstance } from './xbrl.ts';
+
+/**
+ * Facts of a filing package in the shape the normalizer reads, and their merge with company
+ * facts. Company facts carry only facts without dimensions, so only those are taken from a
+ * package for statements (dimensional ones become segment rows, text blocks disclosures).
+ */
+
+/** same concept, period, unit and (absent) dimensions: the same fact, whichever file told it */
+function factKey(f: Pick<Fact, 'taxonomy' | 'concept' | 'unit' | 'start' | 'end'>): string {
+  return `${f.taxonomy}:${f.concept}|${f.unit}|${f.start ?? ''}|${f.end}`;
+}
+
+/**
+ * Numeric, non-nil facts without dimensions, one per concept, period and unit (an instance may
+ * repeat a fact under two context ids). `fy`/`fp`, form and filed describe the filing, as in
+ * company facts.
+ */
+export function factsFromInstance(instance: ParsedInstance, filing: FilingInfo): Fact[] {
+  const out: Fact[] = [];
+  const seen = new Set<string>();
+  for (const x of instance.facts) {
+    if (!x.numeric || x.nil || x.value === null || x.unitRef === null) continue;
+    const ctx = instance.contexts.get(x.contextRef);
+    const unit = instance.units.get(x.unitRef);
+    if (!ctx || !unit || ctx.dimensions.length > 0) continue;
+    const colon = x.concept.indexOf(':');
+    const fact: Fact = {
+      taxonomy: colon < 0 ? '' : x.concept.slice(0, colon),
+      concept: colon < 0 ? x.concept : x.concept.slice(colon + 1),
+      unit: unit.measure,
+      start: ctx.start,
+      end: ctx.end,
+      value: x.value,
+      accession: filing.accession,
+      fy: filing.fiscal_year_focus,
+      fp: filing.fiscal_period_focus,
+      form: filing.form,
+      filed: filing.filing_date,
+      frame: null,
+    };
+    const key = factKey(fact);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(fact);
+  }
+  return out;
+}
+
+export interface MergedFacts {
+  facts: Fact[];
+  /** package facts company facts did not have (filer extensions, facts SEC's API leaves out) */
+  added: number;
+  /** package facts company facts already had */
+  duplicates: number;
+}
+
+/**
+ * Company facts plus each package's facts for the same filing that company facts lack. Where both
+ * tell a fact, the company-facts one is kept (its fy/fp/form come from SEC's own index); a package
+ * of a filing company facts never saw contributes all its facts.
+ */
+export function mergePackageFacts(companyFacts: readonly Fact[], packages: ReadonlyMap<string, readonly Fact[]>): MergedFacts {
+  const known = new Map<string, Set<string>>();
+  for (const f of companyFacts) {
+    if (!packages.has(f.accession)) continue;
+    let keys = known.get(f.accession);
+    if (!keys) known.set(f.accession, (keys = new Set()));
+    keys.add(factKey(f));
+  }
+  const facts = [...companyFacts];
+  let added = 0;
+  let duplicates = 0;
+  for (const [accession, list] of packages) {
+    const keys = known.get(accession);
+    for (const f of list) {
+      if (keys?.has(factKey(f))) {
+        duplicates++;
+        continue;
+      }
+      facts.push(f);
+      added++;
+    }
+  }
+  return { facts, added, duplicates };
+}
