@@ -18,7 +18,11 @@ const SUITES: Record<string, { description: string; load: () => Promise<SuiteMod
     description: 'inline XBRL reader MB/s against the bare streaming parser over the same .htm bytes; peak RSS',
     load: () => import('./suites/packages.ts'),
   },
-  // planned: reads, export (bench/suites/<name>.ts)
+  reads: {
+    description: 'statement reads (normalized statement, 5-year panel): latency at 4 connections, throughput at 50 against /health/z; goals PASS/MISS',
+    load: () => import('./suites/reads.ts'),
+  },
+  // planned: export (bench/suites/<name>.ts)
 };
 
 const DEFAULT_SUITE = 'http';

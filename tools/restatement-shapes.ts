@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import type { FactRevisionRow } from '../db/restatement-read.ts';
+import { availablePeriods, statementVersions, type VersionRow } from '../db/statement-read.ts';
+import { CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS } from '../domain/catalog/index.ts';
+import { wireDecimal } from '../domain/decimal.ts';
+import { compareValues, isMarketDependent } from '../domain/restatement-analysis.ts';
+import { ServiceError } from '../domain/service-error.ts';
+import type { ToolContext } from './define-tool.ts';
+import { DecimalString, FiscalPeriodParam, FiscalYear, StatementTypeParam, Timestamp } from './schemas.ts';
+
+/** Shapes and helpers shared by the restatement and version-analytics routes. */
+
+const DERIVED_NAMES = new Set(DERIVED_METRICS.map((m) => m.metric));
+const METRIC_RANK = new Map(CANONICAL_METRIC_NAMES.map((m, i) => [m, i]));
+export const byCatalogOrder = (a: string, b: string) => (METRIC_RANK.get(a) ?? 1e9) - (METRIC_RANK.get(b) ?? 1e9) || a.localeCompare(b);
+
+/**
+ * A canonical statement metric for filed-figure comparisons. A market-dependent name (MARKET_CAP,
+ * ENTERPRISE_VALUE, ...) is refused with its own reason: the service persists no market data, and
+ * drift and deltas compare what filings said.
+ */
+export const FiledMetricParam = z
+  .string()
+  .transform((s) => s.trim().toUpperCase())
+  .superRefine((name, ctx) => {
+    if (isMarketDependent(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          `${name} is market-dependent (it needs a share price or market value, which no filing states and the service does not persist); ` +
+          'drift and delta routes compare filed figures only. Ask for a canonical statement metric such as NET_INCOME, REVENUE or TOTAL_ASSETS.',
+      });
+      return;
+    }
+    if (canonicalMetric(name)) return;
+    const hint = DERIVED_NAMES.has(name) ? `${name} is a derived metric (computed from canonical ones; see /v1/analysis/model-impact), not a canonical one. ` : '';
+    ctx.addIssue({ code: 'custom', message: `${hint}unknown canonical metric ${JSON.stringify(name)}; accepted names: ${CANONICAL_METRIC_NAMES.join(', ')}` });
+  })
+  .describe('canonical statement metric, e.g. NET_INCOME, REVENUE, TOTAL_ASSETS (list: /v1/metrics/definitions); market-dependent metrics such as MARKET_CAP are refused');
+
+export const IdentityParams = {
+  statement_type: StatementTypeParam,
+  fiscal_year: FiscalYear,
+  fiscal_period: FiscalPeriodParam,
+};
+
+export interface Identity {
+  cik: string;
+  statement_type: string;
+  fiscal_year: number;
+  fiscal_period: string;
+}
+
+/** A metric of another statement type is refused: every version of this statement lacks it. */
+export function checkMetricStatement(metric: string, statementType: string): void {
+  const def = canonicalMetric(metric);
+  if (def && def.statement_type !== statementType) {
+    throw new ServiceError('VALIDATION_ERROR', `${metric} is a ${def.statement_type} metric, not on the ${statementType}; pass statement_type=${def.statement_type} or another metric.`, {
+      metric,
+      statement_type: def.statement_type,
+    });
+  }
+}
+
+/** Every version of the statement, oldest first; 404 naming the periods on record when there is none. */
+export async function lineageOf(ctx: ToolContext, id: Identity): Promise<VersionRow[]> {
+  const versions = await statementVersions(ctx.services.sql, id, { as_of_date: null, as_reported: false });
+  if (versions.length > 0) return versions;
+  const have = await availablePeriods(ctx.services.sql, id.cik, id.statement_type);
+  const listed = have.map((p) => `${p.fiscal_year} ${p.fiscal_period}`).join(', ');
+  throw new ServiceError(
+    'NOT_FOUND',
+    `No ${id.statement_type} for CIK ${id.cik} fiscal ${id.fiscal_year} ${id.fiscal_period}. ` +
+      (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; /v1/coverage/companies/{cik} tells whether that is a gap.'),
+    { ...id },
+  );
+}
+
+export const VersionRefOut = z.object({
+  statement_version_id: z.string(),
+  version_sequence: z.number().int().describe('1 = as first reported; each restatement adds one'),
+  source_accession: z.string().describe('filing whose presentation created this version'),
+  filing_type: z.string().describe('form of that filing, e.g. 10-K, 10-K/A, 10-Q'),
+  filing_date: z.string().describe('SEC filing date (YYYY-MM-DD); the version is visible to as_of_date reads from this date'),
+  accepted_at: Timestamp.nullable(),
+  is_latest: z.boolean().describe('the served version (what normalized-statement reads return)'),
+});
+
+export function versionRef(v: VersionRow, versions: VersionRow[]): z.input<typeof VersionRefOut> {
+  return {
+    statement_version_id: v.statement_version_id,
+    version_sequence: v.version_sequence,
+    source_accession: v.accession,
+    filing_type: v.form,
+    filing_date: v.filing_date,
+    accepted_at: v.accepted_at,
+    is_latest: v === versions[versions.length - 1],
+  };
+}
+
+/** The versions on record, for error details that tell a caller what to pick. */
+export const versionChoices = (versions: VersionRow[]) =>
+  versions.map((v) => ({ version_sequence: v.version_sequence, statement_version_id: v.statement_version_id, source_accession: v.accession, filing_type: v.form, filing_date: v.filing_date }));
+
+export const IdentityOut = {
+  cik: z.string().describe('10-digit zero-padded CIK'),
+  statement_type: StatementTypeParam,
+  fiscal_year: z.number().int(),
+  fiscal_period: FiscalPeriodParam,
+};
+
+export const ChangeStatusOut = z
+  .enum(['CHANGED', 'UNCHANGED', 'ADDED', 'REMOVED', 'NOT_REPORTED'])
+  .describe('CHANGED / UNCHANGED when both sides report the metric; ADDED: only the newer side reports it; REMOVED: only the older side; NOT_REPORTED: neither');
+
+export const RevisionOut = z.object({
+  metric: z.string(),
+  old_value: DecimalString.describe('value on the previous version'),
+  new_value: DecimalString.describe('value on this version'),
+  difference: DecimalString.describe('new_value - old_value'),
+  relative_change: DecimalString.nullable().describe('difference / |old_value|, six fraction digits (0.265825 = +26.58%); null when old_value is zero'),
+  old_accession: z.string().describe('filing the old value was read from'),
+  new_accession: z.string().describe('filing the new value was read from'),
+  old_concept: z.string().nullable().describe('tag of the old value'),
+  new_concept: z.string().nullable().describe('tag of the new value (differs from old_concept when the filer re-tagged the line)'),
+});
+
+export function revisionOut(r: FactRevisionRow): z.input<typeof RevisionOut> {
+  return {
+    metric: r.metric,
+    old_value: wireDecimal(r.old_value),
+    new_value: wireDecimal(r.new_value),
+    difference: wireDecimal(r.difference),
+    relative_change: compareValues(r.old_value, r.new_value).relative_change,
+    old_accession: r.old_accession,
+    new_accession: r.new_accession,
+    old_concept: r.old_concept,
+    new_concept: r.new_concept,
+  };
+}
+
+/** A figure's value as served, or null when the version does not report the metric. */
+export function valueOn(v: VersionRow, metric: string): string | null {
+  const f = v.figures[metric];
+  return f ? wireDecimal(f.value) : null;
+}
