@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
@@ -8,6 +9,8 @@ import { identityIsEmpty, loadIdentity } from './ingest/load-identity.ts';
 import { progressPrinter, summaryLine, summaryRows } from './ingest/progress-bar.ts';
 import { IngestRequestError, runIngestion } from './ingest/run-ingestion.ts';
 import { startService } from './service.ts';
+import { BuildBusyError, buildSnapshot } from './export/build.ts';
+import { openBlobStore } from './export/stores.ts';
 
 const USAGE = `Usage: npm run fds -- <command> [options]
 
@@ -16,6 +19,8 @@ Commands:
   migrate                                 apply pending database migrations
   keys create --plan <plan> --org <name>  create an API key (plans: ${PLANS.join(', ')}); the key is the last line printed
   identity load [--source DIR|URL]        (re)load ticker and company identity from SEC_SOURCE
+  export build [--full]                   build and publish a bulk Parquet snapshot (incremental unless --full
+                                          or the last full build is a week old); the previous stays latest on failure
   ingest [--cik N ...] [--ticker T ...] [--source DIR|URL]
                                           normalize company facts into versioned statements (default:
                                           every company in the source); re-running over the same source changes nothing
@@ -118,6 +123,33 @@ async function main(argv: string[]): Promise<number> {
         if (err instanceof IngestRequestError) {
           console.error(err.message);
           return 2;
+        }
+        throw err;
+      } finally {
+        await db.close();
+      }
+    }
+    case 'export': {
+      if (sub !== 'build') break;
+      const { values } = parseArgs({ args: rest, options: { full: { type: 'boolean', default: false } } });
+      const db = await openDatabase(config, log);
+      try {
+        await migrate(db.sql);
+        const store = await openBlobStore(config, () => config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`);
+        log(`building a bulk snapshot into the ${store.kind} store${values.full ? ' (full rebuild)' : ''}`);
+        const r = await buildSnapshot(
+          { sql: db.sql, store, stagingDir: path.join(config.bulkDir, 'staging'), now: () => new Date() },
+          { full: values.full, onProgress: (p) => log(`  [${p.datasets_done + 1}/6] ${p.dataset}: ${p.rows} rows, ${p.files} files (${p.carried_forward} carried forward so far)`) },
+        );
+        const m = r.manifest;
+        console.table(m.datasets);
+        console.log(`published ${m.snapshot_id} (${m.build_kind}): ${m.rows} rows, ${m.bytes} bytes in ${m.files.length} files, ${r.carried_forward} carried forward, in ${(r.ms / 1000).toFixed(1)} s`);
+        if (r.expired.length) console.log(`expired: ${r.expired.join(', ')}`);
+        return 0;
+      } catch (err) {
+        if (err instanceof BuildBusyError) {
+          console.error(err.message);
+          return 3;
         }
         throw err;
       } finally {

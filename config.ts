@@ -23,6 +23,19 @@ export interface Config {
    * header (agents, servers, CLIs) are always allowed; loopback origins are allowed by default.
    */
   mcpAllowedOrigins: string[];
+  /** where bulk snapshot files go: a local directory (default) or a Google Cloud Storage bucket */
+  bulkStore: 'local' | 'gcs';
+  /** the local store's directory (default DATA_DIR/bulk) */
+  bulkDir: string;
+  /** HMAC secret for the local store's download URLs; null: generated once and kept in bulkDir */
+  bulkSigningSecret: string | null;
+  /** base of the download URLs the local store signs; null: http://127.0.0.1:<port> */
+  publicBaseUrl: string | null;
+  gcsBucket: string | null;
+  /** GCS JSON API endpoint override (an emulator); null: Google's */
+  gcsApiEndpoint: string | null;
+  /** run the bulk export daily at 04:30 UTC inside the service */
+  exportSchedule: boolean;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -39,6 +52,12 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'off', 'no'].includes(raw)) return false;
   throw new Error(`${name} must be on or off, got "${raw}"`);
+}
+
+function bulkStoreFrom(raw: string | undefined): 'local' | 'gcs' {
+  if (raw === undefined || raw === '' || raw === 'local') return 'local';
+  if (raw === 'gcs') return 'gcs';
+  throw new Error(`BULK_STORE must be local or gcs, got "${raw}"`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -59,5 +78,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((o) => o.trim().replace(/\/$/, ''))
       .filter(Boolean),
+    bulkStore: bulkStoreFrom(env.BULK_STORE),
+    bulkDir: path.resolve(env.BULK_DIR || path.join(dataDir, 'bulk')),
+    bulkSigningSecret: env.BULK_SIGNING_SECRET || null,
+    publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/$/, '') : null,
+    gcsBucket: env.GCS_BUCKET || null,
+    gcsApiEndpoint: env.GCS_API_ENDPOINT || null,
+    exportSchedule: flag(env, 'EXPORT_SCHEDULE', true),
   };
 }

@@ -1,6 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
+import type { BlobStore } from './export/blob-store.ts';
+import { openBlobStore } from './export/stores.ts';
+import { startExportSchedule } from './export/scheduler.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { countKeys, createApiKey, type IssuedKey } from './db/keys.ts';
 import { migrate } from './db/migrate.ts';
@@ -38,8 +41,9 @@ export interface StartOptions {
   database?: Database;
 }
 
-export function buildServices(config: Config, database: Database, now: () => Date = () => new Date()): Services {
+export function buildServices(config: Config, database: Database, bulkStore: BlobStore, now: () => Date = () => new Date()): Services {
   return {
+    bulkStore,
     sql: database.sql,
     config,
     now,
@@ -62,16 +66,20 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const { applied } = await migrate(database.sql);
   if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
 
-  const services = buildServices(config, database, options.now);
+  let port = 0;
+  const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const bulkStore = await openBlobStore(config, () => config.publicBaseUrl ?? `http://${localHost}:${port}`);
+  const services = buildServices(config, database, bulkStore, options.now);
   const server = createHttpServer(services, ALL_TOOLS, SERVER_INFO);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   log(`listening on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port} (reference at /docs)`);
 
   const devKeys: IssuedKey[] = [];
+  let schedule: { stop(): void } | null = null;
   const ready = (async () => {
     // keys first, so the ingestion status can be read with one while loading runs
     if (config.devKeys && (await countKeys(database.sql, 'dev')) === 0) {
@@ -109,6 +117,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     services.status.phase = 'ready';
     services.status.progress = null;
     log('ready');
+    if (config.exportSchedule) schedule = startExportSchedule(services, { log });
   })();
   ready.catch((err) => {
     services.status.progress = `start-up failed: ${(err as Error).message}`;
@@ -123,6 +132,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     ready,
     devKeys,
     close: async () => {
+      schedule?.stop();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

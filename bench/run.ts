@@ -22,7 +22,10 @@ const SUITES: Record<string, { description: string; load: () => Promise<SuiteMod
     description: 'statement reads (normalized statement, 5-year panel): latency at 4 connections, throughput at 50 against /health/z; goals PASS/MISS',
     load: () => import('./suites/reads.ts'),
   },
-  // planned: export (bench/suites/<name>.ts)
+  export: {
+    description: 'bulk build rows/s (PostgreSQL to published Parquet snapshot) against DuckDB COPY of the same rows; goal >= 50%',
+    load: () => import('./suites/export.ts'),
+  },
 };
 
 const DEFAULT_SUITE = 'http';

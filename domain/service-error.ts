@@ -8,6 +8,7 @@ export const ERROR_CODES = {
   UNAUTHORIZED: { status: 401, type: 'authentication', retryable: false },
   FEATURE_NOT_AVAILABLE: { status: 403, type: 'permission', retryable: false },
   COVERAGE_SELECTION_FULL: { status: 403, type: 'permission', retryable: false },
+  DOWNLOAD_URL_INVALID: { status: 403, type: 'permission', retryable: false },
   NOT_FOUND: { status: 404, type: 'not_found', retryable: false },
   METHOD_NOT_ALLOWED: { status: 405, type: 'invalid_request', retryable: false },
   EDGAR_STATEMENT_AMBIGUOUS: { status: 409, type: 'conflict', retryable: false },

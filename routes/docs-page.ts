@@ -3,6 +3,7 @@ import { toolName, type ToolDefinition } from '../tools/define-tool.ts';
 import { inputJsonSchema } from '../tools/json-schema.ts';
 import type { ServerInfo } from '../tools/jsonrpc.ts';
 import { pathParamNames } from './router.ts';
+import { openApiPath } from './openapi.ts';
 
 function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -27,7 +28,7 @@ function section(def: ToolDefinition): string {
   const tool = def.tool ? ` · tool <code>${esc(toolName(def))}</code>` : '';
   const key = def.auth === 'none' ? 'no key' : `plan ${esc(def.plan)}+`;
   return `<section id="${esc(def.name)}">
-<h3><span class="m">${def.http.method}</span> <code>${esc(def.http.path)}</code></h3>
+<h3><span class="m">${def.http.method}</span> <code>${esc(openApiPath(def.http.path))}</code></h3>
 <p class="meta">${esc(def.name)} · ${key}${tool}</p>
 <p>${esc(def.description)}</p>
 ${rows.length ? `<table><tr><th>parameter</th><th>in</th><th>type</th><th>required</th><th>description</th></tr>${rows.join('')}</table>` : '<p><em>No parameters.</em></p>'}

@@ -43,13 +43,17 @@ function area(def: ToolDefinition): string {
 function operation(def: ToolDefinition): Json {
   const shape = def.input.shape as Record<string, z.ZodType>;
   const inPath = new Set(pathParamNames(def.http.path));
+  const inRest = new Set([...def.http.path.matchAll(/\{([a-z_]+)\+\}/g)].map((m) => m[1]!));
   const required = new Set<string>(((inputJsonSchema(def.input).required as string[] | undefined) ?? []));
   const parameters: Json[] = [];
   const bodyProps: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(shape)) {
     const schema = inputJsonSchema(field);
     if (inPath.has(name)) {
-      parameters.push({ name, in: 'path', required: true, schema, description: schema.description });
+      const description = inRest.has(name)
+        ? [schema.description, "May contain '/': it takes the rest of the path (e.g. financials/fiscal_year_2023/part-0000.parquet); segments '.' and '..' are refused."].filter(Boolean).join('. ')
+        : schema.description;
+      parameters.push({ name, in: 'path', required: true, schema, description });
     } else if (def.http.method === 'GET') {
       const p: Json = { name, in: 'query', required: required.has(name), schema, description: schema.description };
       if (isRepeatable(field)) Object.assign(p, { style: 'form', explode: true });
@@ -90,11 +94,16 @@ function operation(def: ToolDefinition): Json {
   return op;
 }
 
+/** OpenAPI path templates have no rest parameter: `{file_path+}` is shown as `{file_path}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/\{([a-z_]+)\+\}/g, '{$1}');
+}
+
 /** OpenAPI 3.1, generated from the same definitions as the routes and tools. */
 export function buildOpenApi(tools: readonly ToolDefinition[], info: ServerInfo): Json {
   const paths: Record<string, Json> = {};
   for (const def of tools) {
-    const item = (paths[def.http.path] ??= {});
+    const item = (paths[openApiPath(def.http.path)] ??= {});
     item[def.http.method.toLowerCase()] = operation(def);
   }
   paths['/mcp'] = {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { createApiKey } from '../db/keys.ts';
 import { ALL_TOOLS } from '../tools/all-tools.ts';
+import { openApiPath } from '../routes/openapi.ts';
 import { defineTool } from '../tools/define-tool.ts';
 import { Cik, IsoDate, PageParams } from '../tools/schemas.ts';
 import { get, post } from './helpers/http.ts';
@@ -234,7 +235,7 @@ describe('the generated HTTP surface', () => {
     assert.equal(r.status, 200);
     assert.equal(r.body.openapi, '3.1.0');
     for (const def of ALL_TOOLS) {
-      const op = r.body.paths[def.http.path]?.[def.http.method.toLowerCase()];
+      const op = r.body.paths[openApiPath(def.http.path)]?.[def.http.method.toLowerCase()];
       assert.ok(op, `${def.http.method} ${def.http.path} missing`);
       assert.equal(op.operationId, def.name);
       assert.equal(op['x-required-plan'], def.plan);
@@ -250,7 +251,7 @@ describe('the generated HTTP surface', () => {
     const r = await get(`${svc.baseUrl}/docs`);
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type') ?? '', /text\/html/);
-    for (const def of ALL_TOOLS) assert.ok(r.text.includes(def.http.path), def.http.path);
+    for (const def of ALL_TOOLS) assert.ok(r.text.includes(openApiPath(def.http.path)), def.http.path);
   });
 
   it('serves the tool-server manifest without a key, with plans and rate limits', async () => {

@@ -4,6 +4,7 @@ import { DQ_TOOLS } from './dq-tools.ts';
 import { IDENTITY_TOOLS } from './identity-tools.ts';
 import { INGESTION_TOOLS } from './ingestion-tools.ts';
 import { PACKAGE_TOOLS } from './package-tools.ts';
+import { BULK_TOOLS } from './bulk-tools.ts';
 import { FILING_TOOLS } from './filing-tools.ts';
 import { RESTATEMENT_TOOLS } from './restatement-tools.ts';
 import { PROVENANCE_TOOLS } from './provenance-tools.ts';
@@ -18,4 +19,4 @@ import { SYSTEM_TOOLS } from './system-tools.ts';
  * The registry: the single list every surface is generated from. Its order is the tools/list
  * order. A definition joins only when its handler is real; nothing registers itself.
  */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...IDENTITY_TOOLS, ...STATEMENT_TOOLS, ...FILING_TOOLS, ...RESTATEMENT_TOOLS, ...PROVENANCE_TOOLS, ...CATALOG_TOOLS, ...SERIES_TOOLS, ...PACKAGE_TOOLS, ...SYSTEM_TOOLS, ...INGESTION_TOOLS, ...RECONCILIATION_TOOLS, ...SELECTION_TOOLS, ...COVERAGE_TOOLS, ...DQ_TOOLS];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...IDENTITY_TOOLS, ...STATEMENT_TOOLS, ...FILING_TOOLS, ...RESTATEMENT_TOOLS, ...PROVENANCE_TOOLS, ...CATALOG_TOOLS, ...SERIES_TOOLS, ...PACKAGE_TOOLS, ...BULK_TOOLS, ...SYSTEM_TOOLS, ...INGESTION_TOOLS, ...RECONCILIATION_TOOLS, ...SELECTION_TOOLS, ...COVERAGE_TOOLS, ...DQ_TOOLS];

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Sql } from '../db/client.ts';
+import type { BlobStore } from '../export/blob-store.ts';
 import type { FixedWindowLimiter } from '../domain/rate-limit.ts';
 import type { Authenticator } from './auth.ts';
 import type { CoverageGate } from './coverage.ts';
@@ -23,6 +24,8 @@ export interface Services {
   authenticator: Authenticator;
   coverage: CoverageGate;
   status: ServiceStatus;
+  /** where bulk snapshot files live (export/) */
+  bulkStore: BlobStore;
   /** validate every handler's output against its schema (tests turn this on) */
   checkOutputs: boolean;
 }

@@ -1,0 +1,228 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Sql } from '../db/client.ts';
+import { exportCsv } from '../db/export-read.ts';
+import {
+  abandonedBuilds,
+  BUILD_LOCK,
+  expireBeyond,
+  failBuild,
+  lastFullBuildAt,
+  latestPublished,
+  publishSnapshot,
+  startBuild,
+  type PublishedSnapshot,
+} from '../db/bulk-snapshots.ts';
+import { blobKey, type BlobStore } from './blob-store.ts';
+import { DATASETS, FORMAT_VERSION, type Dataset, type DatasetName } from './datasets.ts';
+import { partPath, snapshotIdOf, type Manifest, type ManifestDataset, type ManifestFile } from './manifest.ts';
+import { ParquetWriter, type PlannedFile } from './parquet-writer.ts';
+
+/** Spec "Limits": the seven most recent snapshots are kept. */
+export const SNAPSHOTS_KEPT = 7;
+/** A full rebuild at least weekly: an hour of slack so a daily 04:30 run that starts late still counts. */
+export const FULL_REBUILD_EVERY_MS = 7 * 24 * 3600_000 - 3600_000;
+
+export interface BuildDeps {
+  sql: Sql;
+  store: BlobStore;
+  /** local scratch space for files before upload */
+  stagingDir: string;
+  now: () => Date;
+}
+
+export interface BuildOptions {
+  /** rewrite every file (otherwise: incremental, unless the last full build is a week old) */
+  full?: boolean;
+  /** override rows per part file (tests split small partitions this way) */
+  rowsPerFile?: Partial<Record<DatasetName, number>>;
+  onProgress?: (p: BuildProgress) => void;
+}
+
+export interface BuildProgress {
+  snapshot_id: string;
+  dataset: DatasetName;
+  /** datasets finished before this one, of six */
+  datasets_done: number;
+  rows: number;
+  files: number;
+  carried_forward: number;
+}
+
+export interface BuildResult {
+  manifest: Manifest;
+  expired: string[];
+  /** files copied from the previous snapshot unchanged */
+  carried_forward: number;
+  ms: number;
+}
+
+/** Another build holds the lock; the caller should try later. */
+export class BuildBusyError extends Error {}
+
+/**
+ * One snapshot build: reads the corpus in one repeatable-read transaction (so the six datasets
+ * agree with each other), writes each changed part file, carries unchanged ones forward from the
+ * previous snapshot by a store-side copy (byte-identical, same checksum, `changed: false`), and
+ * publishes by one UPDATE. Until then nothing is visible; a failure marks the build failed and
+ * deletes what it uploaded, so the previous snapshot stays latest. Afterwards snapshots beyond
+ * the seven newest expire and their files go.
+ */
+export async function buildSnapshot(deps: BuildDeps, options: BuildOptions = {}): Promise<BuildResult> {
+  const { sql, store } = deps;
+  const lock = await sql.reserve();
+  try {
+    const [got] = await lock<{ ok: boolean }[]>`SELECT pg_try_advisory_lock(${BUILD_LOCK}) AS ok`;
+    if (!got!.ok) throw new BuildBusyError('another export build is running; this one did not start');
+    try {
+      for (const id of await abandonedBuilds(sql)) await store.deletePrefix(`${id}/`);
+      return await buildLocked(deps, options);
+    } finally {
+      await lock`SELECT pg_advisory_unlock(${BUILD_LOCK})`;
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<BuildResult> {
+  const { sql, store, now } = deps;
+  const startedAt = now();
+  const snapshotId = snapshotIdOf(startedAt);
+  const previous = await latestPublished(sql);
+  if (previous && previous.snapshot_id >= snapshotId) {
+    throw new Error(`snapshot ${previous.snapshot_id} is not older than this build's ${snapshotId}; builds are at most one per second`);
+  }
+  const lastFull = await lastFullBuildAt(sql);
+  const full = Boolean(options.full) || !previous || !lastFull || startedAt.getTime() - lastFull.getTime() >= FULL_REBUILD_EVERY_MS;
+  const kind = full ? 'full' : 'incremental';
+  await startBuild(sql, { snapshotId, kind, previousId: previous?.snapshot_id ?? null, startedAt });
+
+  const work = path.join(deps.stagingDir, snapshotId);
+  await mkdir(work, { recursive: true });
+  let writer: ParquetWriter | null = null;
+  try {
+    writer = await ParquetWriter.open(path.join(work, 'build.duckdb'));
+    const files: ManifestFile[] = [];
+    const inputHashes: Record<string, string> = {};
+    let carried = 0;
+    let readAt = '';
+    await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
+      const [t] = await tx<{ at: string }[]>`SELECT now() AS at`;
+      readAt = new Date(t!.at).toISOString();
+      for (const [i, dataset] of DATASETS.entries()) {
+        const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store, rowsPerFile: options.rowsPerFile?.[dataset.dataset] ?? dataset.rows_per_file };
+        const progress = (f: ManifestFile) => {
+          files.push(f);
+          if (!f.changed && !full) carried++;
+          const mine = files.filter((x) => x.dataset === dataset.dataset);
+          options.onProgress?.({
+            snapshot_id: snapshotId,
+            dataset: dataset.dataset,
+            datasets_done: i,
+            rows: mine.reduce((n, x) => n + x.rows, 0),
+            files: mine.length,
+            carried_forward: carried,
+          });
+        };
+        await writeDataset(tx as unknown as Sql, ctx, inputHashes, progress);
+      }
+    });
+    const manifest = manifestOf(snapshotId, kind, previous, readAt, now(), files);
+    await publishSnapshot(sql, manifest, inputHashes);
+    const expired = await expireBeyond(sql, SNAPSHOTS_KEPT, now());
+    for (const id of expired) await store.deletePrefix(`${id}/`);
+    return { manifest, expired, carried_forward: carried, ms: now().getTime() - startedAt.getTime() };
+  } catch (err) {
+    await failBuild(sql, snapshotId, err instanceof Error ? err.message : String(err));
+    await store.deletePrefix(`${snapshotId}/`).catch(() => {});
+    throw err;
+  } finally {
+    writer?.close();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+interface FileContext {
+  dataset: Dataset;
+  snapshotId: string;
+  previous: PublishedSnapshot | null;
+  full: boolean;
+  work: string;
+  writer: ParquetWriter;
+  store: BlobStore;
+  rowsPerFile: number;
+}
+
+/** One dataset: CSV out of PostgreSQL, into DuckDB, split into part files, each written or carried forward. */
+async function writeDataset(sql: Sql, ctx: FileContext, inputHashes: Record<string, string>, done: (f: ManifestFile) => void): Promise<void> {
+  const csv = path.join(ctx.work, `${ctx.dataset.dataset}.csv`);
+  await exportCsv(sql, ctx.dataset.dataset, csv);
+  await ctx.writer.load(ctx.dataset, csv);
+  await rm(csv);
+  const plan = await ctx.writer.plan(ctx.dataset, ctx.rowsPerFile);
+  for (const planned of plan) done(await finishFile(ctx, planned, inputHashes));
+}
+
+async function finishFile(ctx: FileContext, planned: PlannedFile, inputHashes: Record<string, string>): Promise<ManifestFile> {
+  const { dataset, previous } = ctx;
+  const partition = dataset.partition_column ? { column: dataset.partition_column, value: planned.partition } : null;
+  const filePath = partPath(dataset.dataset, partition, planned.part);
+  // the hash also covers the layout versions, so a schema change never carries an old file forward
+  const inputHash = createHash('sha256').update(`${dataset.schema_version}:${FORMAT_VERSION}:${planned.input_hash}`).digest('hex');
+  inputHashes[filePath] = inputHash;
+  const unchanged = previous !== null && previous.input_hashes[filePath] === inputHash;
+  const before = unchanged ? previous.manifest.files.find((f) => f.path === filePath) : undefined;
+  if (before && !ctx.full) {
+    await ctx.store.copy(blobKey(previous!.snapshot_id, filePath), blobKey(ctx.snapshotId, filePath));
+    return { ...before, changed: false };
+  }
+  const local = path.join(ctx.work, filePath);
+  await mkdir(path.dirname(local), { recursive: true });
+  await ctx.writer.write(planned, local);
+  const [sha256, { size }] = await Promise.all([sha256Of(local), stat(local)]);
+  await ctx.store.put(blobKey(ctx.snapshotId, filePath), local);
+  await rm(local);
+  return { path: filePath, dataset: dataset.dataset, partition, rows: planned.rows, bytes: size, sha256, changed: !before };
+}
+
+function manifestOf(
+  snapshotId: string,
+  kind: 'full' | 'incremental',
+  previous: PublishedSnapshot | null,
+  readAt: string,
+  publishedAt: Date,
+  files: ManifestFile[],
+): Manifest {
+  const datasets: ManifestDataset[] = DATASETS.map((d) => {
+    const mine = files.filter((f) => f.dataset === d.dataset);
+    return {
+      dataset: d.dataset,
+      schema_version: d.schema_version,
+      rows: mine.reduce((n, f) => n + f.rows, 0),
+      bytes: mine.reduce((n, f) => n + f.bytes, 0),
+      files: mine.length,
+      changed_files: mine.filter((f) => f.changed).length,
+    };
+  });
+  return {
+    snapshot_id: snapshotId,
+    build_kind: kind,
+    format_version: FORMAT_VERSION,
+    previous_snapshot_id: previous?.snapshot_id ?? null,
+    published_at: publishedAt.toISOString(),
+    read_at: readAt,
+    rows: datasets.reduce((n, d) => n + d.rows, 0),
+    bytes: datasets.reduce((n, d) => n + d.bytes, 0),
+    datasets,
+    files,
+  };
+}
+
+export async function sha256Of(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
