@@ -45,8 +45,7 @@ export class ParquetWriter {
 
   /**
    * Splits the loaded rows into part files of at most rowsPerFile rows per partition, in rid order.
-   * Casting waits for `write`: an unchanged file is never cast (DECIMAL(38,12) from text is the
-   * slowest step of a build).
+   * Casting waits for `write`: an unchanged file is never cast.
    */
   async plan(dataset: Dataset, rowsPerFile: number): Promise<PlannedFile[]> {
     const list = dataset.columns.map((c) => `"${c.name}"`).join(', ');
@@ -88,7 +87,21 @@ function castOf(c: Column): string {
   const n = `"${c.name}"`;
   if (c.type === 'VARCHAR') return n;
   if (c.type === 'VARCHAR[]') return `CASE WHEN ${n} IS NULL THEN NULL WHEN ${n} = '' THEN []::VARCHAR[] ELSE string_split(${n}, ',') END`;
+  if (c.type === 'DECIMAL(38,12)') return exactDecimal(n);
   return `CAST(${n} AS ${c.type})`;
+}
+
+/**
+ * Text to DECIMAL(38,12), equal to `CAST(x AS DECIMAL(38,12))` but some thirty times faster: DuckDB
+ * parses text into a 38-digit decimal slowly (about 19 us a value here, most of a build), while
+ * the integer part as HUGEINT and the fraction as DECIMAL(18,12) parse fast and add exactly. The
+ * fraction rounds at the twelfth digit the way the direct cast does (tested on every value of the
+ * corpus). PostgreSQL writes NUMERIC without exponents, so the text is always [-]digits[.digits].
+ */
+function exactDecimal(n: string): string {
+  const whole = `CAST(CAST(split_part(ltrim(${n}, '-'), '.', 1) AS HUGEINT) AS DECIMAL(38,12))`;
+  const fraction = `CAST('0.' || coalesce(nullif(split_part(${n}, '.', 2), ''), '0') AS DECIMAL(18,12))`;
+  return `CAST((CASE WHEN starts_with(${n}, '-') THEN -1 ELSE 1 END) * (${whole} + ${fraction}) AS DECIMAL(38,12))`;
 }
 
 function sqlString(s: string): string {

@@ -131,6 +131,21 @@ describe('bulk export on the real corpus (local store, service routes)', () => {
       const rows = (await conn.runAndReadAll(`SELECT metric, value::VARCHAR AS v FROM read_parquet('${local}') WHERE statement_version_id = '${version!.id}'`)).getRowObjects();
       assert.equal(rows.length, Object.keys(version!.figures).length);
       for (const r of rows) assert.ok(new Decimal(String(r.v)).equals(new Decimal(version!.figures[String(r.metric)]!.value)), `${r.metric}: ${r.v}`);
+      // every value of the file, fractions and negatives included, equals the served figure exactly
+      const all = (await conn.runAndReadAll(`SELECT statement_version_id AS id, metric, value::VARCHAR AS v, as_filed_value::VARCHAR AS f FROM read_parquet('${local}')`)).getRowObjects();
+      const servedFigures = await svc.sql<{ id: string; metric: string; v: string; f: string | null }[]>`
+        SELECT v.statement_version_id::text AS id, e.key AS metric, e.value->>'value' AS v, e.value->>'as_filed_value' AS f
+        FROM (SELECT DISTINCT ON (cik, statement_type, fiscal_year, fiscal_period) * FROM statement_versions
+              WHERE fiscal_year = 2023 ORDER BY cik, statement_type, fiscal_year, fiscal_period, version_sequence DESC) v,
+             jsonb_each(v.figures) e`;
+      const want = new Map(servedFigures.map((x) => [`${x.id} ${x.metric}`, x]));
+      assert.equal(all.length, want.size);
+      const wrong = all.filter((r) => {
+        const w = want.get(`${r.id} ${r.metric}`);
+        return !w || !new Decimal(String(r.v)).equals(new Decimal(w.v)) || (w.f === null ? r.f !== null : !new Decimal(String(r.f)).equals(new Decimal(w.f)));
+      });
+      assert.deepEqual(wrong.slice(0, 3), [], `${wrong.length} values differ`);
+      assert.ok(all.some((r) => String(r.v).startsWith('-')) && all.some((r) => !String(r.v).endsWith('.000000000000')), 'the file holds negative and fractional values');
       const revenue = rows.find((r) => r.metric === 'REVENUE');
       assert.equal(String(revenue?.v), '383285000000.000000000000');
       const codecs = (await conn.runAndReadAll(`SELECT DISTINCT compression FROM parquet_metadata('${local}')`)).getRowObjects();
