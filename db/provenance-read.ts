@@ -1,3 +1,4 @@
+import type { FactRevision } from '../domain/normalize/versions.ts';
 import type { Sql } from './client.ts';
 import { unpackFigure, type StoredFigure } from './figure-storage.ts';
 import type { VersionHeader } from './statement-read.ts';
@@ -74,16 +75,10 @@ export async function metricAcrossVersions(
   }));
 }
 
-export interface MetricRevisionRow {
+/** One metric's revision between two versions (the metric is the one asked for). */
+export interface MetricRevisionRow extends Omit<FactRevision, 'metric'> {
   statement_version_id: string;
   previous_version_id: string;
-  old_value: string;
-  new_value: string;
-  difference: string;
-  old_accession: string;
-  new_accession: string;
-  old_concept: string | null;
-  new_concept: string | null;
 }
 
 /** Fact revisions of one metric recorded on any of the given versions. */

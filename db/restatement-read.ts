@@ -1,3 +1,4 @@
+import type { FactRevision } from '../domain/normalize/versions.ts';
 import type { Sql } from './client.ts';
 
 /**
@@ -26,18 +27,11 @@ export interface AlertEventRow {
   detected_at: string;
 }
 
-export interface FactRevisionRow {
+/** A stored fact revision: the domain's FactRevision with its id and the two versions it links. */
+export interface FactRevisionRow extends FactRevision {
   fact_revision_id: string;
   statement_version_id: string;
   previous_version_id: string;
-  metric: string;
-  old_value: string;
-  new_value: string;
-  difference: string;
-  old_accession: string;
-  new_accession: string;
-  old_concept: string | null;
-  new_concept: string | null;
 }
 
 export interface AlertFilter {

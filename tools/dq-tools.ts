@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { Sql } from '../db/client.ts';
 import { checkQuality, listIssues, versionQuality, type IssueRow } from '../db/data-quality.ts';
 import { reconcileLatestVersions } from '../db/reconciliation.ts';
-import { availablePeriods, statementVersions, type VersionRow } from '../db/statement-read.ts';
 import { CANONICAL_METRIC_NAMES } from '../domain/catalog/index.ts';
 import { DQ_RULE_CODES, DQ_RULES, ISSUE_SEVERITIES, type IssueSeverity } from '../domain/data-quality.ts';
 import { ServiceError } from '../domain/service-error.ts';
@@ -23,6 +22,8 @@ import {
 } from './schemas.ts';
 import { FactOut, StatementVersionOut, versionOut } from './statement-shapes.ts';
 import { companyOf } from './statement-tools.ts';
+import { lineageOf, type Identity } from './restatement-shapes.ts';
+import type { VersionRow } from '../db/statement-read.ts';
 
 /**
  * Data-quality routes: persisted findings (domain/data-quality.ts) listed, overlaid on a
@@ -121,26 +122,6 @@ async function overlayOf(ctx: ToolContext, versions: VersionRow[], row: VersionR
   };
 }
 
-interface Identity {
-  cik: string;
-  statement_type: string;
-  fiscal_year: number;
-  fiscal_period: string;
-}
-
-/** Every version of the identity, oldest first; 404 naming the periods on record when there is none. */
-async function versionsOf(ctx: ToolContext, id: Identity): Promise<VersionRow[]> {
-  const versions = await statementVersions(ctx.services.sql, id, { as_of_date: null, as_reported: false });
-  if (versions.length > 0) return versions;
-  const have = await availablePeriods(ctx.services.sql, id.cik, id.statement_type);
-  const listed = have.map((p) => `${p.fiscal_year} ${p.fiscal_period}`).join(', ');
-  throw new ServiceError(
-    'NOT_FOUND',
-    `No ${id.statement_type} for CIK ${id.cik} fiscal ${id.fiscal_year} ${id.fiscal_period}. ` +
-      (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company.'),
-    { ...id },
-  );
-}
 
 const sequencesOf = (versions: VersionRow[]) =>
   versions.map((v) => ({ version_sequence: v.version_sequence, statement_version_id: v.statement_version_id, source_accession: v.accession, filing_type: v.form, filing_date: v.filing_date }));
@@ -228,7 +209,7 @@ export const edgarDqOverlay = defineTool({
   companies: (input) => [input.cik],
   handler: async (ctx, input) => {
     const id = { cik: input.cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
-    const versions = await versionsOf(ctx, id);
+    const versions = await lineageOf(ctx, id);
     if (input.version_sequence !== undefined) return overlayOf(ctx, versions, bySequence(versions, id, input.version_sequence));
     if (versions.length > 1) {
       const sequences = versions.map((v) => v.version_sequence);
@@ -264,7 +245,7 @@ export const fundamentalsDqOverlay = defineTool({
   handler: async (ctx, input) => {
     const cik = await companyOf(ctx, input);
     const id = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
-    const versions = await versionsOf(ctx, id);
+    const versions = await lineageOf(ctx, id);
     const row = versions.find((v) => v.statement_version_id === input.statement_version_id);
     if (!row) {
       throw new ServiceError(
@@ -300,7 +281,7 @@ export const dqAnomalies = defineTool({
   handler: async (ctx, input) => {
     const cik = await companyOf(ctx, input);
     const id = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
-    const versions = await versionsOf(ctx, id);
+    const versions = await lineageOf(ctx, id);
     const row = input.version_sequence === undefined ? versions[versions.length - 1]! : bySequence(versions, id, input.version_sequence);
     return overlayOf(ctx, versions, row);
   },
@@ -345,7 +326,7 @@ export const edgarDqRun = defineTool({
       const ledger = await reconcileLatestVersions(tx as unknown as Sql, input.cik, requested);
       if (r.statements_checked === 0 && input.statement_type && input.fiscal_year !== undefined && input.fiscal_period) {
         // a named statement that is not there: 404 listing what is, and the empty run rolls back
-        await versionsOf(ctx, { cik: input.cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period });
+        await lineageOf(ctx, { cik: input.cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period });
       }
       return { ...r, reconciliation_rows_new: ledger };
     });

@@ -3,7 +3,7 @@ import type { FilingRow, ListedVersion } from '../db/filing-read.ts';
 import type { VersionHeader } from '../db/statement-read.ts';
 import { CANONICAL_METRIC_NAMES } from '../domain/catalog/index.ts';
 import { CikOut, FiscalPeriodParam, StatementTypeParam, Timestamp } from './schemas.ts';
-import { StatementVersionOut } from './statement-shapes.ts';
+import { StatementVersionOut, versionRecord } from './statement-shapes.ts';
 
 /** Parameters and output shapes of the filings and statements routes, and their row mappers. */
 
@@ -131,24 +131,5 @@ export const ListedVersionOut = StatementVersionOut.omit({ normalized_payload: t
 });
 
 export function versionHeaderOut(row: ListedVersion): z.input<typeof ListedVersionOut> {
-  return {
-    statement_version_id: row.statement_version_id,
-    cik: row.cik,
-    statement_type: row.statement_type as never,
-    fiscal_year: row.fiscal_year,
-    fiscal_period: row.fiscal_period as never,
-    version_sequence: row.version_sequence,
-    is_latest: row.is_latest,
-    period_start: row.period_start,
-    period_end: row.period_end,
-    currency: row.currency,
-    accounting_standard: row.accounting_standard as never,
-    source_accession: row.accession,
-    filing_type: row.form,
-    filing_date: row.filing_date,
-    accepted_at: row.accepted_at,
-    previous_version_id: row.previous_version_id,
-    created_at: row.created_at,
-    metrics_count: row.metrics_count,
-  };
+  return { ...versionRecord(row, row.is_latest), metrics_count: row.metrics_count };
 }

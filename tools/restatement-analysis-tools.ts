@@ -104,14 +104,7 @@ export const metricDrift = defineTool({
     const revisions = versions.filter((v, i) => i > 0 && isMove(compareValues(valueOn(versions[i - 1]!, input.metric), valueOn(v, input.metric)).status)).length;
     return {
       data: {
-        ...id,
-        statement_type: id.statement_type as never,
-        fiscal_period: id.fiscal_period as never,
-        metric: input.metric,
-        unit: unitOf(versions, input.metric),
-        versions_count: versions.length,
-        status: change.status,
-        moved: isMove(change.status),
+        ...comparisonHeader(id, versions, input.metric, change.status),
         original: valueOnVersion(first, versions, input.metric),
         latest: valueOnVersion(last, versions, input.metric),
         drift: change.difference,
@@ -122,6 +115,25 @@ export const metricDrift = defineTool({
     };
   },
 });
+
+/** What drift and version delta both say first: the statement, the metric and whether it moved. */
+function comparisonHeader(
+  id: { cik: string; statement_type: string; fiscal_year: number; fiscal_period: string },
+  versions: Parameters<typeof unitOf>[0],
+  metric: string,
+  status: ReturnType<typeof compareValues>['status'],
+) {
+  return {
+    ...id,
+    statement_type: id.statement_type as never,
+    fiscal_period: id.fiscal_period as never,
+    metric,
+    unit: unitOf(versions, metric),
+    versions_count: versions.length,
+    status,
+    moved: isMove(status),
+  };
+}
 
 export const versionDelta = defineTool({
   name: 'analysis.version_delta',
@@ -164,14 +176,7 @@ export const versionDelta = defineTool({
     const change = compareValues(valueOn(first, input.metric), valueOn(target, input.metric));
     return {
       data: {
-        ...id,
-        statement_type: id.statement_type as never,
-        fiscal_period: id.fiscal_period as never,
-        metric: input.metric,
-        unit: unitOf(versions, input.metric),
-        versions_count: versions.length,
-        status: change.status,
-        moved: isMove(change.status),
+        ...comparisonHeader(id, versions, input.metric, change.status),
         compare_version_sequence: target.version_sequence,
         original: valueOnVersion(first, versions, input.metric),
         comparison: valueOnVersion(target, versions, input.metric),

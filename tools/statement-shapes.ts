@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { wireDecimal } from '../domain/decimal.ts';
 import { checkIdentities } from '../domain/identity-checks.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
-import type { StoredFigure, VersionRow } from '../db/statement-read.ts';
+import type { StoredFigure, VersionHeader, VersionRow } from '../db/statement-read.ts';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from './schemas.ts';
 
 /** Output shapes shared by statement, time-series and provenance reads, and their row mappers. */
@@ -140,10 +140,8 @@ function identityOf(row: VersionRow) {
   return checkIdentities({ statement_type: row.statement_type as StatementType, fiscal_year: row.fiscal_year, fiscal_period: row.fiscal_period as FiscalPeriod, values });
 }
 
-export function versionOut(row: VersionRow, isLatest: boolean, metricOrder: (a: string, b: string) => number): z.input<typeof StatementVersionOut> {
-  const facts = Object.keys(row.figures)
-    .sort(metricOrder)
-    .map((m) => figureOut(m, row.figures[m]!));
+/** The version record every statement payload shares (the header, without figures). */
+export function versionRecord(row: VersionHeader, isLatest: boolean) {
   return {
     statement_version_id: row.statement_version_id,
     cik: row.cik,
@@ -162,6 +160,15 @@ export function versionOut(row: VersionRow, isLatest: boolean, metricOrder: (a: 
     accepted_at: row.accepted_at,
     previous_version_id: row.previous_version_id,
     created_at: row.created_at,
+  };
+}
+
+export function versionOut(row: VersionRow, isLatest: boolean, metricOrder: (a: string, b: string) => number): z.input<typeof StatementVersionOut> {
+  const facts = Object.keys(row.figures)
+    .sort(metricOrder)
+    .map((m) => figureOut(m, row.figures[m]!));
+  return {
+    ...versionRecord(row, isLatest),
     normalized_payload: { facts, _meta: { identity: identityOf(row), calculation_evidence: row.calculation_evidence ?? null } },
   };
 }
