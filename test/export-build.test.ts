@@ -220,6 +220,11 @@ describe('bulk export on the real corpus (local store, service routes)', () => {
       clock += 24 * 3600_000;
       await build();
     }
+    // the build a week after the last full one is full again; the others in between are incremental
+    assert.deepEqual(
+      published.map((m) => `${m.snapshot_id.slice(4, 8)} ${m.build_kind}`),
+      ['1102 full', '1103 incremental', '1104 incremental', '1106 incremental', '1107 incremental', '1108 incremental', '1109 full', '1110 incremental'],
+    );
     const oldest = published[0]!;
     const list = await api('/v1/bulk/snapshots?page_size=20');
     assert.deepEqual(list.body.items.map((s: any) => s.snapshot_id), published.slice(1).map((m) => m.snapshot_id).reverse());

@@ -13,7 +13,7 @@ import {
   wireRatio,
 } from '../domain/restatement-analysis.ts';
 import { ServiceError } from '../domain/service-error.ts';
-import { defineTool } from './define-tool.ts';
+import { defineTool, type ToolContext } from './define-tool.ts';
 import { Cik, dataEnvelope, DecimalString, StatementTypeParam, Ticker } from './schemas.ts';
 import {
   byCatalogOrder,
@@ -86,10 +86,7 @@ export const metricDrift = defineTool({
   ),
   companies: (input) => (input.cik ? [input.cik] : []),
   handler: async (ctx, input) => {
-    checkMetricStatement(input.metric, input.statement_type);
-    const cik = await companyOf(ctx, input);
-    const id = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
-    const versions = await lineageOf(ctx, id);
+    const { id, versions } = await metricLineage(ctx, input);
     const first = versions[0]!;
     const last = versions[versions.length - 1]!;
     const change = compareValues(valueOn(first, input.metric), valueOn(last, input.metric));
@@ -115,6 +112,14 @@ export const metricDrift = defineTool({
     };
   },
 });
+
+/** The statement a drift or delta question names, checked against its metric, with every version. */
+async function metricLineage(ctx: ToolContext, input: Parameters<typeof companyOf>[1] & { metric: string; statement_type: string; fiscal_year: number; fiscal_period: string }) {
+  checkMetricStatement(input.metric, input.statement_type);
+  const cik = await companyOf(ctx, input);
+  const id = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
+  return { id, versions: await lineageOf(ctx, id) };
+}
 
 /** What drift and version delta both say first: the statement, the metric and whether it moved. */
 function comparisonHeader(
@@ -160,16 +165,13 @@ export const versionDelta = defineTool({
   ),
   companies: (input) => (input.cik ? [input.cik] : []),
   handler: async (ctx, input) => {
-    checkMetricStatement(input.metric, input.statement_type);
-    const cik = await companyOf(ctx, input);
-    const id = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
-    const versions = await lineageOf(ctx, id);
+    const { id, versions } = await metricLineage(ctx, input);
     const first = versions[0]!;
     const target = input.compare_version_sequence === undefined ? versions[versions.length - 1]! : versions.find((v) => v.version_sequence === input.compare_version_sequence);
     if (!target) {
       throw new ServiceError(
         'NOT_FOUND',
-        `${id.statement_type} ${id.fiscal_year} ${id.fiscal_period} of CIK ${cik} has no version ${input.compare_version_sequence}; versions on record: ${versions.map((v) => v.version_sequence).join(', ')}.`,
+        `${id.statement_type} ${id.fiscal_year} ${id.fiscal_period} of CIK ${id.cik} has no version ${input.compare_version_sequence}; versions on record: ${versions.map((v) => v.version_sequence).join(', ')}.`,
         { ...id, compare_version_sequence: input.compare_version_sequence, versions: versionChoices(versions) },
       );
     }
