@@ -32,12 +32,15 @@ function fingerprint(root: string): string {
  * ... TEMPLATE, so suites start from real data in a second instead of re-ingesting each time.
  */
 export async function corpusTemplate(admin: Sql, adminUrl: string): Promise<string> {
-  const name = `fds_tpl_${fingerprint(path.resolve(new URL('../..', import.meta.url).pathname))}`;
+  const root = path.resolve(new URL('../..', import.meta.url).pathname);
+  // Templates are named per checkout, so checkouts sharing one server never drop each other's.
+  const checkout = createHash('sha256').update(root).digest('hex').slice(0, 6);
+  const name = `fds_tpl_${checkout}_${fingerprint(root)}`;
   await admin`SELECT pg_advisory_lock(74201)`;
   try {
     const [exists] = await admin`SELECT 1 FROM pg_database WHERE datname = ${name} AND datistemplate`;
     if (exists) return name;
-    for (const old of await admin<{ datname: string }[]>`SELECT datname FROM pg_database WHERE datname LIKE 'fds_tpl_%'`) {
+    for (const old of await admin<{ datname: string }[]>`SELECT datname FROM pg_database WHERE datname LIKE ${`fds_tpl_${checkout}_%`} OR datname ~ '^fds_tpl_[0-9a-f]{16}$'`) {
       await admin`ALTER DATABASE ${admin(old.datname)} IS_TEMPLATE false`;
       await admin`DROP DATABASE IF EXISTS ${admin(old.datname)} WITH (FORCE)`;
     }
