@@ -14,12 +14,12 @@ import { loadIdentity, identityIsEmpty } from './ingest/load-identity.ts';
 import { progressLine, summaryLine } from './ingest/progress-bar.ts';
 import { runIngestion } from './ingest/run-ingestion.ts';
 import { createHttpServer } from './routes/server.ts';
-import { ALL_TOOLS } from './tools/all-tools.ts';
-import { Authenticator } from './tools/auth.ts';
-import { slotCoverage } from './tools/coverage.ts';
-import type { ServerInfo } from './tools/jsonrpc.ts';
-import type { Services } from './tools/services.ts';
-import { SERVICE_VERSION } from './tools/system-tools.ts';
+import { ALL_TOOLS } from './areas/index.ts';
+import { Authenticator } from './api/auth.ts';
+import { slotCoverage } from './api/coverage-gate.ts';
+import type { ServerInfo } from './api/jsonrpc.ts';
+import type { Services } from './api/services.ts';
+import { SERVICE_VERSION } from './areas/system/tools.ts';
 
 export const SERVER_INFO: ServerInfo = { name: 'fds', title: 'Financial Filings Data Service', version: SERVICE_VERSION };
 

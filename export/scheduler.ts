@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { nextExportAt } from '../domain/export-schedule.ts';
-import type { Services } from '../tools/services.ts';
+import type { Services } from '../api/services.ts';
 import { BuildBusyError, buildSnapshot } from './build.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { FREE_COVERAGE, PLANS, RATE_LIMITS } from '../domain/plans.ts';
-import { toolName, type ToolDefinition } from '../tools/define-tool.ts';
-import { schemasOf } from '../tools/json-schema.ts';
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ServerInfo } from '../tools/jsonrpc.ts';
+import { toolName, type ToolDefinition } from '../api/define-tool.ts';
+import { schemasOf } from '../api/json-schema.ts';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ServerInfo } from '../api/jsonrpc.ts';
 
 /**
  * The tool-server manifest (GET /mcp/manifest, no key): generated from the registry, never edited
@@ -9,7 +9,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ServerInfo }
  */
 export function buildManifest(tools: readonly ToolDefinition[], info: ServerInfo) {
   return {
-    generated_from: 'tools/all-tools.ts (the registry)',
+    generated_from: 'areas/index.ts (the registry)',
     server: info,
     endpoint: '/mcp',
     transport: 'JSON-RPC 2.0 over HTTP POST; one JSON body per response; no event stream',

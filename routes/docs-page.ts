@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { toolName, type ToolDefinition } from '../tools/define-tool.ts';
-import { inputJsonSchema } from '../tools/json-schema.ts';
-import type { ServerInfo } from '../tools/jsonrpc.ts';
+import { toolName, type ToolDefinition } from '../api/define-tool.ts';
+import { inputJsonSchema } from '../api/json-schema.ts';
+import type { ServerInfo } from '../api/jsonrpc.ts';
 import { pathParamNames } from './router.ts';
 import { openApiPath } from './openapi.ts';
 

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../tools/schemas.ts';
-import { toolName, type ToolDefinition } from '../tools/define-tool.ts';
-import { inputJsonSchema, schemasOf } from '../tools/json-schema.ts';
-import type { ServerInfo } from '../tools/jsonrpc.ts';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../api/schemas.ts';
+import { toolName, type ToolDefinition } from '../api/define-tool.ts';
+import { inputJsonSchema, schemasOf } from '../api/json-schema.ts';
+import type { ServerInfo } from '../api/jsonrpc.ts';
 import { pathParamNames } from './router.ts';
 import { isRepeatable } from './query-params.ts';
 
@@ -127,7 +127,7 @@ export function buildOpenApi(tools: readonly ToolDefinition[], info: ServerInfo)
       title: info.title,
       version: info.version,
       description: [
-        'Normalized financial statements from SEC XBRL filings. Generated from the tool registry (tools/all-tools.ts).',
+        'Normalized financial statements from SEC XBRL filings. Generated from the tool registry (areas/index.ts).',
         'Authentication: X-Api-Key header. Every response carries X-Trace-Id and X-Request-ID.',
         `Pagination: page (from 1) and page_size (default ${PAGE_SIZE_DEFAULT}, at most ${PAGE_SIZE_MAX}); envelope { page, page_size, total, items }.`,
         'Decimal values are strings. Dates are YYYY-MM-DD; timestamps ISO 8601 UTC.',

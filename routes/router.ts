@@ -1,4 +1,4 @@
-import type { HttpMethod, ToolDefinition } from '../tools/define-tool.ts';
+import type { HttpMethod, ToolDefinition } from '../api/define-tool.ts';
 
 type Segment = { literal: string } | { param: string } | { rest: string };
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { ServiceError } from '../domain/service-error.ts';
-import type { AuthContext } from '../tools/auth.ts';
-import type { CoverageGate } from '../tools/coverage.ts';
-import { defineTool } from '../tools/define-tool.ts';
-import { Cik } from '../tools/schemas.ts';
+import type { AuthContext } from '../api/auth.ts';
+import type { CoverageGate } from '../api/coverage-gate.ts';
+import { defineTool } from '../api/define-tool.ts';
+import { Cik } from '../api/schemas.ts';
 import { get, post } from './helpers/http.ts';
 import { listenWithFixtures, startTestService, type TestService } from './helpers/service.ts';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { createApiKey, type IssuedKey } from '../db/keys.ts';
-import { defineTool } from '../tools/define-tool.ts';
-import { Cik } from '../tools/schemas.ts';
+import { defineTool } from '../api/define-tool.ts';
+import { Cik } from '../api/schemas.ts';
 import { get, post, type Reply } from './helpers/http.ts';
 import { listenWithFixtures, startTestService, type TestService } from './helpers/service.ts';
 

@@ -4,9 +4,9 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PLANS } from '../domain/plans.ts';
 import { pathParamNames, Router } from '../routes/router.ts';
-import { ALL_TOOLS } from '../tools/all-tools.ts';
-import { toolName } from '../tools/define-tool.ts';
-import { schemasOf } from '../tools/json-schema.ts';
+import { ALL_TOOLS } from '../areas/index.ts';
+import { toolName } from '../api/define-tool.ts';
+import { schemasOf } from '../api/json-schema.ts';
 
 /**
  * The spec's tool table: each tool arrives with the issue that builds its handler, under exactly

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { buildOpenApi } from '../routes/openapi.ts';
 import { pathParamNames, Router } from '../routes/router.ts';
-import { defineTool, type HttpMethod, type ToolDefinition } from '../tools/define-tool.ts';
+import { defineTool, type HttpMethod, type ToolDefinition } from '../api/define-tool.ts';
 
 function fixture(name: string, path: string, method: HttpMethod = 'GET'): ToolDefinition {
   const input: Record<string, z.ZodString> = {};

@@ -6,9 +6,9 @@ import { createApiKey } from '../../db/keys.ts';
 import { PLANS, type Plan } from '../../domain/plans.ts';
 import { createHttpServer } from '../../routes/server.ts';
 import { SERVER_INFO, startService, type RunningService } from '../../service.ts';
-import { ALL_TOOLS } from '../../tools/all-tools.ts';
-import type { ToolDefinition } from '../../tools/define-tool.ts';
-import type { Services } from '../../tools/services.ts';
+import { ALL_TOOLS } from '../../areas/index.ts';
+import type { ToolDefinition } from '../../api/define-tool.ts';
+import type { Services } from '../../api/services.ts';
 import { createTestDatabase } from './database.ts';
 
 export const SHARED_SEC = fileURLToPath(new URL('../../../shared/sec', import.meta.url));

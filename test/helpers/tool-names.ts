@@ -1,5 +1,5 @@
-import { ALL_TOOLS } from '../../tools/all-tools.ts';
-import { toolName } from '../../tools/define-tool.ts';
+import { ALL_TOOLS } from '../../areas/index.ts';
+import { toolName } from '../../api/define-tool.ts';
 
 /**
  * The tool names every tool-server listing must show: the registry's tools, sorted. Surface tests

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { resolveTicker } from '../db/identity.ts';
+import { CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS } from '../domain/catalog/index.ts';
+import { ServiceError } from '../domain/service-error.ts';
+import type { ToolContext } from './define-tool.ts';
+
+const DERIVED_NAMES = new Set(DERIVED_METRICS.map((m) => m.metric));
+
+/** A canonical metric name; anything else is refused with the accepted names. */
+export const CanonicalMetricParam = z
+  .string()
+  .transform((s) => s.trim().toUpperCase())
+  .superRefine((name, ctx) => {
+    if (canonicalMetric(name)) return;
+    const hint = DERIVED_NAMES.has(name) ? `${name} is a derived metric (served by the derived-metric and modeling routes), not a canonical one. ` : '';
+    ctx.addIssue({
+      code: 'custom',
+      message: `${hint}unknown canonical metric ${JSON.stringify(name)}; accepted names: ${CANONICAL_METRIC_NAMES.join(', ')}`,
+    });
+  })
+  .describe('canonical metric name, e.g. REVENUE, NET_INCOME, TOTAL_ASSETS (list: /v1/metrics/definitions)');
+
+/** cik or ticker, exactly one; a ticker resolves to today's CIK and is reported to the coverage gate. */
+export async function companyOf(ctx: ToolContext, input: { cik?: string | undefined; ticker?: string | undefined }): Promise<string> {
+  if (input.cik && input.ticker) throw new ServiceError('VALIDATION_ERROR', 'Pass cik or ticker, not both.', {});
+  if (input.cik) return input.cik;
+  if (!input.ticker) throw new ServiceError('VALIDATION_ERROR', 'Pass cik (e.g. 0000320193) or ticker (e.g. AAPL).', {});
+  const row = await resolveTicker(ctx.services.sql, input.ticker, null);
+  if (!row) throw new ServiceError('NOT_FOUND', `No company has ticker ${input.ticker}. Search names with /v1/identity/search.`, { ticker: input.ticker });
+  await ctx.reach([row.cik]);
+  return row.cik;
+}
+

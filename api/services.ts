@@ -1,0 +1,31 @@
+import type { Config } from '../config.ts';
+import type { Sql } from '../db/client.ts';
+import type { BlobStore } from '../export/blob-store.ts';
+import type { FixedWindowLimiter } from '../domain/rate-limit.ts';
+import type { Authenticator } from './auth.ts';
+import type { CoverageGate } from './coverage-gate.ts';
+
+export type Phase = 'starting' | 'loading' | 'ready';
+
+/** What readiness and metadata report about start-up and loading. */
+export interface ServiceStatus {
+  phase: Phase;
+  startedAt: Date;
+  /** human-readable progress of the current loading step, when loading */
+  progress: string | null;
+}
+
+/** Everything a handler may use. Built once at start-up; tests build it against their own database. */
+export interface Services {
+  sql: Sql;
+  config: Config;
+  now: () => Date;
+  limiter: FixedWindowLimiter;
+  authenticator: Authenticator;
+  coverage: CoverageGate;
+  status: ServiceStatus;
+  /** where bulk snapshot files live (export/) */
+  bulkStore: BlobStore;
+  /** validate every handler's output against its schema (tests turn this on) */
+  checkOutputs: boolean;
+}

@@ -1,0 +1,244 @@
+import { z } from 'zod';
+import type { Sql } from '../../db/client.ts';
+import { latestPeriodicFiling } from './queries.ts';
+import { latestVersionsAsOf, ledgerOfVersions, visiblePeriods, type VisiblePeriod } from './state-queries.ts';
+import { wireDecimal } from '../../domain/decimal.ts';
+import { TRUST_FORMULA, trustScore, type ScoredStatement } from '../../domain/trust-score.ts';
+import { byCatalogOrder } from './shapes.ts';
+import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
+import { Cik, CikOut, dataEnvelope, FiscalPeriodParam, FiscalYear, IsoDate, StatementTypeParam, Ticker } from '../../api/schemas.ts';
+import { StatementVersionOut, versionOut } from '../../api/statement-shapes.ts';
+import { companyOf } from '../../api/params.ts';
+
+/**
+ * Point-in-time financials ("as known on a date, with provenance"): what an analyst could have
+ * read on a date. A statement version is visible from its SEC filing date on (SEC already moves a
+ * filing accepted after 17:30 ET to the next business day), so a date sees every filing accepted
+ * by the end of that business date and nothing later.
+ *
+ * Which periods: the most recent fiscal year with an annual (FY) statement visible, plus the
+ * latest quarter (Q1-Q3) reported after that year's end, when there is one: the annual picture
+ * and the newest interim one, as a model would be built on the date. Q4 is never the latest
+ * quarter (it is derived from the annual report and ends with it). With fiscal_year, the same
+ * rule inside that year: its FY statements, or, before its annual report was filed, its latest
+ * quarter. Each statement is the latest version of that period visible on the date.
+ */
+
+const PeriodOut = z.object({
+  role: z
+    .enum(['ANNUAL', 'LATEST_QUARTER'])
+    .describe('ANNUAL: the most recent fiscal year with an annual report filed by the date; LATEST_QUARTER: the newest quarter reported after that year ended'),
+  fiscal_year: z.number().int(),
+  fiscal_period: FiscalPeriodParam,
+  period_end: z.string(),
+  statement_types: z.array(StatementTypeParam).describe('statement types the period has on the date; a type absent here was not filed for it'),
+});
+
+const FailureOut = z.object({
+  rule_id: z.string(),
+  rule_category: z.string().describe('IDENTITY or ROLLFORWARD'),
+  statement_type: StatementTypeParam,
+  fiscal_year: z.number().int(),
+  fiscal_period: FiscalPeriodParam,
+  version_sequence: z.number().int(),
+  severity: z.string().describe('LOW, MEDIUM, HIGH or CRITICAL'),
+  delta: z.string().nullable().describe('actual_value - expected_value as a decimal string'),
+});
+
+const ReconciliationOut = z
+  .object({
+    rows_count: z.number().int().describe('ledger rows of the returned versions (a rule writes a row only where it produced a result; 0 means nothing was evaluated)'),
+    pass_count: z.number().int(),
+    warn_count: z.number().int().describe('WARNING rows, declines included'),
+    fail_count: z.number().int(),
+    declined_count: z.number().int().describe('WARNING rows with severity NONE: the rule declined to compare (see the ledger notes for the reason); not a defect'),
+    failing_rule_ids: z.array(z.string()).describe('distinct rule ids with a FAIL row, sorted'),
+    failures: z.array(FailureOut).describe('each FAIL row: read the full row with /v1/edgar/reconciliation/ledger for that statement identity'),
+  })
+  .describe("summary of the reconciliation ledger (cross-statement and roll-forward rules) for the returned statement versions, as written when each version was added");
+
+const TrustScoreOut = z
+  .object({
+    score: z
+      .string()
+      .nullable()
+      .describe(
+        `0..1 as a decimal string with six fraction digits (rounded down); null when no statement is visible. ${TRUST_FORMULA}. ` +
+          'A data-quality indication of the returned statements, not an opinion on the company.',
+      ),
+    components: z.object({
+      identity_pass_rate: z
+        .string()
+        .nullable()
+        .describe('accounting identity checks (those of normalized_payload._meta.identity) that PASS over those evaluated, across the returned statements; SKIPPED left out, WARNING counts as not passing; null when none could be evaluated'),
+      core_completeness: z
+        .string()
+        .nullable()
+        .describe(
+          'core metrics reported over core metrics expected: each returned period expects all three statements with their headline totals ' +
+            '(income statement REVENUE, OPERATING_INCOME, NET_INCOME, EPS_DILUTED; balance sheet TOTAL_ASSETS, TOTAL_LIABILITIES, STOCKHOLDERS_EQUITY or TOTAL_EQUITY; ' +
+            'cash flow OPERATING_, INVESTING_ and FINANCING_CASH_FLOW)',
+        ),
+      correction_share: z.string().nullable().describe('figures whose value was corrected from the tagged one (correction_rule non-null) over all figures; counts against the score'),
+      derived_share: z.string().nullable().describe('figures computed rather than filed (value_origin DERIVED, e.g. a discrete quarter from year-to-date figures) over all figures; counts against the score'),
+    }),
+    counts: z.object({
+      statements: z.number().int(),
+      periods: z.number().int(),
+      identity_checks_evaluated: z.number().int(),
+      identity_checks_passed: z.number().int(),
+      core_metrics_expected: z.number().int(),
+      core_metrics_present: z.number().int(),
+      figures: z.number().int(),
+      corrected_figures: z.number().int(),
+      derived_figures: z.number().int(),
+    }),
+    weights: z
+      .object({ identity_pass_rate: z.string(), core_completeness: z.string(), correction_share: z.string(), derived_share: z.string() })
+      .describe('weight of each component in the score'),
+    formula: z.string().describe('the formula, in words'),
+    explanation: z.string().describe('the score in plain words: what passed, what is missing, what was corrected or derived'),
+  })
+  .describe('how far the returned statements can be taken at face value, with its components');
+
+const AsOfOut = z.object({
+  cik: CikOut,
+  as_of_date: z.string().describe('the date of the read: filings with an SEC filing date on or before it are visible'),
+  fiscal_year: z.number().int().nullable().describe('the fiscal year asked for; null when the read picked the most recent one'),
+  latest_filing: z
+    .object({ accession_id: z.string(), form: z.string(), filing_date: z.string(), report_date: z.string().nullable() })
+    .nullable()
+    .describe('the newest periodic report (10-K, 10-Q, amendments ...) filed by the date; null before the first'),
+  periods: z.array(PeriodOut).describe('the periods returned, annual first; empty when nothing was filed by the date'),
+  statements: z
+    .array(StatementVersionOut)
+    .describe(
+      'latest version, as of the date, of each statement of the returned periods (annual first; income statement, balance sheet, cash flow), ' +
+        'each with every figure and its provenance (accession, tag, mapping, corrections) and _meta.identity; is_latest is true (newest visible on the date). Empty before the first filing',
+    ),
+  _meta: z.object({
+    visibility: z.string().describe('the point-in-time rule applied'),
+    reconciliation: ReconciliationOut,
+    trust_score: TrustScoreOut,
+  }),
+});
+
+const VISIBILITY = 'statement versions whose SEC filing date is on or before as_of_date (filings accepted by the end of that business date)';
+
+const QUARTERS = new Set(['Q1', 'Q2', 'Q3']);
+
+/** The annual period and the latest quarter after it (see the module comment). Periods come newest end first. */
+export function choosePeriods(visible: readonly VisiblePeriod[], fiscalYear: number | null): { role: 'ANNUAL' | 'LATEST_QUARTER'; period: VisiblePeriod }[] {
+  const pool = fiscalYear === null ? visible : visible.filter((p) => p.fiscal_year === fiscalYear);
+  const annual = pool.find((p) => p.fiscal_period === 'FY');
+  const quarter = pool.find((p) => QUARTERS.has(p.fiscal_period) && (!annual || p.period_end > annual.period_end));
+  const out: { role: 'ANNUAL' | 'LATEST_QUARTER'; period: VisiblePeriod }[] = [];
+  if (annual) out.push({ role: 'ANNUAL', period: annual });
+  if (quarter) out.push({ role: 'LATEST_QUARTER', period: quarter });
+  return out;
+}
+
+async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: number | null): Promise<z.input<typeof AsOfOut>> {
+  const chosen = choosePeriods(await visiblePeriods(sql, cik, asOf), fiscalYear);
+  const [versions, filing] = await Promise.all([
+    latestVersionsAsOf(sql, cik, asOf, chosen.map((c) => c.period)),
+    latestPeriodicFiling(sql, cik, asOf),
+  ]);
+  const ledger = await ledgerOfVersions(sql, versions.map((v) => v.statement_version_id));
+  const failures = ledger.filter((r) => r.status === 'FAIL');
+  const scored: ScoredStatement[] = versions.map((v) => ({
+    statement_type: v.statement_type as never,
+    fiscal_year: v.fiscal_year,
+    fiscal_period: v.fiscal_period as never,
+    figures: v.figures,
+  }));
+  return {
+    cik,
+    as_of_date: asOf,
+    fiscal_year: fiscalYear,
+    latest_filing: filing ? { accession_id: filing.accession_id, form: filing.form, filing_date: filing.filing_date, report_date: filing.report_date } : null,
+    periods: chosen.map(({ role, period }) => ({
+      role,
+      fiscal_year: period.fiscal_year,
+      fiscal_period: period.fiscal_period as never,
+      period_end: period.period_end,
+      statement_types: versions
+        .filter((v) => v.fiscal_year === period.fiscal_year && v.fiscal_period === period.fiscal_period)
+        .map((v) => v.statement_type as never),
+    })),
+    statements: versions.map((v) => versionOut(v, true, byCatalogOrder)),
+    _meta: {
+      visibility: VISIBILITY,
+      reconciliation: {
+        rows_count: ledger.length,
+        pass_count: ledger.filter((r) => r.status === 'PASS').length,
+        warn_count: ledger.filter((r) => r.status === 'WARNING').length,
+        fail_count: failures.length,
+        declined_count: ledger.filter((r) => r.declined).length,
+        failing_rule_ids: [...new Set(failures.map((r) => r.rule_id))].sort(),
+        failures: failures.map((r) => ({
+          rule_id: r.rule_id,
+          rule_category: r.rule_category,
+          statement_type: r.statement_type as never,
+          fiscal_year: r.fiscal_year,
+          fiscal_period: r.fiscal_period as never,
+          version_sequence: r.version_sequence,
+          severity: r.severity,
+          delta: r.delta === null ? null : wireDecimal(r.delta),
+        })),
+      },
+      trust_score: trustScore(scored),
+    },
+  };
+}
+
+const DateParam = IsoDate.describe('the point in time (YYYY-MM-DD): only filings with an SEC filing date on or before it are seen');
+const YearParam = FiscalYear.optional().describe(
+  "read this fiscal year (the filer's label) instead of the most recent one: its FY statements, or its latest quarter before its annual report was filed",
+);
+
+const AS_OF_DESCRIPTION =
+  'Financials as known on a date, with provenance: for the most recent fiscal year with an annual report filed by that date, the latest version of its income statement, balance sheet and cash-flow statement ' +
+  'as it stood on the date (a later restatement is not seen), plus the newest quarter reported after that year ended. Each figure carries its provenance (accession, tag, mapping, corrections) and the accounting identities; ' +
+  '_meta.reconciliation summarises the reconciliation ledger of those versions and _meta.trust_score scores them (identity pass rate, core completeness, corrected and derived shares). ' +
+  'fiscal_year pins a year. A date before the first filing answers 200 with no statements.';
+
+export const provenanceAsOf = defineTool({
+  name: 'provenance.as_of',
+  title: 'Financials as known on a date',
+  description: AS_OF_DESCRIPTION,
+  http: { method: 'GET', path: '/v1/edgar/as-of/{date}/financials/{cik}' },
+  tool: true,
+  plan: 'free',
+  input: z.object({ date: DateParam, cik: Cik, fiscal_year: YearParam }),
+  output: dataEnvelope(AsOfOut),
+  companies: (input) => [input.cik],
+  handler: async ({ services }, input) => ({ data: await asOfFinancials(services.sql, input.cik, input.date, input.fiscal_year ?? null) }),
+});
+
+/**
+ * The spec's second name for the same read. Its own HTTP path takes the company and date as query
+ * parameters, and a ticker in place of the CIK, for callers that do not build path segments.
+ */
+export const financialsAsOfSnapshot = defineTool({
+  name: 'financials.get_as_of_snapshot',
+  title: 'Financials snapshot as known on a date',
+  description: `${AS_OF_DESCRIPTION} Same answer as provenance_as_of; this one also accepts a ticker instead of the CIK (pass one of them).`,
+  http: { method: 'GET', path: '/v1/financials/as-of-snapshot' },
+  tool: true,
+  plan: 'free',
+  input: z.object({
+    cik: Cik.optional().describe('SEC Central Index Key (zero-padded or not); pass cik or ticker'),
+    ticker: Ticker.optional().describe('exchange ticker, resolved to its CIK; pass cik or ticker'),
+    date: DateParam,
+    fiscal_year: YearParam,
+  }),
+  output: dataEnvelope(AsOfOut),
+  companies: (input) => (input.cik ? [input.cik] : []),
+  handler: async (ctx, input) => {
+    const cik = await companyOf(ctx, input);
+    return { data: await asOfFinancials(ctx.services.sql, cik, input.date, input.fiscal_year ?? null) };
+  },
+});
+
+export const AS_OF_TOOLS: ToolDefinition[] = [provenanceAsOf, financialsAsOfSnapshot];

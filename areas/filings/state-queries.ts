@@ -1,0 +1,142 @@
+import type { Sql } from '../../db/client.ts';
+import { unpackFigure } from '../../db/figure-storage.ts';
+import type { VersionRow } from '../../db/statement-read.ts';
+
+/**
+ * Reads across a company's statement types: the financial state per fiscal period (latest
+ * version of each statement merged) and the point-in-time view of the as-of route.
+ * Visibility is the one rule of the service: a version is seen from its SEC filing date on.
+ */
+
+const HEADER = (sql: Sql) => sql`
+  v.statement_version_id, v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence, v.period_start,
+  v.period_end, v.accession, v.form, v.filing_date, v.accepted_at, v.currency, v.accounting_standard,
+  v.previous_version_id, v.created_at`;
+
+const TYPE_RANK = (sql: Sql) => sql`CASE v.statement_type WHEN 'INCOME_STATEMENT' THEN 1 WHEN 'BALANCE_SHEET' THEN 2 ELSE 3 END`;
+
+function unpack(row: VersionRow): VersionRow {
+  for (const m of Object.keys(row.figures)) row.figures[m] = unpackFigure(row.figures[m]!, row);
+  return row;
+}
+
+export interface StateFilter {
+  cik: string;
+  fiscal_periods: string[] | null;
+  fiscal_year_from: number | null;
+  fiscal_year_to: number | null;
+  as_of_date: string | null;
+}
+
+export interface StatePeriod {
+  fiscal_year: number;
+  fiscal_period: string;
+  period_end: string;
+  /** latest visible version of each statement type the period has, income statement first */
+  versions: VersionRow[];
+}
+
+/**
+ * One entry per fiscal period holding any statement (after the filters), oldest period end first
+ * (quarters before the year ending the same day), with the latest visible version of each type.
+ */
+export async function financialState(sql: Sql, f: StateFilter, page: { limit: number; offset: number }): Promise<{ total: number; periods: StatePeriod[] }> {
+  const latest = sql`
+    SELECT DISTINCT ON (v.statement_type, v.fiscal_year, v.fiscal_period) v.*
+    FROM statement_versions v
+    WHERE v.cik = ${f.cik}
+      ${f.fiscal_periods ? sql`AND v.fiscal_period IN ${sql(f.fiscal_periods)}` : sql``}
+      ${f.fiscal_year_from !== null ? sql`AND v.fiscal_year >= ${f.fiscal_year_from}` : sql``}
+      ${f.fiscal_year_to !== null ? sql`AND v.fiscal_year <= ${f.fiscal_year_to}` : sql``}
+      ${f.as_of_date ? sql`AND v.filing_date <= ${f.as_of_date}` : sql``}
+    ORDER BY v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence DESC`;
+  const periods = await sql<{ fiscal_year: number; fiscal_period: string; period_end: string; total: number }[]>`
+    SELECT fiscal_year, fiscal_period, max(period_end) AS period_end, count(*) OVER ()::int AS total
+    FROM (${latest}) v
+    GROUP BY fiscal_year, fiscal_period
+    ORDER BY max(period_end), fiscal_year, CASE fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, fiscal_period
+    LIMIT ${page.limit} OFFSET ${page.offset}`;
+  if (periods.length === 0) {
+    if (page.offset === 0) return { total: 0, periods: [] };
+    // a page past the end still reports the total
+    const [count] = await sql<{ total: number }[]>`
+      SELECT count(*)::int AS total FROM (SELECT DISTINCT fiscal_year, fiscal_period FROM (${latest}) v) p`;
+    return { total: count?.total ?? 0, periods: [] };
+  }
+  const rows = await sql<VersionRow[]>`
+    SELECT ${HEADER(sql)}, v.figures, v.calculation_evidence FROM (${latest}) v
+    WHERE (v.fiscal_year, v.fiscal_period) IN (
+      SELECT * FROM unnest(${periods.map((p) => p.fiscal_year)}::int[], ${periods.map((p) => p.fiscal_period)}::text[])
+    )
+    ORDER BY ${TYPE_RANK(sql)}`;
+  const out = periods.map((p) => ({
+    fiscal_year: p.fiscal_year,
+    fiscal_period: p.fiscal_period,
+    period_end: p.period_end,
+    versions: [] as VersionRow[],
+  }));
+  const byKey = new Map(out.map((p) => [`${p.fiscal_year} ${p.fiscal_period}`, p]));
+  for (const r of rows) byKey.get(`${r.fiscal_year} ${r.fiscal_period}`)?.versions.push(unpack(r));
+  return { total: periods[0]!.total, periods: out };
+}
+
+export interface VisiblePeriod {
+  fiscal_year: number;
+  fiscal_period: string;
+  period_end: string;
+}
+
+/** Every period of a company with a version filed on or before `asOf`, newest period end first. */
+export async function visiblePeriods(sql: Sql, cik: string, asOf: string): Promise<VisiblePeriod[]> {
+  return sql<VisiblePeriod[]>`
+    SELECT fiscal_year, fiscal_period, max(period_end) AS period_end
+    FROM statement_versions
+    WHERE cik = ${cik} AND filing_date <= ${asOf}
+    GROUP BY fiscal_year, fiscal_period
+    ORDER BY max(period_end) DESC, fiscal_year DESC`;
+}
+
+/** The latest version of each statement type of the named periods visible on `asOf`. */
+export async function latestVersionsAsOf(sql: Sql, cik: string, asOf: string, periods: { fiscal_year: number; fiscal_period: string }[]): Promise<VersionRow[]> {
+  if (periods.length === 0) return [];
+  const rows = await sql<VersionRow[]>`
+    SELECT * FROM (
+      SELECT DISTINCT ON (v.statement_type, v.fiscal_year, v.fiscal_period) ${HEADER(sql)}, v.figures, v.calculation_evidence
+      FROM statement_versions v
+      WHERE v.cik = ${cik} AND v.filing_date <= ${asOf}
+        AND (v.fiscal_year, v.fiscal_period) IN (
+          SELECT * FROM unnest(${periods.map((p) => p.fiscal_year)}::int[], ${periods.map((p) => p.fiscal_period)}::text[])
+        )
+      ORDER BY v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence DESC
+    ) v
+    ORDER BY v.period_end DESC, CASE v.fiscal_period WHEN 'FY' THEN 0 ELSE 1 END, ${TYPE_RANK(sql)}`;
+  return rows.map(unpack);
+}
+
+export interface LedgerCounts {
+  statement_version_id: string;
+  rule_id: string;
+  statement_type: string;
+  fiscal_year: number;
+  fiscal_period: string;
+  version_sequence: number;
+  rule_category: string;
+  status: 'PASS' | 'WARNING' | 'FAIL';
+  severity: string;
+  declined: boolean;
+  delta: string | null;
+}
+
+/**
+ * The reconciliation ledger rows of the given versions (written when each version was added, from
+ * the statements as they stood on its filing date, so they are themselves point-in-time).
+ */
+export async function ledgerOfVersions(sql: Sql, versionIds: string[]): Promise<LedgerCounts[]> {
+  if (versionIds.length === 0) return [];
+  return sql<LedgerCounts[]>`
+    SELECT statement_version_id, rule_id, statement_type, fiscal_year, fiscal_period, version_sequence, rule_category,
+      status, severity, delta IS NULL AS declined, delta::text
+    FROM reconciliation_results
+    WHERE statement_version_id IN ${sql(versionIds)}
+    ORDER BY fiscal_year, fiscal_period, statement_type, rule_category, rule_id`;
+}

@@ -1,0 +1,434 @@
+import { z } from 'zod';
+import { filingsByAccession, metricAcrossVersions, metricRevisions, versionById, type VersionWithHash } from './queries.ts';
+import { statementVersions, type StoredFigure, type VersionRow } from '../../db/statement-read.ts';
+import { canonicalMetric, conceptIndex } from '../../domain/catalog/index.ts';
+import { wireDecimal } from '../../domain/decimal.ts';
+import { ServiceError } from '../../domain/service-error.ts';
+import { defineTool, type ToolContext } from '../../api/define-tool.ts';
+import { Cik, CikOut, dataEnvelope, DecimalString, FiscalPeriodParam, FiscalYear, StatementTypeParam, Timestamp, Uuid } from '../../api/schemas.ts';
+import { CalculationStepOut, FigureProvenance } from '../../api/statement-shapes.ts';
+import { CanonicalMetricParam } from '../../api/params.ts';
+
+/**
+ * Provenance and tracing: where one figure of one statement version came from (filing, tag,
+ * context, derivation), its audit chain across the statement's versions, and which mapping and
+ * correction rules fired on a version. Everything is read from the stored figures; nothing is
+ * recomputed, so these routes explain exactly what the statement routes serve.
+ */
+
+const CORRECTION_REASONS: Record<string, (f: StoredFigure) => string> = {
+  COST_OF_REVENUE_CREDIT_SIGN: (f) =>
+    `The filer tagged cost of revenue as a credit (${f.as_filed_value ?? 'a negative value'}); the sign was reversed because revenue minus the reversed cost equals the gross profit the same filing reports.`,
+  REVENUE_RESIDUAL_TOP_LINE_REPLACED: (f) =>
+    `The filer's top line ${f.as_filed_concept ?? ''} did not reconcile with its own gross profit (a residual line tagged as the total); it was replaced by ${f.source_xbrl_concept ?? 'the revenue'} reported in the same filing and period, which does (revenue - cost of revenue = gross profit).`,
+};
+
+const RULE_DESCRIPTIONS: Record<string, string> = {
+  COST_OF_REVENUE_CREDIT_SIGN: 'Correction: cost of revenue tagged as a credit; sign reversed, proven by the filing\'s own gross profit. as_filed_value keeps the tagged value.',
+  REVENUE_RESIDUAL_TOP_LINE_REPLACED:
+    'Correction: a residual top line tagged as revenue was replaced by the revenue that reconciles with gross profit in the same filing and period. as_filed_concept names the replaced tag.',
+  FALLBACK_CONCEPT:
+    "Mapping: the value comes from a later candidate tag of the metric's catalog list, not its first one (selection_rule says whether the filing's presentation or the catalog order chose it). For a derived figure, its inputs' tag.",
+};
+
+const overrideReason = (f: StoredFigure) => (f.correction_rule ? (CORRECTION_REASONS[f.correction_rule]?.(f) ?? f.correction_rule) : null);
+
+/** The tag a figure's line carries: its own, or for a derived figure the tag of its base input. */
+function lineItemOf(f: StoredFigure): string | null {
+  if (f.source_xbrl_concept) return f.source_xbrl_concept;
+  const steps = f.calculation_steps ?? [];
+  return (steps.find((s) => s.operation === 'base') ?? steps[0])?.source_xbrl_concept ?? null;
+}
+
+/** Position of a tag in the metric's candidate list (0 = first); null when the catalog does not list it. */
+function rankOf(metric: string, concept: string | null): number | null {
+  if (!concept) return null;
+  return conceptIndex().get(concept)?.find((u) => u.metric === metric)?.rank ?? null;
+}
+
+const candidatesOf = (metric: string) => (canonicalMetric(metric)?.concepts ?? []).map((c) => ({ concept: `${c.taxonomy}:${c.concept}`, negated: c.negate === true }));
+
+const stepsOut = (f: StoredFigure) => f.calculation_steps?.map((s) => ({ ...s, value: wireDecimal(s.value) })) ?? null;
+
+/** The version named by id, with its company admitted through the coverage gate; 404 when unknown. */
+async function versionOf(ctx: ToolContext, id: string): Promise<VersionWithHash> {
+  const row = await versionById(ctx.services.sql, id);
+  if (!row) {
+    throw new ServiceError(
+      'NOT_FOUND',
+      `No statement version has id ${id}. Statement version ids come from /v1/fundamentals/normalized-statements (data.statement_version_id) or its version_history.`,
+      { statement_version_id: id },
+    );
+  }
+  await ctx.reach([row.cik]);
+  return row;
+}
+
+function figureOf(row: VersionWithHash, metric: string): StoredFigure {
+  const f = row.figures[metric];
+  if (f) return f;
+  const def = canonicalMetric(metric)!;
+  const why =
+    def.statement_type !== row.statement_type
+      ? `${metric} is a ${def.statement_type} metric and this version is a ${row.statement_type}. `
+      : `The filing did not report ${metric} for this period. `;
+  throw new ServiceError(
+    'NOT_FOUND',
+    `${why}Statement version ${row.statement_version_id} (${row.statement_type} ${row.fiscal_year} ${row.fiscal_period} v${row.version_sequence} of CIK ${row.cik}) carries: ${Object.keys(row.figures).sort().join(', ')}.`,
+    { statement_version_id: row.statement_version_id, metric_name: metric, metrics_on_version: Object.keys(row.figures).sort() },
+  );
+}
+
+const PathInput = {
+  statement_version_id: Uuid.describe('UUID of one statement version (data.statement_version_id of /v1/fundamentals/normalized-statements)'),
+  metric_name: CanonicalMetricParam,
+};
+
+const SourceContext = z
+  .object({
+    entity_cik: CikOut,
+    period_type: z.enum(['duration', 'instant']).describe('duration for income and cash-flow figures, instant (a balance at period_end) for balance-sheet figures'),
+    period_start: z.string().nullable().describe('start of the duration; null for an instant'),
+    period_end: z.string(),
+    unit: z.string().describe('XBRL unit: USD, TWD, USD/shares, shares ...'),
+    dimensions: z.array(z.string()).describe('always empty: statement figures come from non-dimensional (consolidated) facts; segment figures are on /v1/metrics/segments'),
+  })
+  .describe(
+    'the XBRL context of the value (entity, period, unit, dimensions), described rather than named: context ids are per-filing labels and are not stored. For a derived figure, the period it was computed for; its inputs\' periods are in calculation_steps',
+  );
+
+const ProvenanceOut = z.object({
+  statement_version_id: z.string(),
+  cik: CikOut,
+  metric: z.string(),
+  value: DecimalString.describe('the value as served on the statement version'),
+  fiscal_year: z.number().int(),
+  fiscal_period: FiscalPeriodParam,
+  period_start: z.string().nullable().describe('start of the figure\'s period; null for a balance (instant)'),
+  period_end: z.string(),
+  source_accession: z.string().describe('accession of the filing the value was read from (for a derived figure, the filing whose presentation completed it); can be an earlier filing than the version\'s own when a later filing did not present the metric'),
+  filing_type: z.string().describe('form of the source filing, e.g. 10-K, 10-Q, 10-K/A'),
+  filing_date: z.string().describe('SEC filing date of the source filing'),
+  accepted_at: Timestamp.nullable().describe('EDGAR acceptance time of the source filing; null when the source did not give it'),
+  source_line_item: z
+    .string()
+    .nullable()
+    .describe("the tag of the statement line the value belongs to (taxonomy-qualified, e.g. us-gaap:Revenues): the field to read for the concept. For a derived figure, its base input's tag"),
+  source_xbrl_concept: z
+    .string()
+    .nullable()
+    .describe('the tag of the fact the value was read from directly; equals source_line_item for a tagged figure, null for a derived figure (computed, not read)'),
+  mapping_type: FigureProvenance.mapping_type,
+  selection_rule: FigureProvenance.selection_rule,
+  override_applied: z.boolean().describe('true when the value is not the one the filer tagged: a correction (correction rules in the override trace) changed it'),
+  override_reason: z.string().nullable().describe('why the value differs from the tagged one, naming the correction; null when override_applied is false'),
+  calculation_steps: FigureProvenance.calculation_steps.describe('inputs of a derived figure (Q4 = FY minus the first three quarters; a discrete quarter = year-to-date minus the previous year-to-date); null for a tagged figure'),
+  source_context: SourceContext,
+  source_hash: z.string().describe("sha-256 (hex) of the statement version's content: its period, filing, and every figure's value and provenance. Equal hashes mean identical content"),
+});
+
+export const metricProvenance = defineTool({
+  name: 'edgar.metric_provenance',
+  title: 'Provenance of one figure of a statement version',
+  description:
+    'Where one canonical metric on one statement version came from: the source filing (accession, form, filing and acceptance dates), the tag (source_line_item), how it was mapped (mapping_type null for the first catalog tag), ' +
+    'whether a correction changed it (override_applied, override_reason), the derivation for a derived quarter (calculation_steps), the XBRL context and the version\'s content hash. ' +
+    '400 for an id that is not a UUID or a name that is not canonical (the message lists accepted names); 404 for an unknown version, or a metric the version does not carry (the message lists those it does).',
+  http: { method: 'GET', path: '/v1/edgar/statements/{statement_version_id}/metrics/{metric_name}/provenance' },
+  tool: false,
+  plan: 'free',
+  input: z.object(PathInput),
+  output: dataEnvelope(ProvenanceOut),
+  handler: async (ctx, input) => {
+    const row = await versionOf(ctx, input.statement_version_id);
+    const f = figureOf(row, input.metric_name);
+    const filing = (await filingsByAccession(ctx.services.sql, [f.source_accession])).get(f.source_accession);
+    // ingestion records every filing a figure is read from; a missing one is a fault of ours (500)
+    if (!filing) throw new Error(`filing ${f.source_accession} of statement version ${row.statement_version_id} is not on record`);
+    return {
+      data: {
+        statement_version_id: row.statement_version_id,
+        cik: row.cik,
+        metric: input.metric_name,
+        value: wireDecimal(f.value),
+        fiscal_year: row.fiscal_year,
+        fiscal_period: row.fiscal_period as never,
+        period_start: f.period_start,
+        period_end: f.period_end,
+        source_accession: f.source_accession,
+        filing_type: filing.form,
+        filing_date: filing.filing_date,
+        accepted_at: filing.accepted_at,
+        source_line_item: lineItemOf(f),
+        source_xbrl_concept: f.source_xbrl_concept,
+        mapping_type: f.mapping_type,
+        selection_rule: f.selection_rule,
+        override_applied: f.correction_rule !== null,
+        override_reason: overrideReason(f),
+        calculation_steps: stepsOut(f),
+        source_context: {
+          entity_cik: row.cik,
+          period_type: f.period_start === null ? ('instant' as const) : ('duration' as const),
+          period_start: f.period_start,
+          period_end: f.period_end,
+          unit: f.unit,
+          dimensions: [],
+        },
+        source_hash: row.content_hash,
+      },
+    };
+  },
+});
+
+const OverrideOut = z.object({
+  rule: FigureProvenance.correction_rule.unwrap().describe('the correction rule that changed the value'),
+  reason: z.string(),
+  as_filed_value: FigureProvenance.as_filed_value,
+  as_filed_concept: FigureProvenance.as_filed_concept,
+  served_value: DecimalString.describe('the value after the correction'),
+  served_concept: z.string().nullable().describe('the tag the served value comes from'),
+});
+
+const ChainVersion = z.object({
+  statement_version_id: z.string(),
+  version_sequence: z.number().int(),
+  is_requested: z.boolean().describe('the version this audit chain was asked for'),
+  version_accession: z.string().describe('filing whose presentation created the version'),
+  filing_type: z.string(),
+  filing_date: z.string(),
+  value: DecimalString.nullable().describe('the metric on that version; null when the version does not carry it'),
+  source_accession: z.string().nullable().describe('filing the value was read from; differs from version_accession when the figure was carried over from an earlier filing'),
+  xbrl_concept: z.string().nullable(),
+  mapping_type: z.string().nullable(),
+  correction_rule: FigureProvenance.correction_rule,
+  revision: z
+    .object({ old_value: DecimalString, new_value: DecimalString, difference: DecimalString, old_accession: z.string(), new_accession: z.string(), old_concept: z.string().nullable(), new_concept: z.string().nullable() })
+    .nullable()
+    .describe('the fact revision this version recorded for the metric (new minus old); null when it did not change the value'),
+});
+
+const AuditChainOut = z.object({
+  metric_name: z.string(),
+  statement_version_id: z.string(),
+  cik: CikOut,
+  statement_type: StatementTypeParam,
+  fiscal_year: z.number().int(),
+  fiscal_period: FiscalPeriodParam,
+  version_sequence: z.number().int(),
+  value: DecimalString,
+  filing_accession: z.string().describe('accession of the filing the value was read from'),
+  xbrl_concept: z.string().nullable().describe('tag the value was read from; null for a derived figure (its inputs\' tags are in calculation_steps)'),
+  mapping_type: FigureProvenance.mapping_type,
+  selection_rule: FigureProvenance.selection_rule,
+  concept_rank: z.number().int().nullable().describe("position of the tag (for a derived figure, its base input's tag) in the metric's candidate list, 0 = first; null when the catalog does not list it"),
+  candidate_concepts: z
+    .array(z.object({ concept: z.string(), negated: z.boolean().describe('the tag\'s sign is flipped to the metric\'s convention') }))
+    .describe('the metric\'s catalog candidates in the order they are tried (totals first)'),
+  overrides: z.array(OverrideOut).describe('corrections applied to this figure, with what was filed; empty when the value is exactly as tagged'),
+  calculation_steps: z.array(CalculationStepOut).nullable().describe('inputs of a derived figure; null for a tagged one'),
+  versions: z.array(ChainVersion).describe('the metric on every version of the statement, oldest first, with the revision each recorded'),
+  links: z
+    .object({
+      provenance: z.string(),
+      override_trace: z.string(),
+      statement: z.string().describe('the statement identity (latest version, with version history)'),
+      metric_time_series: z.string(),
+    })
+    .describe('related reads (paths relative to the service base address)'),
+});
+
+export const metricAuditChain = defineTool({
+  name: 'edgar.metric_audit_chain',
+  title: 'Audit chain of one figure of a statement version',
+  description:
+    'The chain from filing to served value for one canonical metric on one statement version: filing_accession, the tag and its rank among the metric\'s catalog candidates, mapping_type, ' +
+    'overrides[] (each correction with rule, reason, as_filed_value and as_filed_concept), calculation_steps for a derived figure, and the metric on every version of the same statement with the revision each recorded, plus links to related reads. ' +
+    'Errors as for the provenance route: 400 for a non-UUID id or non-canonical name, 404 for an unknown version or a metric it does not carry.',
+  http: { method: 'GET', path: '/v1/edgar/statements/{statement_version_id}/metrics/{metric_name}/audit-chain' },
+  tool: false,
+  plan: 'free',
+  input: z.object(PathInput),
+  output: dataEnvelope(AuditChainOut),
+  handler: async (ctx, input) => {
+    const row = await versionOf(ctx, input.statement_version_id);
+    const metric = input.metric_name;
+    const f = figureOf(row, metric);
+    const id = { cik: row.cik, statement_type: row.statement_type, fiscal_year: row.fiscal_year, fiscal_period: row.fiscal_period };
+    const across = await metricAcrossVersions(ctx.services.sql, id, metric);
+    const revisions = await metricRevisions(ctx.services.sql, across.map((v) => v.statement_version_id), metric);
+    const identityQuery = `cik=${row.cik}&statement_type=${row.statement_type}&fiscal_year=${row.fiscal_year}&fiscal_period=${row.fiscal_period}`;
+    const overrides = f.correction_rule
+      ? [{ rule: f.correction_rule, reason: overrideReason(f)!, as_filed_value: f.as_filed_value === null ? null : wireDecimal(f.as_filed_value), as_filed_concept: f.as_filed_concept, served_value: wireDecimal(f.value), served_concept: f.source_xbrl_concept }]
+      : [];
+    return {
+      data: {
+        metric_name: metric,
+        statement_version_id: row.statement_version_id,
+        ...id,
+        statement_type: row.statement_type as never,
+        fiscal_period: row.fiscal_period as never,
+        version_sequence: row.version_sequence,
+        value: wireDecimal(f.value),
+        filing_accession: f.source_accession,
+        xbrl_concept: f.source_xbrl_concept,
+        mapping_type: f.mapping_type,
+        selection_rule: f.selection_rule,
+        concept_rank: rankOf(metric, lineItemOf(f)),
+        candidate_concepts: candidatesOf(metric),
+        overrides,
+        calculation_steps: stepsOut(f),
+        versions: across.map((v) => {
+          const r = revisions.find((x) => x.statement_version_id === v.statement_version_id);
+          return {
+            statement_version_id: v.statement_version_id,
+            version_sequence: v.version_sequence,
+            is_requested: v.statement_version_id === row.statement_version_id,
+            version_accession: v.accession,
+            filing_type: v.form,
+            filing_date: v.filing_date,
+            value: v.figure ? wireDecimal(v.figure.value) : null,
+            source_accession: v.figure?.source_accession ?? null,
+            xbrl_concept: v.figure?.source_xbrl_concept ?? null,
+            mapping_type: v.figure?.mapping_type ?? null,
+            correction_rule: v.figure?.correction_rule ?? null,
+            revision: r
+              ? { ...r, old_value: wireDecimal(r.old_value), new_value: wireDecimal(r.new_value), difference: wireDecimal(r.difference) }
+              : null,
+          };
+        }),
+        links: {
+          provenance: `/v1/edgar/statements/${row.statement_version_id}/metrics/${metric}/provenance`,
+          override_trace: `/v1/edgar/companies/${row.cik}/statements/overrides/trace?${identityQuery}&version_sequence=${row.version_sequence}`,
+          statement: `/v1/fundamentals/normalized-statements?${identityQuery}&include_version_history=true`,
+          metric_time_series: `/v1/edgar/companies/${row.cik}/metrics/${metric}/time-series?fiscal_period=${row.fiscal_period}`,
+        },
+      },
+    };
+  },
+});
+
+const RuleMetric = z.object({
+  metric: z.string(),
+  value: DecimalString.describe('the value as served'),
+  xbrl_concept: z.string().nullable().describe('tag the value comes from (for a derived figure, its base input\'s tag)'),
+  first_candidate_concept: z.string().nullable().describe("the metric's first catalog tag, which the filing did not supply for this figure"),
+  selection_rule: FigureProvenance.selection_rule,
+  value_origin: FigureProvenance.value_origin,
+  as_filed_value: FigureProvenance.as_filed_value,
+  as_filed_concept: FigureProvenance.as_filed_concept,
+});
+
+const TraceRule = z.object({
+  rule_id: z.enum(['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', 'FALLBACK_CONCEPT']),
+  rule_kind: z.enum(['CORRECTION', 'MAPPING']).describe('CORRECTION changes the value the filer tagged; MAPPING only chose which tag supplies it'),
+  description: z.string(),
+  facts_count: z.number().int(),
+  metrics: z.array(RuleMetric).describe('the figures the rule touched, in metric name order'),
+});
+
+const OverrideTraceOut = z.object({
+  cik: CikOut,
+  statement_type: StatementTypeParam,
+  fiscal_year: z.number().int(),
+  fiscal_period: FiscalPeriodParam,
+  version_sequence: z.number().int(),
+  statement_version_id: z.string(),
+  total_facts_evaluated: z.number().int().describe('figures on the version (one per metric it carries)'),
+  total_facts_remapped: z
+    .number()
+    .int()
+    .describe("figures whose value comes from a tag other than the metric's first catalog candidate (for a derived figure: its inputs' tag), or that a correction replaced; each counted once"),
+  total_facts_suppressed: z.number().int().describe('figures dropped by a rule: always 0, no rule of ours drops a tagged figure (a replaced one is counted as remapped)'),
+  rules: z.array(TraceRule).describe('each rule that fired, with the figures it touched; empty (with zero remapped) when every figure is its metric\'s first tag, exactly as filed'),
+});
+
+function traceOf(row: VersionRow) {
+  const byRule = new Map<string, z.input<typeof RuleMetric>[]>();
+  let remapped = 0;
+  const metrics = Object.keys(row.figures).sort();
+  for (const metric of metrics) {
+    const f = row.figures[metric]!;
+    const concept = lineItemOf(f);
+    const rank = rankOf(metric, concept);
+    const fallback = f.value_origin === 'SOURCE' ? f.mapping_type === 'FALLBACK_CONCEPT' : rank !== null && rank > 0;
+    const entry = {
+      metric,
+      value: wireDecimal(f.value),
+      xbrl_concept: concept,
+      first_candidate_concept: candidatesOf(metric)[0]?.concept ?? null,
+      selection_rule: f.selection_rule,
+      value_origin: f.value_origin,
+      as_filed_value: f.as_filed_value === null ? null : wireDecimal(f.as_filed_value),
+      as_filed_concept: f.as_filed_concept,
+    };
+    if (f.correction_rule) byRule.set(f.correction_rule, [...(byRule.get(f.correction_rule) ?? []), entry]);
+    else if (fallback) byRule.set('FALLBACK_CONCEPT', [...(byRule.get('FALLBACK_CONCEPT') ?? []), entry]);
+    if (f.correction_rule || fallback) remapped++;
+  }
+  const rules = ['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', 'FALLBACK_CONCEPT']
+    .filter((r) => byRule.has(r))
+    .map((r) => ({ rule_id: r as never, rule_kind: r === 'FALLBACK_CONCEPT' ? ('MAPPING' as const) : ('CORRECTION' as const), description: RULE_DESCRIPTIONS[r]!, facts_count: byRule.get(r)!.length, metrics: byRule.get(r)! }));
+  return { total_facts_evaluated: metrics.length, total_facts_remapped: remapped, total_facts_suppressed: 0, rules };
+}
+
+const versionsList = (versions: VersionRow[]) =>
+  versions.map((v) => ({ version_sequence: v.version_sequence, statement_version_id: v.statement_version_id, source_accession: v.accession, filing_type: v.form, filing_date: v.filing_date }));
+
+export const overrideTrace = defineTool({
+  name: 'edgar.override_trace',
+  title: 'Override trace of a statement version',
+  description:
+    'Which mapping and correction rules fired on one statement version (cik + statement_type + fiscal_year + fiscal_period + version_sequence): total_facts_evaluated (figures on the version), ' +
+    "total_facts_remapped (figures not from the metric's first catalog tag, or replaced by a correction), total_facts_suppressed (always 0), and rules[] with the figures each touched. " +
+    'Zero counts with empty rules mean no rule fired. version_sequence may be left out when the statement has a single version; with several, that answers 409 EDGAR_STATEMENT_AMBIGUOUS listing them in details.versions: narrow with one rather than retrying. ' +
+    '404 when the statement or the version is not on record (the message lists what is).',
+  http: { method: 'GET', path: '/v1/edgar/companies/{cik}/statements/overrides/trace' },
+  tool: false,
+  plan: 'free',
+  input: z.object({
+    cik: Cik,
+    statement_type: StatementTypeParam,
+    fiscal_year: FiscalYear,
+    fiscal_period: FiscalPeriodParam,
+    version_sequence: z.number().int().min(1).optional().describe('which version (1 = as first reported); required when the statement has several'),
+  }),
+  output: dataEnvelope(OverrideTraceOut),
+  companies: (input) => [input.cik],
+  handler: async (ctx, input) => {
+    const id = { cik: input.cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
+    const versions = await statementVersions(ctx.services.sql, id, { as_of_date: null, as_reported: false });
+    const label = `${id.statement_type} ${id.fiscal_year} ${id.fiscal_period} of CIK ${id.cik}`;
+    if (versions.length === 0) {
+      throw new ServiceError('NOT_FOUND', `No ${label} is on record. The company's statements are listed by /v1/edgar/companies/{cik}/completeness and /v1/coverage/companies/{cik}.`, { ...id });
+    }
+    const sequences = versions.map((v) => v.version_sequence);
+    let row: VersionRow | undefined;
+    if (input.version_sequence !== undefined) {
+      row = versions.find((v) => v.version_sequence === input.version_sequence);
+      if (!row) {
+        throw new ServiceError('NOT_FOUND', `${label} has no version ${input.version_sequence}; versions on record: ${sequences.join(', ')}.`, {
+          ...id,
+          version_sequence: input.version_sequence,
+          versions: versionsList(versions),
+        });
+      }
+    } else if (versions.length > 1) {
+      throw new ServiceError(
+        'EDGAR_STATEMENT_AMBIGUOUS',
+        `${label} has ${versions.length} versions (${sequences.join(', ')}); narrow the identity with version_sequence (the latest is ${sequences[sequences.length - 1]}) rather than retrying.`,
+        { ...id, version_sequences: sequences, versions: versionsList(versions) },
+      );
+    } else row = versions[0]!;
+    return {
+      data: {
+        ...id,
+        statement_type: input.statement_type,
+        version_sequence: row.version_sequence,
+        statement_version_id: row.statement_version_id,
+        ...traceOf(row),
+      },
+    };
+  },
+});
+
+export const PROVENANCE_TOOLS = [metricProvenance, metricAuditChain, overrideTrace];

@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { availablePeriods, metricSeries, revisionsOf, statementVersions } from '../../db/statement-read.ts';
+import { CANONICAL_METRIC_NAMES, canonicalMetric } from '../../domain/catalog/index.ts';
+import { wireDecimal } from '../../domain/decimal.ts';
+import { ServiceError } from '../../domain/service-error.ts';
+import { defineTool } from '../../api/define-tool.ts';
+import {
+  AsOfDate,
+  Cik,
+  CikOut,
+  dataEnvelope,
+  DecimalString,
+  FiscalPeriodParam,
+  FiscalYear,
+  PageParams,
+  pageOf,
+  paginated,
+  StatementTypeParam,
+  Ticker,
+} from '../../api/schemas.ts';
+import { FigureProvenance, StatementVersionOut, versionOut } from '../../api/statement-shapes.ts';
+import { CanonicalMetricParam, companyOf } from '../../api/params.ts';
+
+const METRIC_RANK = new Map(CANONICAL_METRIC_NAMES.map((m, i) => [m, i]));
+const byCatalogOrder = (a: string, b: string) => (METRIC_RANK.get(a) ?? 1e9) - (METRIC_RANK.get(b) ?? 1e9) || a.localeCompare(b);
+
+const Point = z.object({
+  cik: CikOut,
+  metric: z.string(),
+  value: DecimalString,
+  unit: z.string(),
+  period_start: z.string().nullable(),
+  period_end: z.string(),
+  fiscal_year: z.number().int(),
+  fiscal_period: FiscalPeriodParam,
+  statement_type: StatementTypeParam,
+  statement_version_id: z.string(),
+  version_sequence: z.number().int(),
+  value_origin: z.enum(['SOURCE', 'DERIVED']),
+  filing_date: z.string().describe('SEC filing date of the version the value comes from'),
+  provenance: z
+    .object({ ...FigureProvenance, filing_type: z.string(), filing_date: z.string(), accepted_at: z.string().nullable() })
+    .optional()
+    .describe('present with include_provenance=true'),
+});
+
+export const metricTimeSeries = defineTool({
+  name: 'edgar.metric_time_series',
+  title: 'Time series of one canonical metric',
+  description:
+    'One point per fiscal period for a canonical metric of a company, from the latest statement version (or the version knowable on as_of_date; as_reported=true gives first-reported values; both combine). ' +
+    'period_type annual gives FY points, quarterly gives Q1-Q4 (Q4 and cash-flow quarters are derived and marked DERIVED); omitted gives both. Ordered by period end.',
+  http: { method: 'GET', path: '/v1/edgar/companies/{cik}/metrics/{metric}/time-series' },
+  tool: false,
+  plan: 'free',
+  input: z.object({
+    cik: Cik,
+    metric: CanonicalMetricParam,
+    period_type: z.enum(['annual', 'quarterly']).optional().describe('annual (FY) or quarterly (Q1-Q4); both when omitted'),
+    fiscal_year_from: FiscalYear.optional(),
+    fiscal_year_to: FiscalYear.optional(),
+    fiscal_period: FiscalPeriodParam.optional(),
+    statement_type: StatementTypeParam.optional().describe("must be the metric's own statement type when given"),
+    include_provenance: z.boolean().default(false).describe('add accession, tag, mapping and correction detail to each point'),
+    as_of_date: AsOfDate.optional(),
+    as_reported: z.boolean().default(false).describe('values as first reported (version 1 of each period)'),
+    ...PageParams,
+  }),
+  output: paginated(Point),
+  companies: (input) => [input.cik],
+  handler: async ({ services }, input) => {
+    const metric = canonicalMetric(input.metric)!;
+    if (input.statement_type && input.statement_type !== metric.statement_type) {
+      throw new ServiceError('VALIDATION_ERROR', `${metric.metric} is a ${metric.statement_type} metric; drop statement_type or pass ${metric.statement_type}.`, {
+        metric: metric.metric,
+        statement_type: metric.statement_type,
+      });
+    }
+    checkYearRange(input.fiscal_year_from, input.fiscal_year_to);
+    const periods = periodFilter(input.period_type, input.fiscal_period);
+    const { total, rows } = await metricSeries(
+      services.sql,
+      {
+        cik: input.cik,
+        statement_type: metric.statement_type,
+        metric: metric.metric,
+        fiscal_periods: periods,
+        fiscal_year_from: input.fiscal_year_from ?? null,
+        fiscal_year_to: input.fiscal_year_to ?? null,
+      },
+      { as_of_date: input.as_of_date ?? null, as_reported: input.as_reported },
+      { limit: input.page_size, offset: (input.page - 1) * input.page_size },
+    );
+    const items = rows.map((r) => ({
+      cik: r.cik,
+      metric: metric.metric,
+      value: wireDecimal(r.figure.value),
+      unit: r.figure.unit,
+      period_start: r.figure.period_start,
+      period_end: r.figure.period_end,
+      fiscal_year: r.fiscal_year,
+      fiscal_period: r.fiscal_period as never,
+      statement_type: r.statement_type as never,
+      statement_version_id: r.statement_version_id,
+      version_sequence: r.version_sequence,
+      value_origin: r.figure.value_origin,
+      filing_date: r.filing_date,
+      ...(input.include_provenance
+        ? {
+            provenance: {
+              source_accession: r.figure.source_accession,
+              source_xbrl_concept: r.figure.source_xbrl_concept,
+              mapping_type: r.figure.mapping_type,
+              selection_rule: r.figure.selection_rule,
+              value_origin: r.figure.value_origin,
+              correction_rule: r.figure.correction_rule,
+              as_filed_value: r.figure.as_filed_value === null ? null : wireDecimal(r.figure.as_filed_value),
+              as_filed_concept: r.figure.as_filed_concept,
+              calculation_steps: r.figure.calculation_steps?.map((s) => ({ ...s, value: wireDecimal(s.value) })) ?? null,
+              filing_type: r.form,
+              filing_date: r.filing_date,
+              accepted_at: r.accepted_at,
+            },
+          }
+        : {}),
+    }));
+    return pageOf(items, total, input.page, input.page_size);
+  },
+});
+
+function checkYearRange(from: number | undefined, to: number | undefined): void {
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new ServiceError('VALIDATION_ERROR', `fiscal_year_from (${from}) is after fiscal_year_to (${to}).`, { fiscal_year_from: from, fiscal_year_to: to });
+  }
+}
+
+function periodFilter(type: 'annual' | 'quarterly' | undefined, period: string | undefined): string[] | null {
+  const ofType = type === 'annual' ? ['FY'] : type === 'quarterly' ? ['Q1', 'Q2', 'Q3', 'Q4'] : null;
+  if (!period) return ofType;
+  if (ofType && !ofType.includes(period)) {
+    throw new ServiceError('VALIDATION_ERROR', `fiscal_period ${period} is not a ${type} period.`, { period_type: type, fiscal_period: period });
+  }
+  return [period];
+}
+
+const HistoryEntry = z.object({
+  statement_version_id: z.string(),
+  version_sequence: z.number().int(),
+  source_accession: z.string(),
+  filing_type: z.string(),
+  filing_date: z.string(),
+  revised_metrics: z.array(
+    z.object({ metric: z.string(), old_value: DecimalString, new_value: DecimalString, difference: DecimalString }),
+  ).describe('metrics whose value this version changed; empty for version 1'),
+});
+
+export const statementsNormalized = defineTool({
+  name: 'statements.normalized',
+  title: 'Normalized statement (latest version)',
+  description:
+    'The latest normalized version of one statement (cik or ticker + statement_type + fiscal_year + fiscal_period) with every figure, its provenance and the accounting-identity checks in normalized_payload._meta.identity. ' +
+    'include_version_history=true adds every earlier version and what each changed. as_of_date (optional) gives the version knowable on that date. Fiscal years and periods are the filer\'s own labels.',
+  http: { method: 'GET', path: '/v1/fundamentals/normalized-statements' },
+  tool: true,
+  plan: 'free',
+  input: z.object({
+    cik: Cik.optional(),
+    ticker: Ticker.optional(),
+    statement_type: StatementTypeParam,
+    fiscal_year: FiscalYear,
+    fiscal_period: FiscalPeriodParam,
+    include_version_history: z.boolean().default(false),
+    as_of_date: AsOfDate.optional(),
+  }),
+  output: dataEnvelope(StatementVersionOut.extend({ version_history: z.array(HistoryEntry).optional() })),
+  companies: (input) => (input.cik ? [input.cik] : []),
+  handler: async (ctx, input) => {
+    const cik = await companyOf(ctx, input);
+    const identity = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
+    const versions = await statementVersions(ctx.services.sql, identity, { as_of_date: input.as_of_date ?? null, as_reported: false });
+    const latest = versions[versions.length - 1];
+    if (!latest) {
+      const have = await availablePeriods(ctx.services.sql, cik, input.statement_type);
+      const listed = have.map((p) => `${p.fiscal_year} ${p.fiscal_period}`).join(', ');
+      throw new ServiceError(
+        'NOT_FOUND',
+        `No ${input.statement_type} for CIK ${cik} fiscal ${input.fiscal_year} ${input.fiscal_period}${input.as_of_date ? ` filed by ${input.as_of_date}` : ''}. ` +
+          (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; /v1/coverage/companies/{cik} tells whether that is a gap.'),
+        { ...identity, as_of_date: input.as_of_date ?? null },
+      );
+    }
+    const out = versionOut(latest, true, byCatalogOrder);
+    if (!input.include_version_history) return { data: out };
+    const revisions = await revisionsOf(ctx.services.sql, versions.map((v) => v.statement_version_id));
+    const history = versions.map((v) => ({
+      statement_version_id: v.statement_version_id,
+      version_sequence: v.version_sequence,
+      source_accession: v.accession,
+      filing_type: v.form,
+      filing_date: v.filing_date,
+      revised_metrics: revisions
+        .filter((r) => r.statement_version_id === v.statement_version_id)
+        .map((r) => ({ metric: r.metric, old_value: wireDecimal(r.old_value), new_value: wireDecimal(r.new_value), difference: wireDecimal(r.difference) })),
+    }));
+    return { data: { ...out, version_history: history } };
+  },
+});
+
+export const STATEMENT_TOOLS = [statementsNormalized, metricTimeSeries];
