@@ -1,6 +1,7 @@
 /**
  * What a modeling build reads and writes, and what the modeling routes page: the statement
- * versions knowable at the end of a snapshot's as-of date (latest version per statement identity,
+ * versions knowable at the end of a snapshot's as-of date (the project's knowable-at rule and
+ * latest-per-period fragments of db/statement-versions.ts: latest version per statement identity,
  * figures cut down to value and derived flag; tier-1 snapshots keep only figures exactly as tagged),
  * the computed rows, the flat build rows, and the versions that arrived after a build (for
  * PENDING_REBUILD). The only module that names the modeling row tables' columns.
@@ -8,16 +9,12 @@
 import type { FlatRow, RowKind } from '../domain/modeling/snapshot.ts';
 import type { ComputedRow, ModelVersion } from '../domain/modeling/types.ts';
 import type { Sql } from './client.ts';
+import { latestPerPeriod, visible } from './statement-versions.ts';
 
 const COLUMNS = [
   'cik', 'statement_type', 'fiscal_year', 'fiscal_period', 'statement_version_id', 'version_sequence', 'period_start',
   'period_end', 'currency', 'accounting_standard', 'accession', 'filing_date', 'content_hash',
 ] as const;
-
-/** The knowable-at rule of every as-of read: a version is visible once its SEC filing date is on or before the date. */
-function knowableAt(sql: Sql, asOfDate: string) {
-  return sql`filing_date <= ${asOfDate}`;
-}
 
 /** Latest version of every statement identity of `ciks` knowable at the end of `asOfDate`. */
 export async function versionsAsOf(sql: Sql, ciks: string[], asOfDate: string, tier1: boolean): Promise<ModelVersion[]> {
@@ -28,12 +25,7 @@ export async function versionsAsOf(sql: Sql, ciks: string[], asOfDate: string, t
       FROM jsonb_each(l.figures) e
       WHERE true ${tier1 ? sql`AND coalesce(e.value ->> 'value_origin', 'SOURCE') = 'SOURCE' AND e.value -> 'correction_rule' IS NULL` : sql``}
     ) AS figures
-    FROM (
-      SELECT DISTINCT ON (cik, statement_type, fiscal_year, fiscal_period) ${sql(COLUMNS)}, figures
-      FROM statement_versions
-      WHERE cik IN ${sql(ciks)} AND ${knowableAt(sql, asOfDate)}
-      ORDER BY cik, statement_type, fiscal_year, fiscal_period, version_sequence DESC
-    ) l
+    FROM (${latestPerPeriod(sql, sql`${sql(COLUMNS.map((c) => `v.${c}`))}, v.figures`, sql`v.cik IN ${sql(ciks)} AND ${visible(sql, asOfDate)}`)}) l
     ORDER BY l.cik, l.period_end, l.statement_type, l.fiscal_year, l.fiscal_period`;
   return rows.map((r) => ({ ...r, figures: r.figures ?? {} }));
 }
@@ -127,7 +119,7 @@ export async function lateVersions(sql: Sql, s: { as_of_snapshot_id: string; as_
   const rows = await sql<{ fiscal_year: number; fiscal_period: string; metrics: string[] }[]>`
     SELECT v.fiscal_year, v.fiscal_period, ARRAY(SELECT jsonb_object_keys(v.figures)) AS metrics
     FROM statement_versions v
-    WHERE v.cik = ${cik} AND ${knowableAt(sql, s.as_of_date)}
+    WHERE v.cik = ${cik} AND ${visible(sql, s.as_of_date)}
       AND NOT EXISTS (
         SELECT 1 FROM modeling_snapshot_versions r
         WHERE r.as_of_snapshot_id = ${s.as_of_snapshot_id} AND r.cik = v.cik AND r.statement_type = v.statement_type
