@@ -1,6 +1,7 @@
 import type { ExplainContext, FigureFacts, LedgerFailureRow, QualityFindingRow } from '../domain/ai/anomalies.ts';
 import type { Sql } from './client.ts';
-import { unpackFigure, type StoredFigure } from './figure-storage.ts';
+import type { StoredFigure } from './figure-storage.ts';
+import { unpackVersion, visible } from './statement-versions.ts';
 
 /**
  * What anomaly explanations read for one company as of a date: the data-quality findings and the
@@ -21,7 +22,7 @@ export async function loadAnomalyInputs(sql: Sql, cik: string, asOf: string, dqR
       SELECT i.issue_id, i.dq_run_id, i.rule_code, i.severity, i.statement_type, i.fiscal_year, i.fiscal_period,
         i.version_sequence, i.statement_version_id, i.metric, i.message, i.evidence
       FROM dq_issues i JOIN statement_versions v USING (statement_version_id)
-      WHERE i.cik = ${cik} AND v.filing_date <= ${asOf}
+      WHERE i.cik = ${cik} AND ${visible(sql, asOf)}
         ${dqRunId !== null ? sql`AND i.dq_run_id = ${dqRunId}` : sql``}
       ORDER BY i.issue_id`,
     dqRunId !== null
@@ -30,18 +31,17 @@ export async function loadAnomalyInputs(sql: Sql, cik: string, asOf: string, dqR
       SELECT r.statement_version_id, r.rule_id, r.statement_type, r.fiscal_year, r.fiscal_period, r.version_sequence, r.severity,
         r.expected_value::text, r.actual_value::text, r.delta::text, r.notes
       FROM reconciliation_results r JOIN statement_versions v USING (statement_version_id)
-      WHERE r.cik = ${cik} AND r.status = 'FAIL' AND v.filing_date <= ${asOf}
+      WHERE r.cik = ${cik} AND r.status = 'FAIL' AND ${visible(sql, asOf)}
       ORDER BY r.statement_version_id, r.rule_id`,
-    sql<{ statement_version_id: string; statement_type: string; fiscal_year: number; fiscal_period: string; version_sequence: number; period_start: string | null; period_end: string; accession: string; currency: string | null; figures: Record<string, Partial<StoredFigure>> }[]>`
-      SELECT statement_version_id, statement_type, fiscal_year, fiscal_period, version_sequence, period_start, period_end, accession, currency, figures
-      FROM statement_versions WHERE cik = ${cik} AND filing_date <= ${asOf}`,
+    sql<{ statement_version_id: string; statement_type: string; fiscal_year: number; fiscal_period: string; version_sequence: number; period_start: string | null; period_end: string; accession: string; currency: string | null; figures: Record<string, StoredFigure> }[]>`
+      SELECT v.statement_version_id, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence, v.period_start, v.period_end, v.accession, v.currency, v.figures
+      FROM statement_versions v WHERE v.cik = ${cik} AND ${visible(sql, asOf)}`,
   ]);
   const figures = new Map<string, Record<string, FigureFacts>>();
   const latest = new Map<string, { statement_version_id: string; version_sequence: number }>();
-  for (const v of versions) {
+  for (const v of versions.map(unpackVersion)) {
     const out: Record<string, FigureFacts> = {};
-    for (const [metric, packed] of Object.entries(v.figures)) {
-      const f = unpackFigure(packed, v);
+    for (const [metric, f] of Object.entries(v.figures)) {
       out[metric] = { value: f.value, source_accession: f.source_accession, source_xbrl_concept: f.source_xbrl_concept, value_origin: f.value_origin, calculation_steps: f.calculation_steps };
     }
     figures.set(v.statement_version_id, out);

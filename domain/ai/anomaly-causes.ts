@@ -215,7 +215,7 @@ export function diagnose(eq: Equation): CauseFinding {
   if (absent.length > 0) {
     return found('UNREPORTED_COMPONENT', ...absent.map((t) => ({
       test: 'INPUT_NOT_REPORTED', metric: t.metric, value: null,
-      detail: `${name(t)} was not reported for the period, so the rule counted it as zero; the gap (${readable(eq.delta)}) is at least partly that component.`,
+      detail: `${name(t)} has no figure on the statement the rule read, so the rule counted it as zero; the gap (${readable(eq.delta)}) is at least partly that component.`,
     })));
   }
   return found('UNDETERMINED', {
