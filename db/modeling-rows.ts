@@ -116,9 +116,11 @@ export async function flatRowsPage(sql: Sql, s: { as_of_snapshot_id: string; row
  * Versions of `cik` knowable at the snapshot's date that the build did not read (they arrived after
  * it): period key -> the metrics they carry. Empty when the snapshot is current.
  *
- * Fast path: versions are append-only and numbered 1..n per statement, so while nothing arrived the
- * versions knowable at the date number exactly the sum of the version_sequences the build read; only
- * when the two differ is the full comparison run (it is exact either way).
+ * Fast path: versions are append-only and numbered 1..n per statement, and a later version never has
+ * an earlier filing date, so while nothing arrived the versions knowable at the date number exactly
+ * the sum of the version_sequences the build read; only when the two differ is the full comparison
+ * run. (A version out of filing-date order makes the counts differ for good, so such a company always
+ * takes the full comparison.)
  */
 export async function lateVersions(sql: Sql, s: { as_of_snapshot_id: string; as_of_date: string }, cik: string): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
