@@ -57,7 +57,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined | nul
 
 async function snapshotRow(snapshotId: string) {
   const [row] = await svc.sql<{ status: string; attempts: number; worker_id: string | null; snapshot_hash: string | null; as_of_snapshot_id: string }[]>`
-    SELECT status, attempts, worker_id, snapshot_hash, as_of_snapshot_id FROM modeling_snapshots WHERE snapshot_id = ${snapshotId}`;
+    SELECT status, attempts, worker_id, snapshot_hash, as_of_snapshot_id FROM modeling_snapshots WHERE snapshot_id = ${snapshotId} ORDER BY generation DESC LIMIT 1`;
   return row;
 }
 
