@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
+import { versionContentHash } from '../domain/statements/versions.ts';
 import type { Sql } from '../db/client.ts';
 import { companyIngestionState, ensureCompany, recordCompanyIngestion } from '../db/ingestion-runs.ts';
 import { replaceDisclosures, replaceSegments } from '../db/package-write.ts';
+import { recordScaleSlips } from '../db/scale-slips.ts';
 import { appendVersions, upsertFilings, type PackageInfo, type VersionToStore } from '../db/statement-write.ts';
 import type { Fact } from '../domain/facts.ts';
 import { buildStatementHistory, isPeriodicForm } from '../domain/normalize/history.ts';
@@ -20,7 +22,7 @@ import { readSubmissions } from './submissions.ts';
  * Bump when normalization rules change: every company is then re-normalized on the next run,
  * and any statement whose figures move gets a new version (stored versions are never rewritten).
  */
-export const NORMALIZER_VERSION = 2;
+export const NORMALIZER_VERSION = 3;
 
 export interface CompanyResult {
   cik: string;
@@ -116,6 +118,7 @@ export async function ingestCompany(
     await upsertFilings(t, cik, filings, isPeriodicForm, factCounts, packageInfo);
     const written = await appendVersions(t, cik, toStore, runId);
     if (written.versions_added > 0) await checkAddedVersions(t, cik, runId);
+    await recordScaleSlips(t, cik, runId, history?.slips ?? []);
     await replaceSegments(t, cik, segments, now());
     await replaceDisclosures(t, cik, disclosures, now());
     await recordCompanyIngestion(
@@ -162,16 +165,6 @@ function packageInfoByAccession(assembled: AssembledPackages, companyFacts: read
 
 function versionToStore(v: BuiltVersion): VersionToStore {
   let ifrs = 0;
-  const entries = [...v.figures.values()].sort((a, b) => a.metric.localeCompare(b.metric));
-  for (const f of entries) {
-    if (f.source_xbrl_concept?.startsWith('ifrs-full:')) ifrs++;
-  }
-  // what identifies a version's content: period, filing, and each figure's value and provenance
-  const h = createHash('sha256').update(`${v.period_start}|${v.period_end}|${v.filing.accession}|${v.currency}`);
-  for (const f of entries) {
-    h.update(`\n${f.metric}=${f.value}|${f.unit}|${f.source_accession}|${f.source_xbrl_concept}|${f.mapping_type}|${f.correction_rule}|${f.as_filed_value}|${f.as_filed_concept}`);
-    for (const step of f.calculation_steps ?? []) h.update(`|${step.operation}:${step.value}@${step.source_accession}`);
-  }
-  const content_hash = h.digest('hex');
-  return { built: v, accounting_standard: ifrs * 2 > entries.length ? 'IFRS' : 'US_GAAP', content_hash };
+  for (const f of v.figures.values()) if (f.source_xbrl_concept?.startsWith('ifrs-full:')) ifrs++;
+  return { built: v, accounting_standard: ifrs * 2 > v.figures.size ? 'IFRS' : 'US_GAAP', content_hash: versionContentHash(v) };
 }
