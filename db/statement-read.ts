@@ -41,6 +41,10 @@ export interface VersionRow extends VersionHeader {
 
 export interface MetricPointRow extends Omit<VersionHeader, 'previous_version_id' | 'created_at' | 'accounting_standard'> {
   figure: StoredFigure;
+  /** the filing the figure was read from (a version carries forward figures of earlier filings) */
+  source_form: string | null;
+  source_filing_date: string | null;
+  source_accepted_at: string | null;
 }
 
 export interface SeriesFilter {
@@ -78,7 +82,9 @@ export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, pag
         period_start, period_end, accession, form, filing_date, accepted_at, currency, figures -> ${f.metric} AS figure
       ${periods}
     )
-    SELECT *, count(*) OVER ()::int AS total FROM latest
+    SELECT latest.*, s.form AS source_form, s.filing_date AS source_filing_date, s.accepted_at AS source_accepted_at,
+      count(*) OVER ()::int AS total
+    FROM latest LEFT JOIN filings s ON s.accession = coalesce(latest.figure ->> 'source_accession', latest.accession)
     WHERE figure IS NOT NULL
     ORDER BY period_end, fiscal_year, CASE fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, fiscal_period
     LIMIT ${page.limit} OFFSET ${page.offset}`;

@@ -23,7 +23,7 @@ export interface Presentation {
    * every candidate the filing tagged for a metric of the period, best first, where there is more
    * than one: what concept continuity picks from when the period already has another concept
    */
-  alternatives?: Map<string, AlternativeFigure[]>;
+  alternatives?: Map<string, Alternatives>;
   /**
    * a quarter an annual report tells in a table of selected lines (selected quarterly data, a
    * restatement note): a line there under another concept is another line, never a re-tag
@@ -31,10 +31,10 @@ export interface Presentation {
   partial?: boolean;
 }
 
-/** One candidate figure of a filing, and whether the filing's own presentation linkbase puts its concept on the statement. */
-export interface AlternativeFigure {
-  figure: StatementFigure;
-  presented: boolean;
+/** Every candidate a filing tagged for one metric and period, and whether its own presentation linkbase puts a concept on the statement. */
+export interface Alternatives {
+  list: readonly Candidate[];
+  presented: (concept: string) => boolean;
 }
 
 export interface CatalogView {
@@ -255,7 +255,7 @@ function present(
     p.figures.set(metric, sourceFigure(candidate, unit, rule));
     if (list.length > 1) {
       p.alternatives ??= new Map();
-      p.alternatives.set(metric, list.map((c) => ({ figure: sourceFigure(c, unit, rule), presented: choose.presented?.(c.concept, type) ?? false })));
+      p.alternatives.set(metric, { list, presented: (concept) => choose.presented?.(concept, type) ?? false });
     }
   }
   return p;

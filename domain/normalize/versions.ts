@@ -2,7 +2,8 @@ import { sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
 import { compareFigures, morePrecise } from '../statements/versions.ts';
-import type { AlternativeFigure, Presentation } from './presentations.ts';
+import { sourceFigure } from './figures.ts';
+import type { Alternatives, Presentation } from './presentations.ts';
 
 /** A metric whose value a later filing changed: what it was, what it became, and both filings. */
 export interface FactRevision {
@@ -56,13 +57,13 @@ export interface ScaleSlip {
  * the old one, on the statement face (evidence beats continuity). A filer that stopped reporting
  * the old concept re-tagged: the new concept moves in.
  */
-export function continuedFigure(before: StatementFigure, offered: StatementFigure, alternatives: readonly AlternativeFigure[] | undefined): StatementFigure {
+export function continuedFigure(before: StatementFigure, offered: StatementFigure, alternatives: Alternatives | undefined): StatementFigure {
   if (before.value_origin !== 'SOURCE' || offered.value_origin !== 'SOURCE') return offered;
   if (before.source_xbrl_concept === offered.source_xbrl_concept || before.source_xbrl_concept === null) return offered;
-  const old = alternatives?.find((a) => a.figure.source_xbrl_concept === before.source_xbrl_concept);
+  const old = alternatives?.list.find((c) => c.concept === before.source_xbrl_concept);
   if (!old) return offered;
-  if (offered.selection_rule === 'PRESENTATION_LINKBASE' && !old.presented) return offered;
-  return { ...old.figure, selection_rule: 'CONCEPT_CONTINUITY' };
+  if (offered.selection_rule === 'PRESENTATION_LINKBASE' && !alternatives!.presented(old.concept)) return offered;
+  return sourceFigure(old, offered.unit, 'CONCEPT_CONTINUITY');
 }
 
 /**
@@ -83,13 +84,14 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     return v;
   }
   const revisions: FactRevision[] = [];
-  const figures = new Map(latest.figures);
+  // what the new version would change, metric by metric; the map is built only when one is made
+  const changes: [string, StatementFigure][] = [];
   let added = false;
   const slipped: ScaleSlip[] = [];
   for (const [metric, offered] of p.figures) {
     const before = latest.figures.get(metric);
     if (!before) {
-      figures.set(metric, offered);
+      changes.push([metric, offered]);
       added = true;
       continue;
     }
@@ -98,12 +100,13 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     if (p.partial && figure.value_origin === 'SOURCE' && before.value_origin === 'SOURCE' && figure.source_xbrl_concept !== before.source_xbrl_concept) continue;
     const verdict = compareFigures(before, figure);
     if (verdict === 'SAME') {
-      figures.set(metric, morePrecise(before, figure));
+      const kept = morePrecise(before, figure);
+      if (kept !== before) changes.push([metric, kept]);
       continue;
     }
     if (verdict === 'SCALE_SLIP') {
       slipped.push({ ...identityOf(p), metric, version_sequence: latest.version_sequence, previous: before, filed: figure, accession: filing.accession });
-      figures.set(metric, { ...figure, value: before.value, correction_rule: 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', as_filed_value: figure.value, as_filed_concept: null, decimals: before.decimals ?? null });
+      changes.push([metric, { ...figure, value: before.value, correction_rule: 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', as_filed_value: figure.value, as_filed_concept: null, decimals: before.decimals ?? null }]);
       continue;
     }
     revisions.push({
@@ -116,12 +119,14 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       old_concept: before.source_xbrl_concept,
       new_concept: figure.source_xbrl_concept,
     });
-    figures.set(metric, figure);
+    changes.push([metric, figure]);
   }
   if (revisions.length === 0 && !added) {
     slips.push(...slipped);
     return null;
   }
+  const figures = new Map(latest.figures);
+  for (const [metric, figure] of changes) figures.set(metric, figure);
   const v: BuiltVersion = {
     ...identityOf(p),
     version_sequence: latest.version_sequence + 1,

@@ -41,9 +41,11 @@ function roundTo(value: Decimal, unit: Decimal): Decimal {
 }
 
 /**
- * Same figure: the two agree once both are rounded to the coarser of their precisions, and the
- * coarse value still keeps at least two significant digits there (23,182,600,000 and
- * 23,183,000,000 are one figure; 1,700,000 and 2,000,000 are not: "2 millions" says too little).
+ * Same figure: the two agree at the coarser of their precisions (the finer value, with its own
+ * rounding, lies within half a coarse unit of the coarse one), and the coarse value still keeps
+ * at least two significant digits there (23,182,600,000 and 23,183,000,000 are one figure;
+ * 1,700,000 and 2,000,000 are not: "2 millions" says too little). At one precision only equal
+ * values agree.
  */
 export function sameFigure(a: ComparedValue, b: ComparedValue): boolean {
   if (a.value === b.value) return true;
@@ -52,11 +54,11 @@ export function sameFigure(a: ComparedValue, b: ComparedValue): boolean {
   if (x.equals(y)) return true;
   const ua = precisionUnit(a);
   const ub = precisionUnit(b);
-  const unit = ua.greaterThan(ub) ? ua : ub;
-  const rx = roundTo(x, unit);
-  const ry = roundTo(y, unit);
-  if (!rx.equals(ry)) return false;
-  return rx.abs().greaterThanOrEqualTo(10);
+  // each value stands for the interval its rounding leaves open; the two agree when those overlap
+  // (23,182.6M and 23,183M; 6,264.5M and 6,264M, which a filer rounding 6,264.46M writes both ways)
+  if (!x.minus(y).abs().lessThan(ua.plus(ub).dividedBy(2))) return false;
+  const [coarse, unit] = ua.greaterThan(ub) ? [x, ua] : [y, ub];
+  return roundTo(coarse.abs(), unit).greaterThanOrEqualTo(10);
 }
 
 /**

@@ -170,7 +170,10 @@ export function measureRestatedQuarters(corpus: Corpus): QuarterMeasure {
       const served = quarterFigures(corpus, cik, concept, start, end);
       if (!served || !sameMagnitude(served.first.value, original.value)) continue;
       out.checkable++;
-      const latest = list[list.length - 1]!;
+      // the filer's latest word on the quarter: under the same concept, or under the one it re-tagged to
+      const retagged = served.latest && served.latest.source_xbrl_concept !== concept ? served.latest.source_xbrl_concept : null;
+      const lastOf = (c: string) => byPeriod.get(`${c}|${k.split('|')[1]}|${start}|${end}`)?.at(-1);
+      const latest = (retagged ? lastOf(retagged) : undefined) ?? list[list.length - 1]!;
       if (served.latest && sameMagnitude(served.latest.value, latest.value)) out.served_right++;
       else if (out.stale_examples.length < 10) out.stale_examples.push(`${served.key} ${concept} served ${served.latest?.value} restated ${latest.value} (${latest.accession})`);
     }
@@ -182,6 +185,8 @@ export interface AgreementMeasure {
   compared: number;
   agree: number;
   differ_examples: string[];
+  /** differences by cause (frames only) */
+  causes?: Record<string, number>;
 }
 
 /**
@@ -219,24 +224,45 @@ export function measureQ4(corpus: Corpus): AgreementMeasure {
 
 /** companyfacts `frame` values (SEC's last-filed value per calendar year) against the latest FY figure of the same us-gaap concept and dates. */
 export function measureFrames(corpus: Corpus): AgreementMeasure {
-  const out: AgreementMeasure = { compared: 0, agree: 0, differ_examples: [] };
+  const out: AgreementMeasure = { compared: 0, agree: 0, differ_examples: [], causes: {} };
   for (const [cik, facts] of corpus.facts) {
-    const framed = new Map<string, string>();
-    for (const f of facts) if (f.frame && /^CY\d{4}$/.test(f.frame) && f.taxonomy === 'us-gaap') framed.set(`us-gaap:${f.concept}|${f.start}|${f.end}`, f.value);
+    const framed = new Map<string, Fact>();
+    for (const f of facts) if (f.frame && /^CY\d{4}$/.test(f.frame) && f.taxonomy === 'us-gaap') framed.set(`us-gaap:${f.concept}|${f.start}|${f.end}`, f);
     for (const [key, versions] of corpus.statements) {
       if (!key.startsWith(`${cik}|`) || !key.endsWith('|FY') || key.includes('BALANCE_SHEET')) continue;
       for (const [metric, f] of Object.entries(versions[versions.length - 1]!.figures)) {
         if (f.value_origin !== 'SOURCE' || !f.source_xbrl_concept?.startsWith('us-gaap:')) continue;
-        const framedValue = framed.get(`${f.source_xbrl_concept}|${f.period_start}|${f.period_end}`);
-        if (framedValue === undefined) continue;
+        const frame = framed.get(`${f.source_xbrl_concept}|${f.period_start}|${f.period_end}`);
+        if (frame === undefined) continue;
         out.compared++;
-        const served = f.as_filed_value ?? f.value;
-        if (sameMagnitude(served, framedValue)) out.agree++;
-        else if (out.differ_examples.length < 15) out.differ_examples.push(`${key} ${metric} served ${f.value} frame ${framedValue} (${f.source_xbrl_concept})`);
+        if (sameMagnitude(f.value, frame.value)) {
+          out.agree++;
+          continue;
+        }
+        const cause = frameDifferenceCause(f, frame, facts);
+        out.causes![cause] = (out.causes![cause] ?? 0) + 1;
+        if (out.differ_examples.length < 40) out.differ_examples.push(`${cause} ${key} ${metric} served ${f.value} (${f.source_accession}) frame ${frame.value} (${frame.accession} ${frame.form})`);
       }
     }
   }
   return out;
+}
+
+/**
+ * Why a served figure differs from SEC's frame value (the last value filed for the period):
+ * - SCALE_SLIP_KEPT: the frame is a later scale slip; the service keeps the previous value;
+ * - RECAST_OUTSIDE_PERIODIC_REPORTS: the frame comes from an 8-K or another non-periodic form, which never makes a version;
+ * - SAME_FILING_OTHER_VALUE: the frame's filing is the served figure's own, which tells another value for the tag (a duplicate context);
+ * - LATER_PERIODIC_FILING: a later periodic report re-told the tag, but the service chose another figure or tag there;
+ * - OTHER.
+ */
+function frameDifferenceCause(served: StoredFigure, frame: Fact, facts: readonly Fact[]): string {
+  if (isScaleSlip({ value: served.value }, { value: frame.value })) return 'SCALE_SLIP_KEPT';
+  if (!PERIODIC.test(frame.form)) return 'RECAST_OUTSIDE_PERIODIC_REPORTS';
+  if (frame.accession === served.source_accession) return 'SAME_FILING_OTHER_VALUE';
+  const servedFiled = facts.find((f) => f.accession === served.source_accession)?.filed ?? '';
+  if (frame.filed > servedFiled) return 'LATER_PERIODIC_FILING';
+  return 'OTHER';
 }
 
 /**
