@@ -1,5 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { Column, Dataset } from './datasets.ts';
+import type { Column, Dataset } from '../domain/bulk/datasets.ts';
 
 /**
  * Parquet through DuckDB. A dataset's CSV (db/export-read.ts) is loaded into a table of VARCHAR

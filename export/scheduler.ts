@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { nextExportAt } from '../domain/export-schedule.ts';
-import type { Services } from '../api/services.ts';
+import type { Sql } from '../db/client.ts';
+import type { BlobStore } from '../domain/bulk/blob-store.ts';
 import { BuildBusyError, buildSnapshot } from './build.ts';
 
 /**
@@ -8,7 +9,15 @@ import { BuildBusyError, buildSnapshot } from './build.ts';
  * `npm run fds -- export build` instead). A build another instance already runs is skipped, not
  * queued; a failed one is logged and the previous snapshot stays latest.
  */
-export function startExportSchedule(services: Services, options: { log: (m: string) => void }): { stop(): void } {
+export interface ScheduleDeps {
+  sql: Sql;
+  bulkStore: BlobStore;
+  config: { bulkDir: string };
+  now: () => Date;
+}
+
+/** Takes what the build needs (the service passes its Services), so export/ never imports api/. */
+export function startExportSchedule(services: ScheduleDeps, options: { log: (m: string) => void }): { stop(): void } {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   const arm = () => {

@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { DatasetName } from '../export/datasets.ts';
-import type { Sql } from './client.ts';
-import { latestPerPeriod } from './statement-versions.ts';
+import type { DatasetName } from '../domain/bulk/datasets.ts';
+import type { Sql } from '../db/client.ts';
+import { latestPerPeriod } from '../db/statement-versions.ts';
 
 /**
  * The rows of each bulk dataset as CSV straight out of PostgreSQL's COPY: `rid` (the row's place
