@@ -11,6 +11,8 @@ export interface Config {
   /** directory mirroring SEC's sites (path = host + URL path) or an https:// base for the live sites */
   secSource: string;
   secUserAgent: string | null;
+  /** directory laid out like ../shared/macro (fred/<CODE>.csv) or https://fred.stlouisfed.org */
+  macroSource: string;
   /** 'off' disables request budgets (load tests on your own machine only) */
   rateLimits: boolean;
   /** create and print one key per plan for org `dev` on first start */
@@ -34,8 +36,14 @@ export interface Config {
   gcsBucket: string | null;
   /** GCS JSON API endpoint override (an emulator); null: Google's */
   gcsApiEndpoint: string | null;
-  /** run the bulk export daily at 04:30 UTC inside the service */
+  /** schedule the bulk export daily at 04:30 UTC on the job queue's crontab (EXPORT_SCHEDULE=off: not from this instance) */
   exportSchedule: boolean;
+  /** run a job-queue worker in this instance (JOBS=off: this instance only enqueues; another one runs the jobs) */
+  jobsWorker: boolean;
+  /** jobs one instance's worker runs at once (JOB_CONCURRENCY) */
+  jobConcurrency: number;
+  /** seconds without a heartbeat after which a snapshot build's worker is presumed dead and its job handed on (MODELING_BUILD_STALE_S) */
+  buildStaleSeconds: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -70,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: intFrom(env, 'EMBEDDED_PG_PORT', 54329),
     secSource: env.SEC_SOURCE || path.resolve('../shared/sec'),
     secUserAgent: env.SEC_USER_AGENT || null,
+    macroSource: env.MACRO_SOURCE || path.resolve('../shared/macro'),
     rateLimits: flag(env, 'RATE_LIMITS', true),
     devKeys: flag(env, 'DEV_KEYS', true),
     logRequests: flag(env, 'LOG_REQUESTS', false),
@@ -85,5 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gcsBucket: env.GCS_BUCKET || null,
     gcsApiEndpoint: env.GCS_API_ENDPOINT || null,
     exportSchedule: flag(env, 'EXPORT_SCHEDULE', true),
+    jobsWorker: flag(env, 'JOBS', true),
+    jobConcurrency: Math.max(1, intFrom(env, 'JOB_CONCURRENCY', 2)),
+    buildStaleSeconds: Math.max(1, intFrom(env, 'MODELING_BUILD_STALE_S', 60)),
   };
 }

@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
-import type { BlobStore } from './export/blob-store.ts';
+import type { BlobStore } from './domain/bulk/blob-store.ts';
 import { openBlobStore } from './export/stores.ts';
-import { startExportSchedule } from './export/scheduler.ts';
+import { installQueue, startJobWorker, type JobWorker } from './jobs/runner.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { countKeys, createApiKey, type IssuedKey } from './db/keys.ts';
 import { migrate } from './db/migrate.ts';
@@ -13,12 +13,14 @@ import { corpusIsEmpty } from './db/ingestion-runs.ts';
 import { loadIdentity, identityIsEmpty } from './ingest/load-identity.ts';
 import { progressLine, summaryLine } from './ingest/progress-bar.ts';
 import { runIngestion } from './ingest/run-ingestion.ts';
+import { loadMacro } from './ingest/macro/load-macro.ts';
 import { createHttpServer } from './routes/server.ts';
 import { ALL_TOOLS } from './areas/index.ts';
 import { Authenticator } from './api/auth.ts';
 import { slotCoverage } from './api/coverage-gate.ts';
 import type { ServerInfo } from './api/jsonrpc.ts';
 import type { Services } from './api/services.ts';
+import type { ToolDefinition } from './api/define-tool.ts';
 import { SERVICE_VERSION } from './areas/system/tools.ts';
 
 export const SERVER_INFO: ServerInfo = { name: 'fds', title: 'Financial Filings Data Service', version: SERVICE_VERSION };
@@ -31,6 +33,8 @@ export interface RunningService {
   /** resolves once start-up loading is done and the service reports ready */
   ready: Promise<void>;
   devKeys: IssuedKey[];
+  /** this instance's job-queue worker once ready (null with JOBS=off) */
+  jobs(): JobWorker | null;
   close(): Promise<void>;
 }
 
@@ -41,8 +45,15 @@ export interface StartOptions {
   database?: Database;
 }
 
-export function buildServices(config: Config, database: Database, bulkStore: BlobStore, now: () => Date = () => new Date()): Services {
+export function buildServices(
+  config: Config,
+  database: Database,
+  bulkStore: BlobStore,
+  now: () => Date = () => new Date(),
+  registry: readonly ToolDefinition[] = ALL_TOOLS,
+): Services {
   return {
+    registry: new Map(registry.map((d) => [d.name, d])),
     bulkStore,
     sql: database.sql,
     config,
@@ -56,6 +67,21 @@ export function buildServices(config: Config, database: Database, bulkStore: Blo
 }
 
 /**
+ * Macro series on every start (a file unchanged since the last load is skipped by checksum). A
+ * source that cannot be read leaves the stored series as they are: the service still starts.
+ */
+async function loadMacroSeries(services: Services, log: (m: string) => void): Promise<void> {
+  try {
+    services.status.progress = 'loading macro series';
+    const s = await loadMacro(services.sql, services.config.macroSource, { now: services.now, log });
+    const loaded = s.series.filter((x) => x.status === 'loaded').length;
+    if (loaded > 0) log(`macro series: ${loaded} loaded (${s.rows_added} observation rows added) from ${s.source}`);
+  } catch (err) {
+    log(`macro series not loaded: ${(err as Error).message}`);
+  }
+}
+
+/**
  * Start-up: database (embedded unless DATABASE_URL), migrations, the HTTP server (listening at once
  * so health probes answer), then loading when the database is empty, then development keys.
  * Data routes answer 503 until loading is done; readiness says "loading" meanwhile.
@@ -65,6 +91,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const database = options.database ?? (await openDatabase(config, log));
   const { applied } = await migrate(database.sql);
   if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
+  // every instance can enqueue (snapshot builds), so the queue's schema is installed even with JOBS=off
+  await installQueue(database.url, log);
 
   let port = 0;
   const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -79,7 +107,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   log(`listening on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port} (reference at /docs)`);
 
   const devKeys: IssuedKey[] = [];
-  let schedule: { stop(): void } | null = null;
+  let jobs: JobWorker | null = null;
+  let closing = false;
   const ready = (async () => {
     // keys first, so the ingestion status can be read with one while loading runs
     if (config.devKeys && (await countKeys(database.sql, 'dev')) === 0) {
@@ -114,10 +143,24 @@ export async function startService(config: Config, options: StartOptions = {}): 
       log(summaryLine(summary));
       for (const e of summary.errors) log(`ingestion failed for ${e.cik}: ${e.message}`);
     }
+    await loadMacroSeries(services, log);
     services.status.phase = 'ready';
     services.status.progress = null;
     log('ready');
-    if (config.exportSchedule) schedule = startExportSchedule(services, { log });
+    // the worker starts once the corpus is loaded, so no job reads a half-ingested corpus
+    if (config.jobsWorker && !closing) {
+      jobs = await startJobWorker({
+        databaseUrl: database.url,
+        sql: database.sql,
+        bulkStore,
+        bulkDir: config.bulkDir,
+        concurrency: config.jobConcurrency,
+        buildStaleSeconds: config.buildStaleSeconds,
+        exportSchedule: config.exportSchedule,
+        now: services.now,
+        log,
+      });
+    }
   })();
   ready.catch((err) => {
     services.status.progress = `start-up failed: ${(err as Error).message}`;
@@ -131,12 +174,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
     database,
     ready,
     devKeys,
+    jobs: () => jobs,
     close: async () => {
-      schedule?.stop();
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
       await ready.catch(() => {});
+      await jobs?.stop();
       await database.close();
     },
   };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CATALOG_FINGERPRINT } from '../domain/catalog/fingerprint.ts';
 import { versionContentHash } from '../domain/statements/versions.ts';
 import type { Sql } from '../db/client.ts';
 import { companyIngestionState, ensureCompany, recordCompanyIngestion } from '../db/ingestion-runs.ts';
@@ -19,8 +20,11 @@ import { checkAddedVersions } from './version-checks.ts';
 import { readSubmissions } from './submissions.ts';
 
 /**
- * Bump when normalization rules change: every company is then re-normalized on the next run,
- * and any statement whose figures move gets a new version (stored versions are never rewritten).
+ * The normalizer's rules version: bump when the code's rules change (3: the version rule of
+ * domain/statements/versions.ts, quarters of annual reports, later figures). With the catalog's
+ * fingerprint it is part of every company's skip hash, so a changed rule or catalog re-normalizes
+ * stored companies on the next run; a statement whose figures move gets a new version (stored
+ * versions are never rewritten).
  */
 export const NORMALIZER_VERSION = 3;
 
@@ -72,7 +76,7 @@ export async function ingestCompany(
   }
   const bytes = text === null ? 0 : Buffer.byteLength(text);
   const hash = createHash('sha256')
-    .update(`normalizer:${NORMALIZER_VERSION}\n`)
+    .update(`normalizer:${NORMALIZER_VERSION}|catalog:${CATALOG_FINGERPRINT}\n`)
     .update(text ?? '')
     .update(submissions ? JSON.stringify([submissions.profile.fiscalYearEnd, submissions.filings]) : '')
     .update(`\npackages:${listing.fingerprint}`)
