@@ -36,11 +36,13 @@ export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slip
       metric: s.metric,
       message:
         `${s.metric} ${s.fiscal_year} ${s.fiscal_period}: filing ${s.accession} tagged ${readable(s.filed.value)} (${s.filed.source_xbrl_concept ?? 'derived'}) ` +
-        `where ${s.previous.source_accession} reported ${readable(s.previous.value)}: a scale slip, not a restatement; the previous value is kept.`,
+        `where ${s.previous.source_accession} reported ${readable(s.previous.value)}: a scale slip, not a restatement; ` +
+        (s.corrects ? 'the later value fits the statement and replaces the earlier slip.' : 'the previous value is kept.'),
       evidence: {
         compared: [],
         previous: { value: s.previous.value, accession: s.previous.source_accession, concept: s.previous.source_xbrl_concept },
         filed: { value: s.filed.value, accession: s.filed.source_accession, concept: s.filed.source_xbrl_concept },
+        served: s.corrects ? 'filed' : 'previous',
       },
     });
   }

@@ -79,6 +79,14 @@ describe('restatement alerts only real restatements make (whole corpus)', () => 
     assert.match(p.data.override_reason, /741\.3/);
   });
 
+  it("a later value that fits the statement corrects an earlier slip: McDonald's FY2020 impairment, first tagged 26.3, is served as 26,300,000", async () => {
+    const latest = (await versions(MCDONALDS, 'INCOME_STATEMENT', 2020, 'FY')).at(-1)!;
+    assert.equal(latest.figures.ASSET_IMPAIRMENT_CHARGES.value, '26300000');
+    const [issue] = await svc.sql<{ evidence: any }[]>`
+      SELECT evidence FROM dq_issues WHERE cik = ${MCDONALDS} AND rule_code = 'DQ_SCALE_SLIP_FILED' AND fiscal_year = 2020 AND fiscal_period = 'FY' AND metric = 'ASSET_IMPAIRMENT_CHARGES'`;
+    assert.deepEqual([issue!.evidence.previous.value, issue!.evidence.filed.value, issue!.evidence.served], ['26.3', '26300000', 'filed']);
+  });
+
   it('every scale slip the corpus holds is a finding, never a revision', async () => {
     const [slips] = await svc.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM dq_issues WHERE rule_code = 'DQ_SCALE_SLIP_FILED'`;
     assert.ok(slips!.n >= 10, `findings: ${slips!.n}`);

@@ -10,7 +10,7 @@ import type { Fact } from '../domain/facts.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
-import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure } from '../domain/statements/versions.ts';
+import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 
 interface Filing {
@@ -112,6 +112,26 @@ describe('scale slips', () => {
     assert.deepEqual([shares.value, shares.correction_rule, shares.as_filed_value, shares.source_accession], ['741300000', 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', '741.3', K25.accession]);
     assert.deepEqual(v2.revisions.map((r) => r.metric), ['NET_INCOME'], 'the slip is no revision');
     assert.equal(h.slips[0]!.version_sequence, 2, 'the finding sits on the version the filing made');
+  });
+});
+
+describe('which side slipped', () => {
+  it('a later value that fits the statement corrects an earlier slip: replaced in a version that revises nothing', () => {
+    const h = history([
+      ...filing(K24, [[NI, '1000000000', ...Y24], [GROSS, '5000000000', ...Y24], ['us-gaap:AssetImpairmentCharges', '26.3', ...Y24]]),
+      ...filing(K25, [CURRENT25, ['us-gaap:AssetImpairmentCharges', '26300000', ...Y24]]),
+    ]);
+    const [, v2] = versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY');
+    assert.ok(v2);
+    assert.equal(v2.figures.get('ASSET_IMPAIRMENT_CHARGES')!.value, '26300000');
+    assert.deepEqual(v2.revisions, []);
+    assert.deepEqual(h.slips.map((s) => [s.metric, s.corrects]), [['ASSET_IMPAIRMENT_CHARGES', true]]);
+  });
+
+  it('judges the slip by the typical size of the same-unit figures, the earlier value standing without them', () => {
+    assert.equal(slippedSide({ value: '26.3' }, { value: '26300000' }, ['1000000000', '5000000000']), 'BEFORE');
+    assert.equal(slippedSide({ value: '741300000' }, { value: '741.3' }, ['736500000']), 'AFTER');
+    assert.equal(slippedSide({ value: '26.3' }, { value: '26300000' }, []), 'AFTER');
   });
 });
 

@@ -1,7 +1,7 @@
 import { sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
-import { compareFigures, morePrecise } from '../statements/versions.ts';
+import { compareFigures, morePrecise, slippedSide } from '../statements/versions.ts';
 import { sourceFigure } from './figures.ts';
 import type { Alternatives, Presentation } from './presentations.ts';
 
@@ -48,6 +48,8 @@ export interface ScaleSlip {
   previous: StatementFigure;
   filed: StatementFigure;
   accession: string;
+  /** true when the earlier value was the slip and the later one replaced it */
+  corrects: boolean;
 }
 
 /**
@@ -105,8 +107,16 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       continue;
     }
     if (verdict === 'SCALE_SLIP') {
-      slipped.push({ ...identityOf(p), metric, version_sequence: latest.version_sequence, previous: before, filed: figure, accession: filing.accession });
-      changes.push([metric, { ...figure, value: before.value, correction_rule: 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', as_filed_value: figure.value, as_filed_concept: null, decimals: before.decimals ?? null }]);
+      const corrects = slippedSide(before, figure, sameUnitValues(latest.figures, metric, before.unit)) === 'BEFORE';
+      slipped.push({ ...identityOf(p), metric, version_sequence: latest.version_sequence, previous: before, filed: figure, accession: filing.accession, corrects });
+      if (corrects) {
+        // the figure on record was the slip: the later value fits the statement and replaces it,
+        // in a version that revises nothing (no alert: nobody restated anything)
+        changes.push([metric, figure]);
+        added = true;
+      } else {
+        changes.push([metric, { ...figure, value: before.value, correction_rule: 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', as_filed_value: figure.value, as_filed_concept: null, decimals: before.decimals ?? null }]);
+      }
       continue;
     }
     revisions.push({
@@ -140,6 +150,13 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
   for (const s of slipped) slips.push({ ...s, version_sequence: v.version_sequence });
   versions.push(v);
   return v;
+}
+
+/** the other figures of a version in one unit: the typical size a scale slip is judged against */
+function sameUnitValues(figures: ReadonlyMap<string, StatementFigure>, except: string, unit: string): string[] {
+  const out: string[] = [];
+  for (const [metric, f] of figures) if (metric !== except && f.unit === unit && f.correction_rule === null) out.push(f.value);
+  return out;
 }
 
 function identityOf(p: Presentation) {

@@ -108,6 +108,20 @@ export function compareFigures(before: ComparedValue, after: ComparedValue): Fig
   return 'REVISED';
 }
 
+/**
+ * Which side of a scale slip is the slip: the value further, in orders of magnitude, from the
+ * typical size of the statement's other figures in the same unit (`neighbours`). A later value
+ * that fits them (McDonald's FY2020 impairment first tagged 26.3, later 26,300,000) corrects the
+ * earlier slip; otherwise, and without neighbours, the earlier value stands.
+ */
+export function slippedSide(before: ComparedValue, after: ComparedValue, neighbours: readonly string[]): 'BEFORE' | 'AFTER' {
+  const sizes = neighbours.filter((v) => !dec(v).isZero()).map((v) => dec(v).abs().log(10).toNumber()).sort((x, y) => x - y);
+  if (sizes.length === 0) return 'AFTER';
+  const typical = sizes[Math.floor(sizes.length / 2)]!;
+  const off = (v: string) => Math.abs(dec(v).abs().log(10).toNumber() - typical);
+  return off(before.value) - off(after.value) >= 2 ? 'BEFORE' : 'AFTER';
+}
+
 /** The more precise of two texts of the same figure (the earlier on a tie): what a version keeps. */
 export function morePrecise<T extends ComparedValue>(before: T, after: T): T {
   if (before.value === after.value && (before.decimals ?? null) === (after.decimals ?? null)) return before;
