@@ -36,7 +36,7 @@ export const FiledMetricParam = z
     const hint = DERIVED_NAMES.has(name) ? `${name} is a derived metric (computed from canonical ones; see /v1/analysis/model-impact), not a canonical one. ` : '';
     ctx.addIssue({ code: 'custom', message: `${hint}unknown canonical metric ${JSON.stringify(name)}; accepted names: ${CANONICAL_METRIC_NAMES.join(', ')}` });
   })
-  .describe('canonical statement metric, e.g. NET_INCOME, REVENUE, TOTAL_ASSETS (list: /v1/metrics/definitions); market-dependent metrics such as MARKET_CAP are refused');
+  .describe('canonical statement metric, e.g. NET_INCOME, REVENUE, TOTAL_ASSETS (metrics_definitions lists them); market-dependent metrics such as MARKET_CAP are refused');
 
 export const IdentityParams = {
   statement_type: StatementTypeParam,

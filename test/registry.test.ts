@@ -34,6 +34,26 @@ const SPEC_TOOLS: Record<string, string> = {
   ai_embeddings_metadata: 'scale',
 };
 
+/**
+ * Tools beyond the spec's table (issue 16: agents reach the reads the spec left HTTP-only). Each
+ * is an existing route's definition listed on the tool server, named by the spec's rule.
+ */
+const AGENT_TOOLS: readonly string[] = [
+  'edgar_metric_time_series',
+  'fundamentals_time_series',
+  'fundamentals_derived_time_series',
+  'metrics_segments',
+  'edgar_company_disclosures',
+  'edgar_disclosure',
+  'edgar_restatement_alerts',
+  'fundamentals_restatement_delta',
+  'identity_search',
+  'coverage_company',
+  'companies_completeness',
+  'metrics_definitions',
+  'metrics_definition',
+];
+
 const SNAPSHOT_DIR = fileURLToPath(new URL('./snapshots/tools/', import.meta.url));
 
 describe('the tool registry', () => {
@@ -51,11 +71,21 @@ describe('the tool registry', () => {
     }
   });
 
-  it('lists every tool under a spec name with the spec plan', () => {
+  it('lists spec tools under their spec names and plans, and every other tool is one of the agent tools of issue 16', () => {
     for (const def of tools) {
       const name = toolName(def);
-      assert.ok(name in SPEC_TOOLS, `${name} is not in the spec tool table`);
-      assert.equal(def.plan, SPEC_TOOLS[name], `${name} plan`);
+      assert.equal(name, def.name.replaceAll('.', '_'), 'a tool is named after its route method, "_" for each "."');
+      if (name in SPEC_TOOLS) assert.equal(def.plan, SPEC_TOOLS[name], `${name} plan`);
+      else assert.ok(AGENT_TOOLS.includes(name), `${name} is neither in the spec tool table nor an agreed agent tool`);
+    }
+  });
+
+  it('lists every agent tool of issue 16, each open to the Free plan like its route', () => {
+    const listed = new Set(tools.map(toolName));
+    for (const name of AGENT_TOOLS) {
+      assert.ok(listed.has(name), `${name} is listed`);
+      assert.ok(!(name in SPEC_TOOLS), `${name} does not reuse a spec name`);
+      assert.equal(tools.find((t) => toolName(t) === name)!.plan, 'free', name);
     }
   });
 
