@@ -1,6 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { DatasetName } from '../export/datasets.ts';
 import type { Sql } from './client.ts';
+import { latestPerPeriod } from './statement-versions.ts';
 
 /**
  * The rows of each bulk dataset as CSV straight out of PostgreSQL's COPY: `rid` (the row's place
@@ -68,10 +69,7 @@ function query(sql: Sql, dataset: DatasetName) {
 
 /** The served version of each statement: the highest version_sequence of its identity. */
 function served(sql: Sql) {
-  return sql`
-    SELECT DISTINCT ON (cik, statement_type, fiscal_year, fiscal_period) *
-    FROM statement_versions
-    ORDER BY cik, statement_type, fiscal_year, fiscal_period, version_sequence DESC`;
+  return latestPerPeriod(sql, sql`v.*`, sql`TRUE`);
 }
 
 /** Writes one dataset's rows to `csvPath` (CSV, no header, NULL as an unquoted empty field). */

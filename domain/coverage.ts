@@ -1,6 +1,7 @@
 import type { StatementType } from './catalog/types.ts';
 import { daysBetween } from './dates.ts';
 import { dec } from './decimal.ts';
+import { STATEMENT_TYPES, type FiledFiscalPeriod } from './statements/types.ts';
 
 /**
  * Company coverage: what should exist for a filer (expected periods, from its own reporting
@@ -55,7 +56,6 @@ export const CORE_METRICS: Readonly<Record<StatementType, readonly string[]>> = 
 
 export const ALL_CORE_METRICS: readonly string[] = Object.freeze(Object.values(CORE_METRICS).flat());
 
-const STATEMENT_TYPES: readonly StatementType[] = ['INCOME_STATEMENT', 'BALANCE_SHEET', 'CASH_FLOW_STATEMENT'];
 const QUARTERS = ['Q1', 'Q2', 'Q3'] as const;
 
 /** A periodic report on record for the company. */
@@ -83,7 +83,7 @@ export interface StatementPeriod {
 export interface CoveragePeriod {
   fiscal_year: number;
   /** only these are ever expected: Q4 is derived */
-  fiscal_period: 'FY' | 'Q1' | 'Q2' | 'Q3';
+  fiscal_period: FiledFiscalPeriod;
 }
 
 /** An expected period whose statements of some types hold no core metric (all three: the period is unpopulated). */

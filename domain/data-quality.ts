@@ -22,6 +22,8 @@
 import { canonicalMetric } from './catalog/index.ts';
 import { dec, equalAtReportedPrecision, wireDecimal } from './decimal.ts';
 import { checkIdentities, IDENTITY_RULES, toleranceFor } from './identity-checks.ts';
+import { statementKey } from './statements/key.ts';
+import { latestKnowable } from './statements/visibility.ts';
 import type { CalculationStep, FiscalPeriod, Severity, StatementType, ValueOrigin } from './statement-types.ts';
 
 export type IssueSeverity = Exclude<Severity, 'NONE'>;
@@ -315,16 +317,12 @@ class PeriodIndex {
   }
 
   static key(type: string, year: number, period: string): string {
-    return `${type}|${year}|${period}`;
+    return statementKey({ statement_type: type, fiscal_year: year, fiscal_period: period });
   }
 
   /** The latest version of the period filed on or before `date`, or null. */
   knownAt(type: string, year: number, period: string, date: string): QualityVersion | null {
-    let best: QualityVersion | null = null;
-    for (const v of this.byKey.get(PeriodIndex.key(type, year, period)) ?? []) {
-      if (v.filing_date <= date && (!best || v.version_sequence > best.version_sequence)) best = v;
-    }
-    return best;
+    return latestKnowable(this.byKey.get(PeriodIndex.key(type, year, period)) ?? [], date);
   }
 }
 

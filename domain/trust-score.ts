@@ -23,6 +23,7 @@
 import { Decimal } from 'decimal.js';
 import { checkIdentities } from './identity-checks.ts';
 import type { FiscalPeriod, StatementType } from './statement-types.ts';
+import { STATEMENT_TYPES } from './statements/types.ts';
 
 const D = Decimal.clone({ precision: 60 });
 
@@ -40,7 +41,6 @@ export interface ScoredStatement {
   figures: Record<string, ScoredFigure>;
 }
 
-export const STATEMENT_TYPES: readonly StatementType[] = ['INCOME_STATEMENT', 'BALANCE_SHEET', 'CASH_FLOW_STATEMENT'];
 
 /**
  * Core metrics expected on each statement type; an inner list is alternatives (either

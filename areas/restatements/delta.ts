@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { alertEventsOfVersions, revisionsOfVersions } from '../../db/restatement-read.ts';
-import type { VersionRow } from '../../db/statement-read.ts';
+import type { VersionRow } from '../../db/statement-versions.ts';
 import { compareValues } from '../../domain/restatement-analysis.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';

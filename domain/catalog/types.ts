@@ -3,8 +3,9 @@
  * candidate concepts); a derived metric is a formula over canonical ones and is served by the
  * modeling and derived-metric routes, never stored on a statement.
  */
-export const STATEMENT_TYPES = ['INCOME_STATEMENT', 'BALANCE_SHEET', 'CASH_FLOW_STATEMENT'] as const;
-export type StatementType = (typeof STATEMENT_TYPES)[number];
+import type { StatementType } from '../statements/types.ts';
+
+export type { StatementType };
 
 /** currency: a money amount; per_share: money per share; shares: a share count; the rest are pure numbers */
 export type UnitType = 'currency' | 'per_share' | 'shares' | 'ratio' | 'days' | 'times';
