@@ -5,6 +5,10 @@ type Json = Record<string, unknown>;
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER;
 
+function isEmptySchema(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+}
+
 /** Keywords that annotate a schema rather than constrain it: they stay beside an anyOf. */
 const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
 
@@ -44,6 +48,11 @@ function tidy(node: unknown): unknown {
     if ((k === 'maximum' && v === SAFE_INT) || (k === 'minimum' && v === -SAFE_INT)) continue;
     // zod spells `format: uuid` out again as a 200-character pattern; the format says it.
     if (k === 'pattern' && (node as Json).format === 'uuid') continue;
+    // A free-form map's values: say "any value" as `true`, not as a schema without a keyword.
+    if (k === 'additionalProperties' && isEmptySchema(v)) {
+      out[k] = true;
+      continue;
+    }
     out[k] = tidy(v);
   }
   return Array.isArray(out.type) ? splitTypeArray(out) : out;
