@@ -27,7 +27,7 @@ export async function companyOf(ctx: ToolContext, input: { cik?: string | undefi
   if (input.cik) return input.cik;
   if (!input.ticker) throw new ServiceError('VALIDATION_ERROR', 'Pass cik (e.g. 0000320193) or ticker (e.g. AAPL).', {});
   const row = await resolveTicker(ctx.services.sql, input.ticker, null);
-  if (!row) throw new ServiceError('NOT_FOUND', `No company has ticker ${input.ticker}. Search names with /v1/identity/search.`, { ticker: input.ticker });
+  if (!row) throw new ServiceError('NOT_FOUND', `No company has ticker ${input.ticker}. Search names with identity_search (HTTP: /v1/identity/search).`, { ticker: input.ticker });
   await ctx.reach([row.cik]);
   return row.cik;
 }

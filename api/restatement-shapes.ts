@@ -68,7 +68,7 @@ export async function lineageOf(ctx: ToolContext, id: Identity): Promise<Version
   throw new ServiceError(
     'NOT_FOUND',
     `No ${id.statement_type} for CIK ${id.cik} fiscal ${id.fiscal_year} ${id.fiscal_period}. ` +
-      (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; /v1/coverage/companies/{cik} tells whether that is a gap.'),
+      (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; coverage_company (HTTP: /v1/coverage/companies/{cik}) tells whether that is a gap.'),
     { ...id },
   );
 }

@@ -86,7 +86,7 @@ export const disclosureDetail = defineTool({
   output: dataEnvelope(DisclosureDetail),
   handler: async (ctx, input) => {
     const row = await disclosureById(ctx.services.sql, input.disclosure_id);
-    if (!row) throw new ServiceError('NOT_FOUND', `no disclosure ${input.disclosure_id}; list a company's disclosures with /v1/edgar/companies/{cik}/disclosures`);
+    if (!row) throw new ServiceError('NOT_FOUND', `no disclosure ${input.disclosure_id}; list a company's disclosures with edgar_company_disclosures (HTTP: /v1/edgar/companies/{cik}/disclosures)`);
     await ctx.reach([row.cik]);
     const max = input.max_chars ?? (ctx.surface === 'mcp' ? TOOL_TEXT_CHARS : null);
     if (max === null && input.offset === 0) return { data: row };

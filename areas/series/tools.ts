@@ -134,7 +134,7 @@ async function companiesOf(ctx: ToolContext, input: { ciks?: string[] | undefine
     if (row) out.push(row.cik);
     else unknown.push(t);
   }
-  if (unknown.length > 0) throw new ServiceError('NOT_FOUND', `No company has ticker ${unknown.join(', ')}. Search names with /v1/identity/search.`, { tickers: unknown });
+  if (unknown.length > 0) throw new ServiceError('NOT_FOUND', `No company has ticker ${unknown.join(', ')}. Search names with identity_search (HTTP: /v1/identity/search).`, { tickers: unknown });
   await ctx.reach(out);
   return [...new Set(out)];
 }

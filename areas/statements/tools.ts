@@ -193,7 +193,7 @@ export const statementsNormalized = defineTool({
       throw new ServiceError(
         'NOT_FOUND',
         `No ${input.statement_type} for CIK ${cik} fiscal ${input.fiscal_year} ${input.fiscal_period}${input.as_of_date ? ` filed by ${input.as_of_date}` : ''}. ` +
-          (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; /v1/coverage/companies/{cik} tells whether that is a gap.'),
+          (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; coverage_company (HTTP: /v1/coverage/companies/{cik}) tells whether that is a gap.'),
         { ...identity, as_of_date: input.as_of_date ?? null },
       );
     }
