@@ -59,6 +59,17 @@ after(async () => {
   await svc?.close();
 });
 
+/** Waits (as an agent told "computing" would) until the snapshot build has finished. */
+async function snapshotReady(snapshotId: string): Promise<void> {
+  const until = Date.now() + 120_000;
+  for (;;) {
+    const [row] = await svc.sql<{ status: string }[]>`SELECT status FROM modeling_snapshots WHERE snapshot_id = ${snapshotId}`;
+    if (row?.status === 'ready') return;
+    assert.ok(row?.status !== 'failed' && Date.now() < until, `snapshot ${snapshotId}: ${row?.status}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 async function cikOf(q: Question, ticker: string): Promise<string> {
   return (await q.call('companies_resolve', { ticker })).cik as string;
 }
@@ -154,6 +165,39 @@ describe('ten analyst questions through the SDK client, tools alone', () => {
     assert.ok(d.disclosure_text.length > 500);
     assert.match(d.disclosure_text, /tax/i);
     assert.equal(d.text_offset, 0);
+  });
+
+  it("TTM net income: Apple's trailing twelve months from a point-in-time snapshot, built and read with tools in three calls", async () => {
+    const q = new Question('TTM net income');
+    const found = await q.call('identity_search', { query: 'AAPL', page_size: 1 });
+    const { company_id, cik } = (found.items as Json[])[0]!;
+    const asOf = '2025-12-31';
+    const build = await q.call('modeling_pit_snapshot', {
+      ciks: [cik],
+      as_of_date: asOf,
+      statement_types: ['INCOME_STATEMENT', 'BALANCE_SHEET', 'CASH_FLOW_STATEMENT'],
+      metrics_bundle: 'all',
+      page_size: 1,
+    });
+    // "computing": the agent waits as the description tells it (no call), then reads.
+    if (build.status === 'computing') await snapshotReady(build.snapshot_id);
+    const out = await q.call('modeling_ttm', { company_id, as_of: asOf, from: '2025-01-01', metrics: ['NET_INCOME'] });
+    q.done();
+    const rows = out.items as Json[];
+    assert.ok(rows.length >= 1 && rows.length <= 4, `${rows.length} trailing windows ending in 2025`);
+    const latest = rows.at(-1)!;
+    assert.deepEqual(Object.keys(latest.metrics), ['NET_INCOME']);
+    const quarters = latest.window_quarters as Json[];
+    assert.equal(quarters.length, 4);
+    let sum = 0n;
+    for (const w of quarters) {
+      const [v] = await svc.sql<{ value: string }[]>`
+        SELECT figures -> 'NET_INCOME' ->> 'value' AS value FROM statement_versions
+        WHERE cik = ${cik} AND statement_type = 'INCOME_STATEMENT' AND fiscal_year = ${w.fiscal_year} AND fiscal_period = ${w.fiscal_period} AND filing_date <= ${asOf}
+        ORDER BY version_sequence DESC LIMIT 1`;
+      sum += BigInt(v!.value.split('.')[0]!);
+    }
+    assert.equal(BigInt(String(latest.metrics.NET_INCOME).split('.')[0]!), sum, 'the four quarters summed');
   });
 
   it('a three-company panel: revenue and net income of Apple, Microsoft and NVIDIA for three fiscal years in one call', async () => {
