@@ -188,6 +188,9 @@ describe('POST /v1/query/execute', () => {
     const noCik = await execute({ query_type: 'financial_state_time_series', parameters: { fiscal_year_from: 2020 } });
     assert.equal(noCik.status, 400);
     assert.match(noCik.body.error.message, /parameters\.cik/);
+    const typo = await execute({ query_type: 'financial_state_time_series', parameters: { cik: APPLE, fiscal_year: 2020 } });
+    assert.equal(typo.status, 400, 'an unknown parameter is refused, not silently dropped from the manifest');
+    assert.match(typo.body.error.message, /fiscal_year/);
     const quarterly = await execute({ query_type: 'financial_state_time_series', parameters: { cik: APPLE, period_type: 'quarterly' } });
     assert.equal(quarterly.status, 400);
     assert.match(quarterly.body.error.message, /parameters\.period_type/);
