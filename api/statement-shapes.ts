@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { wireDecimal } from '../domain/decimal.ts';
 import { checkIdentities } from '../domain/identity-checks.ts';
-import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
+import { CORRECTION_RULES, SELECTION_RULES, type FiscalPeriod, type StatementType } from '../domain/statement-types.ts';
 import type { StoredFigure } from '../db/figure-storage.ts';
 import type { VersionHeader, VersionRow } from '../db/statement-versions.ts';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from './schemas.ts';
@@ -24,16 +24,22 @@ export const FigureProvenance = {
   mapping_type: z
     .string()
     .nullable()
-    .describe('null for a direct match of the metric\'s first tag; FALLBACK_CONCEPT, CORRECTION, DERIVED_DISCRETE_QUARTER or DERIVED_Q4 otherwise'),
+    .describe(
+      "null only for the metric's first tag served exactly as tagged; FALLBACK_CONCEPT, SIGN_FLIPPED_BY_CONVENTION (the catalog's sign convention reversed the tagged sign), FALLBACK_CONCEPT_SIGN_FLIPPED, CORRECTION, DERIVED_DISCRETE_QUARTER, DERIVED_Q4 or DERIVED_IDENTITY (a total the same filing's figures give exactly) otherwise",
+    ),
   selection_rule: z
-    .enum(['PRESENTATION_LINKBASE', 'COMPANY_PRESENTATION', 'CANDIDATE_ORDER'])
+    .enum(SELECTION_RULES)
     .nullable()
     .describe(
       "how the tag was chosen among the metric's candidates: PRESENTATION_LINKBASE (the filing's own presentation puts it on this statement), " +
-        'COMPANY_PRESENTATION (another filing of the company presents it; this one has no presentation linkbase), CANDIDATE_ORDER (catalog order, totals first); null for a derived figure',
+        'COMPANY_PRESENTATION (another filing of the company presents it; this one has no presentation linkbase), CANDIDATE_ORDER (catalog order, totals first), ' +
+        'CONCEPT_CONTINUITY (an earlier version of the period had this tag and the filing still reports it); null for a derived figure',
     ),
   value_origin: z.enum(['SOURCE', 'DERIVED']),
-  correction_rule: z.enum(['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED']).nullable().describe('null means exactly as tagged'),
+  correction_rule: z
+    .enum(CORRECTION_RULES)
+    .nullable()
+    .describe('null means exactly as tagged; SCALE_SLIP_PREVIOUS_VALUE_KEPT: a later filing told the figure 1,000 or 1,000,000 times off, the previous value is kept and as_filed_value holds what was filed'),
   as_filed_value: DecimalString.nullable().describe('value before a correction; null when none applied or a different fact was chosen'),
   as_filed_concept: z.string().nullable().describe('tag of the replaced value when a correction chose a different fact'),
   calculation_steps: z.array(CalculationStepOut).nullable().describe('inputs of a derived figure; null for a tagged one'),
@@ -55,9 +61,10 @@ export const FactOut = z.object({
   metric: z.string(),
   value: DecimalString,
   unit: z.string().describe('USD, TWD, USD/shares, shares ...'),
-  period_start: z.string().nullable(),
-  period_end: z.string(),
-  ...FigureProvenance,
+  period_start: z.string().nullable().optional().describe("a compact read leaves it out where it equals the statement's period_start"),
+  period_end: z.string().optional().describe("a compact read leaves it out where it equals the statement's period_end"),
+  // Provenance is left out of a compact read (see FactView); every other read carries all of it.
+  ...z.object(FigureProvenance).partial().shape,
 });
 
 export function figureOut(metric: string, f: StoredFigure): z.input<typeof FactOut> {
@@ -126,7 +133,9 @@ export const StatementVersionOut = z.object({
       calculation_evidence: z
         .array(CalculationEvidenceOut)
         .nullable()
+        .optional()
         .describe(
+          'left out of a compact read. ' +
           "the filer's own calculation linkbase for this version's filing, checked with the filing's facts: for each figure whose tag is a calculation total, " +
             'its declared children, their sum and whether it matches. A failing identity check beside a holding calculation points at how lines map to metrics, not at the filing. null when the filing had no calculation linkbase',
         ),
@@ -171,5 +180,35 @@ export function versionOut(row: VersionRow, isLatest: boolean, metricOrder: (a: 
   return {
     ...versionRecord(row, isLatest),
     normalized_payload: { facts, _meta: { identity: identityOf(row), calculation_evidence: row.calculation_evidence ?? null } },
+  };
+}
+
+/**
+ * How much of a statement a read returns. Agents rarely need every figure with its provenance
+ * (an as-of read of three statements is ~80 KB in full): `metrics` keeps the named figures,
+ * `compact` keeps value, unit and period of each and drops the calculation evidence.
+ */
+export interface FactView {
+  metrics: ReadonlySet<string> | null;
+  compact: boolean;
+}
+
+/** value and unit; a period only where it is not the statement's own (a figure of another span). */
+function compactFact(f: z.input<typeof FactOut>, version: z.input<typeof StatementVersionOut>): z.input<typeof FactOut> {
+  const out: z.input<typeof FactOut> = { metric: f.metric, value: f.value, unit: f.unit };
+  if (f.period_start !== version.period_start) out.period_start = f.period_start ?? null;
+  if (f.period_end !== version.period_end) out.period_end = f.period_end!;
+  return out;
+}
+
+export function viewOf(version: z.input<typeof StatementVersionOut>, view: FactView): z.input<typeof StatementVersionOut> {
+  if (!view.metrics && !view.compact) return version;
+  const kept = view.metrics ? version.normalized_payload.facts.filter((f) => view.metrics!.has(f.metric)) : version.normalized_payload.facts;
+  const facts = view.compact ? kept.map((f) => compactFact(f, version)) : kept;
+  const meta = version.normalized_payload._meta;
+  const evidence = meta.calculation_evidence && view.metrics ? meta.calculation_evidence.filter((e) => view.metrics!.has(e.metric)) : meta.calculation_evidence;
+  return {
+    ...version,
+    normalized_payload: { facts, _meta: view.compact ? { identity: meta.identity } : { identity: meta.identity, calculation_evidence: evidence } },
   };
 }

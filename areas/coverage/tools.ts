@@ -57,7 +57,7 @@ const CompanyCoverage = z.object({
   latest_period_end: z.string().nullable().describe('latest period end of any statement'),
   statement_periods: z.number().int().describe('statement identities (type, fiscal year, period) on record, derived Q4s included'),
   statement_versions: z.number().int().describe('statement versions on record, restatements included'),
-  restated_statement_periods: z.number().int().describe('statement identities with more than one version'),
+  restated_statement_periods: z.number().int().describe('statement identities with a restatement (a version that revised figures); a version that only added figures first told later does not count'),
   periodic_reports: z.number().int().describe('periodic reports on record (10-K, 10-Q, 20-F, 40-F, transition reports, amendments)'),
   periodic_reports_without_facts: z.number().int().describe('of those, reports with no XBRL facts in the source (e.g. filed before XBRL): counted, never expected'),
   latest_filing_date: z.string().nullable().describe('filing date of the latest periodic report on record'),
@@ -108,11 +108,11 @@ export const coverageCompanyOne = defineTool({
   name: 'coverage.company',
   title: 'Coverage of one company',
   description:
-    'Company coverage for one CIK: reporting life, expected and populated annual and quarterly periods, completeness per statement type, continuity, and the gaps by period. ' +
+    'Is a missing statement a gap in our data or in the company\'s reporting? Coverage of one CIK (companies_resolve): reporting life, expected and populated annual and quarterly periods, completeness per statement type, continuity and the gaps by period. ' +
     COVERAGE_RULES +
-    ' A known company with nothing on record answers with zero counts and a status saying why; 404 only for a CIK we know nothing of.',
+    ' A known company with nothing on record answers with zero counts and a status saying why; NOT_FOUND only for a CIK we know nothing of.',
   http: { method: 'GET', path: '/v1/coverage/companies/{cik}' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z.object({ cik: Cik }),
   output: dataEnvelope(CompanyCoverage),
@@ -143,10 +143,10 @@ export const companyCompletenessSummary = defineTool({
   name: 'companies.completeness',
   title: 'Latest filing and statement counts of a company',
   description:
-    'Completeness summary of one company: the latest filing on record (any form) and the latest periodic report, with statement-version, statement-period and restated-period counts by statement type. ' +
-    'For expected-versus-present periods use /v1/coverage/companies/{cik}. 404 only for a CIK we know nothing of.',
+    'How current and how deep is our record of a company? Its latest filing (any form) and latest periodic report, with statement-version, statement-period and restated-period counts by statement type. ' +
+    'Takes a CIK (companies_resolve). For expected-versus-present periods use coverage_company. NOT_FOUND only for a CIK we know nothing of.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/completeness' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z.object({ cik: Cik }),
   output: dataEnvelope(
@@ -157,7 +157,7 @@ export const companyCompletenessSummary = defineTool({
       latest_periodic_filing: Filing.nullable().describe('latest 10-K, 10-Q, 20-F, 40-F (or transition report, or amendment) on record; null when none'),
       statement_versions: ByType('statement versions on record by statement type (every version, restatements included)'),
       statement_periods: ByType('statement identities (fiscal year and period) by statement type, derived Q4s included'),
-      restated_statement_periods: ByType('statement identities with more than one version, by statement type'),
+      restated_statement_periods: ByType('statement identities with a restatement (a version that revised figures), by statement type'),
       last_ingested_at: Timestamp.nullable(),
     }),
   ),
