@@ -7,6 +7,7 @@
  * so another worker retries them at once instead of after the queue's four-hour lock expiry.
  */
 import { Logger, makeWorkerUtils, run, runMigrations, type LogFunctionFactory, type Runner, type TaskList, type WorkerUtils } from 'graphile-worker';
+import pg from 'pg';
 import type { Sql } from '../db/client.ts';
 import { MODELING_BUILD_TASK } from '../db/modeling-snapshots.ts';
 import type { BlobStore } from '../domain/bulk/blob-store.ts';
@@ -44,9 +45,30 @@ function queueLogger(log: (m: string) => void): Logger {
   return new Logger(factory);
 }
 
+/** application_name of the queue's connections (visible in pg_stat_activity) */
+export const QUEUE_APPLICATION_NAME = 'fds-job-queue';
+
+/**
+ * The queue's own pg pool, owned here rather than by graphile-worker: the library ends a pool it
+ * created without awaiting the end and after removing its error listeners, so a connection the
+ * server terminates in that window (a database dropped or restarted) raised an uncaught error and
+ * took the process down. Ours keeps its listeners until `end()` has really finished.
+ */
+function queuePool(databaseUrl: string, max: number, log: (m: string) => void): pg.Pool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: QUEUE_APPLICATION_NAME });
+  pool.on('error', (err) => log(`[jobs] idle queue connection failed: ${err.message}`));
+  pool.on('connect', (client) => client.on('error', (err) => log(`[jobs] queue connection failed: ${err.message}`)));
+  return pool;
+}
+
 /** Creates or upgrades the queue's schema (graphile_worker); every instance runs it at start-up. */
 export async function installQueue(databaseUrl: string, log: (m: string) => void): Promise<void> {
-  await runMigrations({ connectionString: databaseUrl, logger: queueLogger(log) });
+  const pgPool = queuePool(databaseUrl, 1, log);
+  try {
+    await runMigrations({ pgPool, logger: queueLogger(log) });
+  } finally {
+    await pgPool.end();
+  }
 }
 
 export function taskList(o: JobsOptions): TaskList {
@@ -60,17 +82,17 @@ export function taskList(o: JobsOptions): TaskList {
 /** Starts this instance's worker: the task list, the crontab, and the stale-build sweep. */
 export async function startJobWorker(o: JobsOptions): Promise<JobWorker> {
   const logger = queueLogger(o.log);
+  const pgPool = queuePool(o.databaseUrl, o.concurrency + 2, o.log);
   const runner = await run({
-    connectionString: o.databaseUrl,
+    pgPool,
     concurrency: o.concurrency,
-    maxPoolSize: o.concurrency + 2,
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: taskList(o),
     crontab: crontabFor({ exportSchedule: o.exportSchedule }),
     logger,
   });
-  const utils = await makeWorkerUtils({ connectionString: o.databaseUrl, logger });
+  const utils = await makeWorkerUtils({ pgPool, logger });
   const sweep = () => sweepStaleBuilds(o.sql, o.buildStaleSeconds, (ids) => utils.forceUnlockWorkers(ids));
   const timer = setInterval(() => void sweep().catch((err) => o.log(`stale-build sweep failed: ${(err as Error).message}`)), Math.max(250, (o.buildStaleSeconds * 1000) / 2));
   timer.unref();
@@ -82,6 +104,7 @@ export async function startJobWorker(o: JobsOptions): Promise<JobWorker> {
       clearInterval(timer);
       await runner.stop();
       await utils.release();
+      await pgPool.end();
     },
   };
 }
