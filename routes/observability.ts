@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { operationalCounts } from '../db/operational-counts.ts';
+import { operationalCounts, type OperationalCounts } from '../db/operational-counts.ts';
 import type { Services } from '../api/services.ts';
 
 /** What one request was, filled in as it is handled; logged and counted when the answer is out. */
@@ -37,30 +37,35 @@ export class ServiceMetrics {
     this.toolCalls = new Counter({ name: 'fds_tool_calls_total', help: 'Tool-server tools/call by tool and outcome (ok or the error code)', labelNames: ['tool', 'outcome'], registers });
     this.inFlight = new Gauge({ name: 'fds_http_requests_in_flight', help: 'Requests being handled now', registers });
     new Gauge({ name: 'fds_db_pool_max', help: 'Connections this instance may open to PostgreSQL', registers }).set(poolMax);
-    const up = new Gauge({ name: 'fds_db_up', help: '1 when the database answered the scrape', registers });
-    const connections = new Gauge({ name: 'fds_db_connections', help: "This service's connections to its database by state (all instances sharing it)", labelNames: ['state'], registers });
-    const ingestion = new Gauge({ name: 'fds_ingestion_runs', help: 'Ingestion runs on record by status', labelNames: ['status'], registers });
-    const exports = new Gauge({ name: 'fds_export_snapshots', help: 'Bulk export builds on record by status', labelNames: ['status'], registers });
+    // A registry collects every metric at once: the database gauges share one read per scrape.
+    let reading: Promise<OperationalCounts | null> | null = null;
+    const read = () =>
+      (reading ??= operationalCounts(services.sql)
+        .catch(() => null)
+        .finally(() => setTimeout(() => (reading = null), 1000).unref()));
     new Gauge({
-      name: 'fds_scrape_database',
-      help: 'Reads the database-side figures at scrape time (always 1)',
+      name: 'fds_db_up',
+      help: '1 when the database answered the scrape',
       registers,
       async collect() {
-        this.set(1);
-        try {
-          const c = await operationalCounts(services.sql);
-          up.set(1);
-          connections.reset();
-          for (const r of c.connections) connections.set({ state: r.state }, r.connections);
-          ingestion.reset();
-          for (const r of c.ingestion_runs) ingestion.set({ status: r.status }, r.runs);
-          exports.reset();
-          for (const r of c.export_snapshots) exports.set({ status: r.status }, r.snapshots);
-        } catch {
-          up.set(0);
-        }
+        this.set((await read()) ? 1 : 0);
       },
     });
+    const fromDb = <L extends string>(name: string, help: string, label: L, rows: (c: OperationalCounts) => { key: string; value: number }[]) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: [label],
+        registers,
+        async collect() {
+          const c = await read();
+          this.reset();
+          for (const r of c ? rows(c) : []) this.set({ [label]: r.key } as Record<L, string>, r.value);
+        },
+      });
+    fromDb('fds_db_connections', "This service's connections to its database by state (all instances sharing it)", 'state', (c) => c.connections.map((r) => ({ key: r.state, value: r.connections })));
+    fromDb('fds_ingestion_runs', 'Ingestion runs on record by status', 'status', (c) => c.ingestion_runs.map((r) => ({ key: r.status, value: r.runs })));
+    fromDb('fds_export_snapshots', 'Bulk export builds on record by status', 'status', (c) => c.export_snapshots.map((r) => ({ key: r.status, value: r.snapshots })));
     collectDefaultMetrics({ register: this.registry, prefix: 'fds_' });
   }
 }
