@@ -9,16 +9,22 @@ import { identityIsEmpty, loadIdentity } from './ingest/load-identity.ts';
 import { progressPrinter, summaryLine, summaryRows } from './ingest/progress-bar.ts';
 import { IngestRequestError, runIngestion } from './ingest/run-ingestion.ts';
 import { startService } from './service.ts';
+import { loadMacro } from './ingest/macro/load-macro.ts';
 import { BuildBusyError, buildSnapshot } from './export/build.ts';
 import { openBlobStore } from './export/stores.ts';
+import { installQueue, startJobWorker } from './jobs/runner.ts';
 
 const USAGE = `Usage: npm run fds -- <command> [options]
 
 Commands:
   serve                                   migrate, load data when the database is empty, serve on PORT (default 8080)
   migrate                                 apply pending database migrations
+  worker                                  run only a job-queue worker (snapshot builds, the daily export), no HTTP;
+                                          it shares the queue with every other instance on the same database
   keys create --plan <plan> --org <name>  create an API key (plans: ${PLANS.join(', ')}); the key is the last line printed
   identity load [--source DIR|URL]        (re)load ticker and company identity from SEC_SOURCE
+  macro load [--source DIR|URL]           load the registered macro series from MACRO_SOURCE (a directory
+                                          like ../shared/macro or https://fred.stlouisfed.org); idempotent
   export build [--full]                   build and publish a bulk Parquet snapshot (incremental unless --full
                                           or the last full build is a week old); the previous stays latest on failure
   ingest [--cik N ...] [--ticker T ...] [--source DIR|URL]
@@ -45,6 +51,32 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
       return new Promise(() => {}); // serve until signalled
+    }
+    case 'worker': {
+      const db = await openDatabase(config, log);
+      await migrate(db.sql);
+      await installQueue(db.url, log);
+      const store = await openBlobStore(config, () => config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`);
+      const worker = await startJobWorker({
+        databaseUrl: db.url,
+        sql: db.sql,
+        bulkStore: store,
+        bulkDir: config.bulkDir,
+        concurrency: config.jobConcurrency,
+        buildStaleSeconds: config.buildStaleSeconds,
+        exportSchedule: config.exportSchedule,
+        now: () => new Date(),
+        log: (m) => console.log(m),
+      });
+      console.log(`job worker running (concurrency ${config.jobConcurrency})`);
+      const stop = async () => {
+        await worker.stop();
+        await db.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return new Promise(() => {}); // work until signalled
     }
     case 'migrate': {
       const db = await openDatabase(config, log);
@@ -86,6 +118,20 @@ async function main(argv: string[]): Promise<number> {
         await migrate(db.sql);
         const s = await loadIdentity(db.sql, { ...config, secSource: values.source ?? config.secSource }, { log, onProgress: (p) => log(p) });
         console.table([s]);
+      } finally {
+        await db.close();
+      }
+      return 0;
+    }
+    case 'macro': {
+      if (sub !== 'load') break;
+      const { values } = parseArgs({ args: rest, options: { source: { type: 'string' } } });
+      const db = await openDatabase(config, log);
+      try {
+        await migrate(db.sql);
+        const s = await loadMacro(db.sql, values.source ?? config.macroSource, { log });
+        console.table(s.series);
+        console.log(`macro load from ${s.source}: ${s.rows_added} observation rows added`);
       } finally {
         await db.close();
       }

@@ -11,6 +11,8 @@ export interface Config {
   /** directory mirroring SEC's sites (path = host + URL path) or an https:// base for the live sites */
   secSource: string;
   secUserAgent: string | null;
+  /** directory laid out like ../shared/macro (fred/<CODE>.csv) or https://fred.stlouisfed.org */
+  macroSource: string;
   /** 'off' disables request budgets (load tests on your own machine only) */
   rateLimits: boolean;
   /** create and print one key per plan for org `dev` on first start */
@@ -34,7 +36,7 @@ export interface Config {
   gcsBucket: string | null;
   /** GCS JSON API endpoint override (an emulator); null: Google's */
   gcsApiEndpoint: string | null;
-  /** run the bulk export daily at 04:30 UTC inside the service */
+  /** schedule the bulk export daily at 04:30 UTC on the job queue's crontab (EXPORT_SCHEDULE=off: not from this instance) */
   exportSchedule: boolean;
   /** browser origins answered with CORS headers (and preflights); `*` for any; empty: none */
   corsOrigins: string[];
@@ -48,6 +50,12 @@ export interface Config {
   dbPoolMax: number;
   /** pino level of the structured log: fatal, error, warn, info, debug, trace or silent */
   logLevel: string;
+  /** run a job-queue worker in this instance (JOBS=off: this instance only enqueues; another one runs the jobs) */
+  jobsWorker: boolean;
+  /** jobs one instance's worker runs at once (JOB_CONCURRENCY) */
+  jobConcurrency: number;
+  /** seconds without a heartbeat after which a snapshot build's worker is presumed dead and its job handed on (MODELING_BUILD_STALE_S) */
+  buildStaleSeconds: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -98,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: intFrom(env, 'EMBEDDED_PG_PORT', 54329),
     secSource: env.SEC_SOURCE || path.resolve('../shared/sec'),
     secUserAgent: env.SEC_USER_AGENT || null,
+    macroSource: env.MACRO_SOURCE || path.resolve('../shared/macro'),
     rateLimits: flag(env, 'RATE_LIMITS', true),
     devKeys: flag(env, 'DEV_KEYS', true),
     logRequests: flag(env, 'LOG_REQUESTS', false),
@@ -116,5 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: Math.max(1, intFrom(env, 'REQUEST_TIMEOUT_S', 30)) * 1000,
     dbPoolMax: Math.max(1, intFrom(env, 'DB_POOL_MAX', 10)),
     logLevel: logLevelFrom(env.LOG_LEVEL),
+    jobsWorker: flag(env, 'JOBS', true),
+    jobConcurrency: Math.max(1, intFrom(env, 'JOB_CONCURRENCY', 2)),
+    buildStaleSeconds: Math.max(1, intFrom(env, 'MODELING_BUILD_STALE_S', 60)),
   };
 }

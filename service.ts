@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
-import type { BlobStore } from './export/blob-store.ts';
+import type { BlobStore } from './domain/bulk/blob-store.ts';
 import { openBlobStore } from './export/stores.ts';
-import { startExportSchedule } from './export/scheduler.ts';
+import { installQueue, startJobWorker, type JobWorker } from './jobs/runner.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { countKeys, createApiKey, type IssuedKey } from './db/keys.ts';
 import { migrate } from './db/migrate.ts';
@@ -15,11 +15,13 @@ import pino, { type Logger } from 'pino';
 import { createHttpServer, type ServiceServer } from './routes/server.ts';
 import { drainServer } from './routes/lifecycle.ts';
 import { postgresBudgets } from './api/budgets.ts';
+import { loadMacro } from './ingest/macro/load-macro.ts';
 import { ALL_TOOLS } from './areas/index.ts';
 import { Authenticator } from './api/auth.ts';
 import { slotCoverage } from './api/coverage-gate.ts';
 import type { ServerInfo } from './api/jsonrpc.ts';
 import type { Services } from './api/services.ts';
+import type { ToolDefinition } from './api/define-tool.ts';
 import { SERVICE_VERSION } from './areas/system/tools.ts';
 
 export const SERVER_INFO: ServerInfo = { name: 'fds', title: 'Financial Filings Data Service', version: SERVICE_VERSION };
@@ -32,10 +34,12 @@ export interface RunningService {
   /** resolves once start-up loading is done and the service reports ready */
   ready: Promise<void>;
   devKeys: IssuedKey[];
+  /** this instance's job-queue worker once ready (null with JOBS=off) */
+  jobs(): JobWorker | null;
   /**
    * Graceful stop (what SIGTERM runs): readiness 503, the listener closes after SHUTDOWN_DELAY_S,
-   * in-flight requests finish within SHUTDOWN_TIMEOUT_S, then the schedule stops and the database
-   * closes. `options` overrides the configured times (tests).
+   * in-flight requests finish within SHUTDOWN_TIMEOUT_S, then the job worker stops and the
+   * database closes. `options` overrides the configured times (tests).
    */
   close(options?: { delayMs?: number; timeoutMs?: number }): Promise<{ forced: boolean }>;
 }
@@ -59,9 +63,11 @@ export function buildServices(
   database: Database,
   bulkStore: BlobStore,
   now: () => Date = () => new Date(),
+  registry: readonly ToolDefinition[] = ALL_TOOLS,
   logger: Logger = createLogger(config),
 ): Services {
   return {
+    registry: new Map(registry.map((d) => [d.name, d])),
     bulkStore,
     sql: database.sql,
     config,
@@ -76,6 +82,21 @@ export function buildServices(
 }
 
 /**
+ * Macro series on every start (a file unchanged since the last load is skipped by checksum). A
+ * source that cannot be read leaves the stored series as they are: the service still starts.
+ */
+async function loadMacroSeries(services: Services, log: (m: string) => void): Promise<void> {
+  try {
+    services.status.progress = 'loading macro series';
+    const s = await loadMacro(services.sql, services.config.macroSource, { now: services.now, log });
+    const loaded = s.series.filter((x) => x.status === 'loaded').length;
+    if (loaded > 0) log(`macro series: ${loaded} loaded (${s.rows_added} observation rows added) from ${s.source}`);
+  } catch (err) {
+    log(`macro series not loaded: ${(err as Error).message}`);
+  }
+}
+
+/**
  * Start-up: database (embedded unless DATABASE_URL), migrations, the HTTP server (listening at once
  * so health probes answer), then loading when the database is empty, then development keys.
  * Data routes answer 503 until loading is done; readiness says "loading" meanwhile.
@@ -85,11 +106,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const database = options.database ?? (await openDatabase(config, log));
   const { applied } = await migrate(database.sql);
   if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
+  // every instance can enqueue (snapshot builds), so the queue's schema is installed even with JOBS=off
+  await installQueue(database.url, log);
 
   let port = 0;
   const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const bulkStore = await openBlobStore(config, () => config.publicBaseUrl ?? `http://${localHost}:${port}`);
-  const services = buildServices(config, database, bulkStore, options.now, options.logger);
+  const services = buildServices(config, database, bulkStore, options.now, ALL_TOOLS, options.logger);
   const server = createHttpServer(services, ALL_TOOLS, SERVER_INFO);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
@@ -107,7 +130,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   log(`listening on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port} (reference at /docs)`);
 
   const devKeys: IssuedKey[] = [];
-  let schedule: { stop(): void } | null = null;
+  let jobs: JobWorker | null = null;
+  let closing = false;
   const ready = (async () => {
     // keys first, so the ingestion status can be read with one while loading runs
     if (config.devKeys && (await countKeys(database.sql, 'dev')) === 0) {
@@ -142,10 +166,24 @@ export async function startService(config: Config, options: StartOptions = {}): 
       log(summaryLine(summary));
       for (const e of summary.errors) log(`ingestion failed for ${e.cik}: ${e.message}`);
     }
+    await loadMacroSeries(services, log);
     services.status.phase = 'ready';
     services.status.progress = null;
     log('ready');
-    if (config.exportSchedule) schedule = startExportSchedule(services, { log });
+    // the worker starts once the corpus is loaded, so no job reads a half-ingested corpus
+    if (config.jobsWorker && !closing) {
+      jobs = await startJobWorker({
+        databaseUrl: database.url,
+        sql: database.sql,
+        bulkStore,
+        bulkDir: config.bulkDir,
+        concurrency: config.jobConcurrency,
+        buildStaleSeconds: config.buildStaleSeconds,
+        exportSchedule: config.exportSchedule,
+        now: services.now,
+        log,
+      });
+    }
   })();
   ready.catch((err) => {
     services.status.progress = `start-up failed: ${(err as Error).message}`;
@@ -160,13 +198,15 @@ export async function startService(config: Config, options: StartOptions = {}): 
     database,
     ready,
     devKeys,
+    jobs: () => jobs,
     close: async (o = {}) => {
-      schedule?.stop();
+      closing = true;
       const drained = await drainServer(server, services.status, {
         delayMs: o.delayMs ?? config.shutdownDelayMs,
         timeoutMs: o.timeoutMs ?? config.shutdownTimeoutMs,
       });
       await ready.catch(() => {});
+      await jobs?.stop();
       await database.close();
       return drained;
     },

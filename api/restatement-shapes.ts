@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import type { FactRevisionRow } from '../db/restatement-read.ts';
-import { availablePeriods, statementVersions, type VersionRow } from '../db/statement-read.ts';
+import { availablePeriods, statementVersions } from '../db/statement-read.ts';
+import type { VersionRow } from '../db/statement-versions.ts';
 import { CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS } from '../domain/catalog/index.ts';
 import { wireDecimal } from '../domain/decimal.ts';
 import { compareValues, isMarketDependent } from '../domain/restatement-analysis.ts';
 import { ServiceError } from '../domain/service-error.ts';
 import type { ToolContext } from './define-tool.ts';
 import { DecimalString, FiscalPeriodParam, FiscalYear, StatementTypeParam, Timestamp } from './schemas.ts';
+import type { StatementIdentity } from '../domain/statements/key.ts';
 
 /** Shapes and helpers shared by the restatement and version-analytics routes. */
 
@@ -44,12 +46,7 @@ export const IdentityParams = {
   fiscal_period: FiscalPeriodParam,
 };
 
-export interface Identity {
-  cik: string;
-  statement_type: string;
-  fiscal_year: number;
-  fiscal_period: string;
-}
+export type Identity = StatementIdentity;
 
 /** A metric of another statement type is refused: every version of this statement lacks it. */
 export function checkMetricStatement(metric: string, statementType: string): void {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CIK_INPUT_PATTERN, normalizeTicker, padCik } from '../domain/cik.ts';
+import { ACCOUNTING_STANDARDS, FISCAL_PERIODS, STATEMENT_TYPES } from '../domain/statements/types.ts';
 
 /**
  * Shared parameter and field schemas, each described for an agent. Inputs are lenient where the
@@ -84,11 +85,11 @@ export function pageOf<T>(items: T[], total: number, page: number, pageSize: num
 }
 
 export const StatementTypeParam = z
-  .enum(['INCOME_STATEMENT', 'BALANCE_SHEET', 'CASH_FLOW_STATEMENT'])
+  .enum(STATEMENT_TYPES)
   .describe('INCOME_STATEMENT, BALANCE_SHEET or CASH_FLOW_STATEMENT');
 
 export const FiscalPeriodParam = z
-  .enum(['FY', 'Q1', 'Q2', 'Q3', 'Q4'])
+  .enum(FISCAL_PERIODS)
   .describe("the filer's fiscal period: FY, Q1, Q2, Q3, or Q4 (never filed; derived as the year minus the first three quarters)");
 
 export const FiscalYear = z.number().int().min(1900).max(2200).describe("the filer's own fiscal-year label, e.g. 2024");

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { wireDecimal } from '../domain/decimal.ts';
 import { checkIdentities } from '../domain/identity-checks.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
-import type { StoredFigure, VersionHeader, VersionRow } from '../db/statement-read.ts';
+import type { StoredFigure } from '../db/figure-storage.ts';
+import type { VersionHeader, VersionRow } from '../db/statement-versions.ts';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from './schemas.ts';
 
 /** Output shapes shared by statement, time-series and provenance reads, and their row mappers. */

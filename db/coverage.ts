@@ -1,6 +1,8 @@
 import { CANONICAL_METRICS } from '../domain/catalog/index.ts';
 import { ALL_CORE_METRICS, type PeriodicReport, type StatementPeriod } from '../domain/coverage.ts';
 import type { Sql } from './client.ts';
+import { latestPerPeriod } from './statement-versions.ts';
+import { FILED_FISCAL_PERIODS } from '../domain/statements/types.ts';
 
 /** A company the coverage routes know: in the company reference, or ingested (or both). */
 export interface CoverageCompanyRow {
@@ -72,13 +74,13 @@ export async function coverageInputs(sql: Sql, ciks: string[]): Promise<Map<stri
       WHERE f.cik IN ${sql(ciks)} AND f.is_periodic
       ORDER BY f.cik, f.filing_date, f.accession`,
     sql<(StatementPeriod & { cik: string })[]>`
-      SELECT DISTINCT ON (cik, statement_type, fiscal_year, fiscal_period)
-        cik, statement_type, fiscal_year, fiscal_period, period_end,
-        count(*) OVER (PARTITION BY cik, statement_type, fiscal_year, fiscal_period)::int AS versions,
-        ARRAY(SELECT k FROM jsonb_object_keys(figures) k WHERE k = ANY(${[...ALL_CORE_METRICS]}::text[]) ORDER BY k) AS metrics
-      FROM statement_versions
-      WHERE cik IN ${sql(ciks)}
-      ORDER BY cik, statement_type, fiscal_year, fiscal_period, version_sequence DESC`,
+      ${latestPerPeriod(
+        sql,
+        sql`v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.period_end,
+          count(*) OVER (PARTITION BY v.cik, v.statement_type, v.fiscal_year, v.fiscal_period)::int AS versions,
+          ARRAY(SELECT k FROM jsonb_object_keys(v.figures) k WHERE k = ANY(${[...ALL_CORE_METRICS]}::text[]) ORDER BY k) AS metrics`,
+        sql`v.cik IN ${sql(ciks)}`,
+      )}`,
   ]);
   for (const { cik, ...r } of reports) out.get(cik)?.reports.push(r);
   for (const { cik, ...s } of statements) out.get(cik)?.statements.push(s);
@@ -132,9 +134,7 @@ export async function metricCoverage(
       count(*) FILTER (WHERE carried)::int AS statement_count,
       count(DISTINCT cik)::int AS statement_type_company_count
     FROM (
-      SELECT DISTINCT ON (cik, fiscal_year, fiscal_period) cik, fiscal_year, figures ? ${metric} AS carried
-      FROM statement_versions WHERE statement_type = ${statementType}
-      ORDER BY cik, fiscal_year, fiscal_period, version_sequence DESC
+      ${latestPerPeriod(sql, sql`v.cik, v.fiscal_year, v.figures ? ${metric} AS carried`, sql`v.statement_type = ${statementType}`)}
     ) latest`;
   return row ?? { company_count: 0, years_covered: 0, statement_count: 0, statement_type_company_count: 0 };
 }
@@ -204,10 +204,11 @@ export async function refreshPopulationStats(sql: Sql, now: Date): Promise<{ row
         ORDER BY md5(ci.cik), ci.cik
         LIMIT ${POPULATION_SAMPLE_COMPANIES}
       ), latest AS (
-        SELECT DISTINCT ON (cik, statement_type, fiscal_year, fiscal_period) statement_type, fiscal_period, form, figures
-        FROM statement_versions
-        WHERE cik IN (SELECT cik FROM sample) AND fiscal_period IN ('FY', 'Q1', 'Q2', 'Q3')
-        ORDER BY cik, statement_type, fiscal_year, fiscal_period, version_sequence DESC
+        ${latestPerPeriod(
+          sql, // fragments only: the query runs on tx
+          sql`v.statement_type, v.fiscal_period, v.form, v.figures`,
+          sql`v.cik IN (SELECT cik FROM sample) AND v.fiscal_period IN ${sql(FILED_FISCAL_PERIODS)}`,
+        )}
       ), typed AS (
         SELECT statement_type, fiscal_period, CASE WHEN fiscal_period = 'FY' THEN '10-K' ELSE '10-Q' END AS form_type, figures
         FROM latest WHERE form !~ '^(20|40)-F'

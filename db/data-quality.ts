@@ -11,6 +11,7 @@ import {
 import type { Severity } from '../domain/statement-types.ts';
 import type { Sql } from './client.ts';
 import { unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
+import { latestPerPeriod } from './statement-versions.ts';
 
 /**
  * Data-quality findings: computing them for a company's versions (at ingestion, and on request)
@@ -46,12 +47,14 @@ export async function loadForChecks(sql: Sql, cik: string, scope: CheckScope): P
     scope.kind === 'ingestion'
       ? sql`SELECT statement_version_id, statement_type, fiscal_year FROM statement_versions
             WHERE cik = ${cik} AND ingestion_run_id = ${scope.ingestion_run_id}`
-      : sql`SELECT DISTINCT ON (statement_type, fiscal_year, fiscal_period) statement_version_id, statement_type, fiscal_year
-            FROM statement_versions WHERE cik = ${cik}
-              ${scope.statement_type !== null ? sql`AND statement_type = ${scope.statement_type}` : sql``}
-              ${scope.fiscal_year !== null ? sql`AND fiscal_year = ${scope.fiscal_year}` : sql``}
-              ${scope.fiscal_period !== null ? sql`AND fiscal_period = ${scope.fiscal_period}` : sql``}
-            ORDER BY statement_type, fiscal_year, fiscal_period, version_sequence DESC`;
+      : latestPerPeriod(
+          sql,
+          sql`v.statement_version_id, v.statement_type, v.fiscal_year`,
+          sql`v.cik = ${cik}
+            ${scope.statement_type !== null ? sql`AND v.statement_type = ${scope.statement_type}` : sql``}
+            ${scope.fiscal_year !== null ? sql`AND v.fiscal_year = ${scope.fiscal_year}` : sql``}
+            ${scope.fiscal_period !== null ? sql`AND v.fiscal_period = ${scope.fiscal_period}` : sql``}`,
+        );
   const rows = await sql<LoadedRow[]>`
     WITH subject AS (${subject}),
     span AS (

@@ -1,5 +1,6 @@
 import type { DisclosureRow, SegmentRow } from '../domain/package-rows.ts';
 import type { Sql } from './client.ts';
+import { visible } from './statement-versions.ts';
 
 /**
  * Segment rows and disclosures of a company's packages. Ids are derived from what a row is, so a
@@ -31,10 +32,10 @@ export async function replaceSegments(tx: Sql, cik: string, rows: readonly Store
     -- the version built from this filing where it is stored as built; otherwise (history stored by an
     -- older normalizer) the one a reader saw on the filing date
     LEFT JOIN LATERAL (
-      SELECT sv.statement_version_id FROM statement_versions sv
-      WHERE sv.cik = ${cik} AND sv.statement_type = r.statement_type AND sv.fiscal_year = r.fiscal_year
-        AND sv.fiscal_period = r.fiscal_period AND sv.filing_date <= r.filing_date
-      ORDER BY (sv.content_hash = r.content_hash AND sv.version_sequence = r.version_sequence) DESC, sv.version_sequence DESC
+      SELECT v.statement_version_id FROM statement_versions v
+      WHERE v.cik = ${cik} AND v.statement_type = r.statement_type AND v.fiscal_year = r.fiscal_year
+        AND v.fiscal_period = r.fiscal_period AND ${visible(tx, tx`r.filing_date`)}
+      ORDER BY (v.content_hash = r.content_hash AND v.version_sequence = r.version_sequence) DESC, v.version_sequence DESC
       LIMIT 1
     ) v ON r.version_sequence IS NOT NULL
     ON CONFLICT (metric_dimension_id) DO UPDATE SET

@@ -3,6 +3,7 @@ import { RECONCILIATION_METRICS, reconcileVersions, type LedgerEntry, type RuleC
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 import type { Sql } from './client.ts';
 import { unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
+import { latestPerPeriod } from './statement-versions.ts';
 
 /**
  * Days before the earliest added period end that related statements are loaded from: the longest
@@ -35,14 +36,14 @@ export async function reconcileLatestVersions(
   cik: string,
   f: { statement_type: string | null; fiscal_year: number | null; fiscal_period: string | null },
 ): Promise<number> {
-  const ids = await tx<{ statement_version_id: string }[]>`
-    SELECT DISTINCT ON (statement_type, fiscal_year, fiscal_period) statement_version_id
-    FROM statement_versions
-    WHERE cik = ${cik}
-      ${f.statement_type ? tx`AND statement_type = ${f.statement_type}` : tx``}
-      ${f.fiscal_year !== null ? tx`AND fiscal_year = ${f.fiscal_year}` : tx``}
-      ${f.fiscal_period ? tx`AND fiscal_period = ${f.fiscal_period}` : tx``}
-    ORDER BY statement_type, fiscal_year, fiscal_period, version_sequence DESC`;
+  const ids = await tx<{ statement_version_id: string }[]>`${latestPerPeriod(
+    tx,
+    tx`v.statement_version_id`,
+    tx`v.cik = ${cik}
+      ${f.statement_type ? tx`AND v.statement_type = ${f.statement_type}` : tx``}
+      ${f.fiscal_year !== null ? tx`AND v.fiscal_year = ${f.fiscal_year}` : tx``}
+      ${f.fiscal_period ? tx`AND v.fiscal_period = ${f.fiscal_period}` : tx``}`,
+  )}`;
   if (ids.length === 0) return 0;
   return reconcile(tx, cik, tx`statement_version_id IN ${tx(ids.map((r) => r.statement_version_id))}`);
 }

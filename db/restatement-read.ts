@@ -1,5 +1,6 @@
 import type { FactRevision } from '../domain/normalize/versions.ts';
 import type { Sql } from './client.ts';
+import { filedBy } from './statement-versions.ts';
 
 /**
  * Reads of restatement alert events and fact revisions (written by db/statement-write.ts when a
@@ -68,7 +69,7 @@ export async function listAlertEvents(sql: Sql, f: AlertFilter, page: { limit: n
       ${f.fiscal_year !== null ? sql`AND e.fiscal_year = ${f.fiscal_year}` : sql``}
       ${f.fiscal_period ? sql`AND e.fiscal_period = ${f.fiscal_period}` : sql``}
       ${f.filed_from ? sql`AND e.filing_date >= ${f.filed_from}` : sql``}
-      ${f.filed_to ? sql`AND e.filing_date <= ${f.filed_to}` : sql``}
+      AND ${filedBy(sql, 'e.filing_date', f.filed_to)}
       ${f.metric ? sql`AND EXISTS (SELECT 1 FROM fact_revisions r WHERE r.statement_version_id = e.statement_version_id AND r.metric = ${f.metric})` : sql``}
       ${f.within_ciks ? sql`AND e.cik IN (SELECT jsonb_array_elements_text(${sql.json(f.within_ciks)}::jsonb))` : sql``}`;
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM restatement_alert_events e ${where}`;

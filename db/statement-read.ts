@@ -1,10 +1,10 @@
-import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
 import type { FactRevision } from '../domain/normalize/versions.ts';
-import { unpackFigure, type StoredFigure } from './figure-storage.ts';
-
-export type { StoredFigure };
+import type { StatementIdentity } from '../domain/statements/key.ts';
 import type { Sql } from './client.ts';
+import { unpackFigure, type StoredFigure } from './figure-storage.ts';
+import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionHeader, type VersionRow } from './statement-versions.ts';
 
+/** Reads of one company's statement versions: one identity's lineage, a metric's series, the periods on record. */
 
 /** Which versions a read may see: knowable by a date, and/or only as first reported. */
 export interface Visibility {
@@ -12,31 +12,6 @@ export interface Visibility {
   as_of_date: string | null;
   /** version 1 of each period only */
   as_reported: boolean;
-}
-
-export interface VersionHeader {
-  statement_version_id: string;
-  cik: string;
-  statement_type: string;
-  fiscal_year: number;
-  fiscal_period: string;
-  version_sequence: number;
-  period_start: string | null;
-  period_end: string;
-  accession: string;
-  form: string;
-  filing_date: string;
-  accepted_at: string | null;
-  currency: string | null;
-  accounting_standard: string;
-  previous_version_id: string | null;
-  created_at: string;
-}
-
-export interface VersionRow extends VersionHeader {
-  figures: Record<string, StoredFigure>;
-  /** the filer's calculation trees checked against the figures; null without a calculation linkbase */
-  calculation_evidence: CalculationEvidence[] | null;
 }
 
 export interface MetricPointRow extends Omit<VersionHeader, 'previous_version_id' | 'created_at' | 'accounting_standard'> {
@@ -52,10 +27,8 @@ export interface SeriesFilter {
   fiscal_year_to: number | null;
 }
 
-function visible(sql: Sql, v: Visibility) {
-  return sql`
-    ${v.as_of_date ? sql`AND filing_date <= ${v.as_of_date}` : sql``}
-    ${v.as_reported ? sql`AND version_sequence = 1` : sql``}`;
+function seen(sql: Sql, v: Visibility) {
+  return sql`${visible(sql, v.as_of_date)} ${v.as_reported ? sql`AND v.version_sequence = 1` : sql``}`;
 }
 
 /**
@@ -63,21 +36,19 @@ function visible(sql: Sql, v: Visibility) {
  * visible version lacks the metric give no point. Ordered by period end, quarters before the year.
  */
 export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, page: { limit: number; offset: number }): Promise<{ total: number; rows: MetricPointRow[] }> {
-  const periods = sql`
-    FROM statement_versions
-    WHERE cik = ${f.cik} AND statement_type = ${f.statement_type}
-      ${f.fiscal_periods ? sql`AND fiscal_period IN ${sql(f.fiscal_periods)}` : sql``}
-      ${f.fiscal_year_from !== null ? sql`AND fiscal_year >= ${f.fiscal_year_from}` : sql``}
-      ${f.fiscal_year_to !== null ? sql`AND fiscal_year <= ${f.fiscal_year_to}` : sql``}
-      ${visible(sql, v)}
-    ORDER BY fiscal_year, fiscal_period, version_sequence DESC`;
+  const where = sql`
+    v.cik = ${f.cik} AND v.statement_type = ${f.statement_type}
+      ${f.fiscal_periods ? sql`AND v.fiscal_period IN ${sql(f.fiscal_periods)}` : sql``}
+      ${f.fiscal_year_from !== null ? sql`AND v.fiscal_year >= ${f.fiscal_year_from}` : sql``}
+      ${f.fiscal_year_to !== null ? sql`AND v.fiscal_year <= ${f.fiscal_year_to}` : sql``}
+      AND ${seen(sql, v)}`;
   const raw = await sql<(MetricPointRow & { total: number })[]>`
-    WITH latest AS (
-      SELECT DISTINCT ON (fiscal_year, fiscal_period)
-        statement_version_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
-        period_start, period_end, accession, form, filing_date, accepted_at, currency, figures -> ${f.metric} AS figure
-      ${periods}
-    )
+    WITH latest AS (${latestPerPeriod(
+      sql,
+      sql`v.statement_version_id, v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence,
+        v.period_start, v.period_end, v.accession, v.form, v.filing_date, v.accepted_at, v.currency, v.figures -> ${f.metric} AS figure`,
+      where,
+    )})
     SELECT *, count(*) OVER ()::int AS total FROM latest
     WHERE figure IS NOT NULL
     ORDER BY period_end, fiscal_year, CASE fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, fiscal_period
@@ -86,32 +57,23 @@ export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, pag
   if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows };
   // a page past the end still reports the total
   const [count] = await sql<{ total: number }[]>`
-    SELECT count(*)::int AS total FROM (
-      SELECT DISTINCT ON (fiscal_year, fiscal_period) figures -> ${f.metric} AS figure ${periods}
-    ) l WHERE figure IS NOT NULL`;
+    SELECT count(*)::int AS total FROM (${latestPerPeriod(sql, sql`v.figures -> ${f.metric} AS figure`, where)}) l WHERE figure IS NOT NULL`;
   return { total: count?.total ?? 0, rows };
 }
-
-const HEADER = [
-  'statement_version_id', 'cik', 'statement_type', 'fiscal_year', 'fiscal_period', 'version_sequence', 'period_start',
-  'period_end', 'accession', 'form', 'filing_date', 'accepted_at', 'currency', 'accounting_standard',
-  'previous_version_id', 'created_at',
-] as const;
 
 /** Every version of one statement identity visible under `v`, oldest first. */
 export async function statementVersions(
   sql: Sql,
-  id: { cik: string; statement_type: string; fiscal_year: number; fiscal_period: string },
+  id: StatementIdentity,
   v: Visibility,
 ): Promise<VersionRow[]> {
   const rows = await sql<VersionRow[]>`
-    SELECT ${sql(HEADER)}, figures, calculation_evidence FROM statement_versions
-    WHERE cik = ${id.cik} AND statement_type = ${id.statement_type}
-      AND fiscal_year = ${id.fiscal_year} AND fiscal_period = ${id.fiscal_period}
-      ${visible(sql, v)}
-    ORDER BY version_sequence`;
-  for (const row of rows) for (const m of Object.keys(row.figures)) row.figures[m] = unpackFigure(row.figures[m]!, row);
-  return rows;
+    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence FROM statement_versions v
+    WHERE v.cik = ${id.cik} AND v.statement_type = ${id.statement_type}
+      AND v.fiscal_year = ${id.fiscal_year} AND v.fiscal_period = ${id.fiscal_period}
+      AND ${seen(sql, v)}
+    ORDER BY v.version_sequence`;
+  return rows.map(unpackVersion);
 }
 
 export interface RevisionRow extends Pick<FactRevision, 'metric' | 'old_value' | 'new_value' | 'difference' | 'old_accession' | 'new_accession'> {

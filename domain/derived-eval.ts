@@ -18,6 +18,7 @@
 import { canonicalMetric, DERIVED_METRICS, type DerivedMetric, type StatementType } from './catalog/index.ts';
 import { dec, plain } from './decimal.ts';
 import type { Decimal } from 'decimal.js';
+import { STATEMENT_TYPES } from './statements/types.ts';
 
 /** Fraction digits of a derived value (the bulk export's decimal(38, 12) scale). */
 export const DERIVED_SCALE = 12;
@@ -83,7 +84,7 @@ export function conventionsOf(def: DerivedMetric): DerivedConventions {
   const mixed = kinds.includes('duration') && kinds.includes('instant');
   const types = new Set(def.dependencies.map((d) => canonicalMetric(d)?.statement_type).filter((t): t is StatementType => t !== undefined));
   return {
-    input_statement_types: (['INCOME_STATEMENT', 'BALANCE_SHEET', 'CASH_FLOW_STATEMENT'] as const).filter((t) => types.has(t)),
+    input_statement_types: STATEMENT_TYPES.filter((t) => types.has(t)),
     balance_inputs_averaged: mixed ? def.dependencies.filter((d) => canonicalMetric(d)?.period_kind === 'instant') : [],
     uses_day_count: new RegExp(`\\b${DAY_COUNT_CONSTANT}\\b`).test(def.formula ?? ''),
   };

@@ -8,6 +8,7 @@ import { wireDecimal } from './decimal.ts';
 import { conventionsFor, evaluateDerived, inputsOf, type UnavailableReason } from './derived-eval.ts';
 import type { FiscalPeriod } from './statement-types.ts';
 import { closingFigures, periodFigures, type PeriodGroup, type StatementRow } from './series-periods.ts';
+import { STATEMENT_TYPES } from './statements/types.ts';
 
 export type PointReason = UnavailableReason | 'NOT_REPORTED';
 
@@ -40,11 +41,10 @@ function ref(r: StatementRow, role: VersionRef['role'] = 'period'): VersionRef {
   };
 }
 
-const TYPES: StatementType[] = ['INCOME_STATEMENT', 'BALANCE_SHEET', 'CASH_FLOW_STATEMENT'];
 
 /** The statement versions a period point read, closing then opening balance sheet. */
 function versionsRead(g: PeriodGroup, opening: boolean): VersionRef[] {
-  const out = TYPES.map((t) => g.statements[t]).filter((r): r is StatementRow => r !== undefined).map((r) => ref(r));
+  const out = STATEMENT_TYPES.map((t) => g.statements[t]).filter((r): r is StatementRow => r !== undefined).map((r) => ref(r));
   if (opening && g.opening) out.push(ref(g.opening, 'opening_balance'));
   return out;
 }

@@ -1,9 +1,7 @@
-import type { StatementType } from './catalog/types.ts';
+import type { FiscalPeriod, StatementType } from './statements/types.ts';
 
-export type { StatementType };
-export const FISCAL_PERIODS = ['FY', 'Q1', 'Q2', 'Q3', 'Q4'] as const;
-/** Q4 is never filed: it exists only as a derived quarter (FY minus the first three). */
-export type FiscalPeriod = (typeof FISCAL_PERIODS)[number];
+/** The identity enumerations live in domain/statements/types.ts; re-exported for the figure types below. */
+export type { FiscalPeriod, StatementType };
 
 export type ValueOrigin = 'SOURCE' | 'DERIVED';
 export type CorrectionRule = 'COST_OF_REVENUE_CREDIT_SIGN' | 'REVENUE_RESIDUAL_TOP_LINE_REPLACED';

@@ -1,5 +1,5 @@
 import type { StatementType } from '../domain/catalog/types.ts';
-import { STATEMENT_TYPES } from '../domain/catalog/types.ts';
+import { STATEMENT_TYPES } from '../domain/statements/types.ts';
 import { calculationEvidence, type CalculationArc, type CalculationEvidence, type FactLookup } from '../domain/calculation-evidence.ts';
 import type { Fact, FilingInfo } from '../domain/facts.ts';
 import type { FaceConcepts, FilingFace } from '../domain/normalize/face-concepts.ts';

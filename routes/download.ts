@@ -2,7 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../domain/service-error.ts';
-import { DOWNLOAD_PREFIX, isValidKey, LocalStore } from '../export/local-store.ts';
+import { DOWNLOAD_PREFIX, isValidKey, servesDownloads } from '../domain/bulk/blob-store.ts';
 import type { Services } from '../api/services.ts';
 import { sendError } from './http-io.ts';
 
@@ -36,7 +36,7 @@ export async function serveDownload(
 ): Promise<void> {
   const method = req.method ?? 'GET';
   const store = services.bulkStore;
-  if (!(store instanceof LocalStore)) {
+  if (!servesDownloads(store)) {
     return sendError(res, new ServiceError('NOT_FOUND', `No route ${method} ${DOWNLOAD_PREFIX}${key}: bulk files are downloaded from the URLs the service issues.`), traceId);
   }
   if (method !== 'GET' && method !== 'HEAD') {

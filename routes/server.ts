@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isLoopbackHost } from '../domain/loopback.ts';
 import { ServiceError } from '../domain/service-error.ts';
-import { DOWNLOAD_PREFIX } from '../export/local-store.ts';
+import { DOWNLOAD_PREFIX } from '../domain/bulk/blob-store.ts';
 import { buildManifest } from '../manifest/manifest.ts';
 import type { ToolDefinition } from '../api/define-tool.ts';
 import { JsonRpcDispatcher, RPC, type ServerInfo } from '../api/jsonrpc.ts';

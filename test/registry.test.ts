@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { PLANS } from '../domain/plans.ts';
 import { pathParamNames, Router } from '../routes/router.ts';
 import { ALL_TOOLS } from '../areas/index.ts';
 import { toolName } from '../api/define-tool.ts';
 import { schemasOf } from '../api/json-schema.ts';
+import { buildOpenApi } from '../routes/openapi.ts';
+import { SERVER_INFO } from '../service.ts';
+import { checkSnapshots } from './helpers/snapshots.ts';
 
 /**
  * The spec's tool table: each tool arrives with the issue that builds its handler, under exactly
@@ -34,7 +35,16 @@ const SPEC_TOOLS: Record<string, string> = {
   ai_embeddings_metadata: 'scale',
 };
 
-const SNAPSHOT_DIR = fileURLToPath(new URL('./snapshots/tools/', import.meta.url));
+/**
+ * Tools beyond the spec's table from issue 17: macro observations and context, and the
+ * deterministic query pair (the spec leaves their tools open; agents need them).
+ */
+const MACRO_QUERY_TOOLS: Record<string, string> = {
+  macro_observations: 'free',
+  macro_context: 'free',
+  query_execute: 'free',
+  query_replay: 'free',
+};
 
 describe('the tool registry', () => {
   const tools = ALL_TOOLS.filter((t) => t.tool);
@@ -54,8 +64,9 @@ describe('the tool registry', () => {
   it('lists every tool under a spec name with the spec plan', () => {
     for (const def of tools) {
       const name = toolName(def);
-      assert.ok(name in SPEC_TOOLS, `${name} is not in the spec tool table`);
-      assert.equal(def.plan, SPEC_TOOLS[name], `${name} plan`);
+      const plan = SPEC_TOOLS[name] ?? MACRO_QUERY_TOOLS[name];
+      assert.ok(plan, `${name} is not in the spec tool table`);
+      assert.equal(def.plan, plan, `${name} plan`);
     }
   });
 
@@ -96,24 +107,38 @@ describe('the tool registry', () => {
   });
 
   it('matches the committed tools/list schema snapshots (UPDATE_SNAPSHOTS=1 refreshes them)', () => {
-    const update = process.env.UPDATE_SNAPSHOTS === '1';
-    if (update) mkdirSync(SNAPSHOT_DIR, { recursive: true });
-    const expected = new Set<string>();
+    const files = new Map<string, unknown>();
     for (const def of tools) {
       const name = toolName(def);
-      expected.add(`${name}.json`);
       const s = schemasOf(def);
-      const current = JSON.stringify(
-        { name, title: def.title, description: def.description, plan: def.plan, annotations: def.annotations, inputSchema: s.input, outputSchema: s.output },
-        null,
-        2,
-      ) + '\n';
-      const file = `${SNAPSHOT_DIR}${name}.json`;
-      if (update) writeFileSync(file, current);
-      assert.ok(existsSync(file), `no snapshot for ${name}: run UPDATE_SNAPSHOTS=1 npm test`);
-      assert.equal(current, readFileSync(file, 'utf8'), `${name} schema changed: review, then UPDATE_SNAPSHOTS=1 npm test`);
+      files.set(`${name}.json`, { name, title: def.title, description: def.description, plan: def.plan, annotations: def.annotations, inputSchema: s.input, outputSchema: s.output });
     }
-    const stale = readdirSync(SNAPSHOT_DIR).filter((f) => f.endsWith('.json') && !expected.has(f));
-    assert.deepEqual(stale, [], 'snapshots of tools that no longer exist');
+    checkSnapshots('tools', files);
+  });
+
+  it('matches the committed snapshot of every definition, routes and tools alike (UPDATE_SNAPSHOTS=1 refreshes them)', () => {
+    const files = new Map<string, unknown>();
+    for (const def of ALL_TOOLS) {
+      const s = schemasOf(def);
+      files.set(`${def.name}.json`, {
+        name: def.name,
+        title: def.title,
+        description: def.description,
+        http: def.http,
+        tool: def.tool,
+        plan: def.plan,
+        auth: def.auth,
+        requestClass: def.requestClass,
+        servesWhileLoading: def.servesWhileLoading ?? false,
+        annotations: def.annotations,
+        inputSchema: s.input,
+        outputSchema: s.output,
+      });
+    }
+    checkSnapshots('routes', files);
+  });
+
+  it('matches the committed OpenAPI document snapshot (UPDATE_SNAPSHOTS=1 refreshes it)', () => {
+    checkSnapshots('openapi', new Map([['openapi.json', buildOpenApi(ALL_TOOLS, SERVER_INFO)]]));
   });
 });

@@ -18,8 +18,8 @@ import { defineTool } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, DecimalString, FiscalPeriodParam, PageParams, pageOf, paginated, StatementTypeParam, Timestamp } from '../../api/schemas.ts';
 import type { Services } from '../../api/services.ts';
 import { CanonicalMetricParam } from '../../api/params.ts';
+import { FILED_FISCAL_PERIODS, STATEMENT_TYPES, type FiledFiscalPeriod, type StatementType } from '../../domain/statements/types.ts';
 
-const STATEMENT_TYPES = ['INCOME_STATEMENT', 'BALANCE_SHEET', 'CASH_FLOW_STATEMENT'] as const;
 const coreList = STATEMENT_TYPES.map((t) => `${t}: ${CORE_METRICS[t].join(', ')}`).join('; ');
 
 const Share = DecimalString.nullable();
@@ -238,7 +238,7 @@ export const coverageMetrics = defineTool({
       metric_name: z.string(),
       statement_type: StatementTypeParam,
       form_type: z.enum(['10-K', '10-Q']),
-      fiscal_period: z.enum(['FY', 'Q1', 'Q2', 'Q3']),
+      fiscal_period: z.enum(FILED_FISCAL_PERIODS),
       cohort: z.string(),
       populated_rate: DecimalString.describe('populated_count / sample_size, six fraction digits'),
       populated_count: z.number().int().describe('sampled statements carrying the metric'),
@@ -261,9 +261,9 @@ export const coverageMetrics = defineTool({
     const { total, rows } = await populationStats(services.sql, input.cohort, input.form_type, { limit: input.page_size, offset: (input.page - 1) * input.page_size });
     const items = rows.map((r) => ({
       ...r,
-      statement_type: r.statement_type as (typeof STATEMENT_TYPES)[number],
+      statement_type: r.statement_type as StatementType,
       form_type: r.form_type as '10-K' | '10-Q',
-      fiscal_period: r.fiscal_period as 'FY' | 'Q1' | 'Q2' | 'Q3',
+      fiscal_period: r.fiscal_period as FiledFiscalPeriod,
       populated_rate: wireDecimal(r.populated_rate),
     }));
     return pageOf(items, total, input.page, input.page_size);

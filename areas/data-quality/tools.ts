@@ -24,7 +24,7 @@ import {
 import { FactOut, StatementVersionOut, versionOut } from '../../api/statement-shapes.ts';
 import { companyOf } from '../../api/params.ts';
 import { lineageOf, type Identity } from '../../api/restatement-shapes.ts';
-import type { VersionRow } from '../../db/statement-read.ts';
+import type { VersionRow } from '../../db/statement-versions.ts';
 
 /**
  * Data-quality routes: persisted findings (domain/data-quality.ts) listed, overlaid on a

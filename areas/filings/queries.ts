@@ -1,12 +1,11 @@
 import type { CalculationEvidence } from '../../domain/calculation-evidence.ts';
 import type { Sql } from '../../db/client.ts';
-import { unpackFigure } from '../../db/figure-storage.ts';
-import type { VersionHeader, VersionRow } from '../../db/statement-read.ts';
+import { filedBy, headerColumns, unpackVersion, visible, type VersionHeader, type VersionRow } from '../../db/statement-versions.ts';
 
 /**
  * Reads of filings and of statement versions by company and by filing (the filings and statements
- * routes). Statement rows come back unpacked, in the shapes db/statement-read.ts gives, so the
- * same mappers (tools/statement-shapes.ts) serve them.
+ * routes). Statement rows come back unpacked, in the shapes db/statement-versions.ts declares, so the
+ * same mappers (api/statement-shapes.ts) serve them.
  */
 
 export interface FilingPackage {
@@ -52,7 +51,7 @@ export async function listFilings(sql: Sql, f: FilingFilter, page: { limit: numb
   const where = sql`f.cik = ${f.cik}
     ${f.forms ? sql`AND f.form IN ${sql(f.forms)}` : sql``}
     ${f.filed_from ? sql`AND f.filing_date >= ${f.filed_from}` : sql``}
-    ${f.filed_to ? sql`AND f.filing_date <= ${f.filed_to}` : sql``}`;
+    AND ${filedBy(sql, 'f.filing_date', f.filed_to)}`;
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM filings f WHERE ${where}`;
   const rows = await sql<FilingRow[]>`
     SELECT ${FILING_COLUMNS(sql)} FROM filings f WHERE ${where}
@@ -70,15 +69,10 @@ export async function filingOf(sql: Sql, cik: string, accession: string): Promis
 export async function latestPeriodicFiling(sql: Sql, cik: string, asOf: string): Promise<FilingRow | null> {
   const [row] = await sql<FilingRow[]>`
     SELECT ${FILING_COLUMNS(sql)} FROM filings f
-    WHERE f.cik = ${cik} AND f.is_periodic AND f.filing_date <= ${asOf}
+    WHERE f.cik = ${cik} AND f.is_periodic AND ${filedBy(sql, 'f.filing_date', asOf)}
     ORDER BY f.filing_date DESC, f.accepted_at DESC NULLS LAST, f.accession DESC LIMIT 1`;
   return row ?? null;
 }
-
-const HEADER = (sql: Sql) => sql`
-  v.statement_version_id, v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence, v.period_start,
-  v.period_end, v.accession, v.form, v.filing_date, v.accepted_at, v.currency, v.accounting_standard,
-  v.previous_version_id, v.created_at`;
 
 /** A version row with whether it is the newest visible one of its identity, and how many metrics it holds. */
 export interface ListedVersion extends VersionHeader {
@@ -88,18 +82,13 @@ export interface ListedVersion extends VersionHeader {
   calculation_evidence?: CalculationEvidence[] | null;
 }
 
-function unpack<T extends VersionHeader & { figures?: VersionRow['figures'] }>(row: T): T {
-  if (row.figures) for (const m of Object.keys(row.figures)) row.figures[m] = unpackFigure(row.figures[m]!, row);
-  return row;
-}
-
 const PERIOD_RANK = (sql: Sql) => sql`CASE v.fiscal_period WHEN 'Q1' THEN 1 WHEN 'Q2' THEN 2 WHEN 'Q3' THEN 3 WHEN 'Q4' THEN 4 ELSE 5 END`;
 const TYPE_RANK = (sql: Sql) => sql`CASE v.statement_type WHEN 'INCOME_STATEMENT' THEN 1 WHEN 'BALANCE_SHEET' THEN 2 ELSE 3 END`;
 
 /** The statement versions a filing created, with whether a later filing has superseded each. */
 export async function versionsOfFiling(sql: Sql, cik: string, accession: string): Promise<(VersionRow & { is_latest: boolean })[]> {
   const rows = await sql<(VersionRow & { is_latest: boolean })[]>`
-    SELECT ${HEADER(sql)}, v.figures, v.calculation_evidence,
+    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence,
       NOT EXISTS (
         SELECT 1 FROM statement_versions n
         WHERE n.cik = v.cik AND n.statement_type = v.statement_type AND n.fiscal_year = v.fiscal_year
@@ -108,13 +97,13 @@ export async function versionsOfFiling(sql: Sql, cik: string, accession: string)
     FROM statement_versions v
     WHERE v.cik = ${cik} AND v.accession = ${accession}
     ORDER BY v.period_end DESC, v.fiscal_year DESC, ${PERIOD_RANK(sql)} DESC, ${TYPE_RANK(sql)}, v.version_sequence`;
-  return rows.map(unpack);
+  return rows.map(unpackVersion);
 }
 
 /** Headers of the versions a filing created (for the filing detail). */
 export async function versionHeadersOfFiling(sql: Sql, accession: string): Promise<VersionHeader[]> {
   return sql<VersionHeader[]>`
-    SELECT ${HEADER(sql)} FROM statement_versions v WHERE v.accession = ${accession}
+    SELECT ${headerColumns(sql)} FROM statement_versions v WHERE v.accession = ${accession}
     ORDER BY v.period_end DESC, v.fiscal_year DESC, ${PERIOD_RANK(sql)} DESC, ${TYPE_RANK(sql)}, v.version_sequence`;
 }
 
@@ -138,21 +127,21 @@ export async function listVersions(
   withFigures: boolean,
   page: { limit: number; offset: number },
 ): Promise<{ total: number; rows: ListedVersion[] }> {
-  const visible = sql`
+  const seen = sql`
     SELECT v.*, v.version_sequence = max(v.version_sequence) OVER (PARTITION BY v.statement_type, v.fiscal_year, v.fiscal_period) AS is_latest
     FROM statement_versions v
     WHERE v.cik = ${f.cik}
       ${f.statement_type ? sql`AND v.statement_type = ${f.statement_type}` : sql``}
       ${f.fiscal_year !== null ? sql`AND v.fiscal_year = ${f.fiscal_year}` : sql``}
       ${f.fiscal_period ? sql`AND v.fiscal_period = ${f.fiscal_period}` : sql``}
-      ${f.as_of_date ? sql`AND v.filing_date <= ${f.as_of_date}` : sql``}`;
-  const filtered = sql`FROM (${visible}) v ${f.latest_only ? sql`WHERE v.is_latest` : sql``}`;
+      AND ${visible(sql, f.as_of_date)}`;
+  const filtered = sql`FROM (${seen}) v ${f.latest_only ? sql`WHERE v.is_latest` : sql``}`;
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total ${filtered}`;
   const rows = await sql<ListedVersion[]>`
-    SELECT ${HEADER(sql)}, v.is_latest, (SELECT count(*)::int FROM jsonb_object_keys(v.figures)) AS metrics_count
+    SELECT ${headerColumns(sql)}, v.is_latest, (SELECT count(*)::int FROM jsonb_object_keys(v.figures)) AS metrics_count
       ${withFigures ? sql`, v.figures, v.calculation_evidence` : sql``}
     ${filtered}
     ORDER BY v.period_end DESC, v.fiscal_year DESC, ${PERIOD_RANK(sql)} DESC, ${TYPE_RANK(sql)}, v.version_sequence DESC
     LIMIT ${page.limit} OFFSET ${page.offset}`;
-  return { total: count!.total, rows: rows.map(unpack) };
+  return { total: count!.total, rows: rows.map(unpackVersion) };
 }

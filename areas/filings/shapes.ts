@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FilingRow, ListedVersion } from './queries.ts';
-import type { VersionHeader } from '../../db/statement-read.ts';
+import type { VersionHeader } from '../../db/statement-versions.ts';
 import { CANONICAL_METRIC_NAMES } from '../../domain/catalog/index.ts';
 import { CikOut, FiscalPeriodParam, StatementTypeParam, Timestamp } from '../../api/schemas.ts';
 import { StatementVersionOut, versionRecord } from '../../api/statement-shapes.ts';

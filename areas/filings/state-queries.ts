@@ -1,6 +1,5 @@
 import type { Sql } from '../../db/client.ts';
-import { unpackFigure } from '../../db/figure-storage.ts';
-import type { VersionRow } from '../../db/statement-read.ts';
+import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionRow } from '../../db/statement-versions.ts';
 
 /**
  * Reads across a company's statement types: the financial state per fiscal period (latest
@@ -8,17 +7,7 @@ import type { VersionRow } from '../../db/statement-read.ts';
  * Visibility is the one rule of the service: a version is seen from its SEC filing date on.
  */
 
-const HEADER = (sql: Sql) => sql`
-  v.statement_version_id, v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence, v.period_start,
-  v.period_end, v.accession, v.form, v.filing_date, v.accepted_at, v.currency, v.accounting_standard,
-  v.previous_version_id, v.created_at`;
-
 const TYPE_RANK = (sql: Sql) => sql`CASE v.statement_type WHEN 'INCOME_STATEMENT' THEN 1 WHEN 'BALANCE_SHEET' THEN 2 ELSE 3 END`;
-
-function unpack(row: VersionRow): VersionRow {
-  for (const m of Object.keys(row.figures)) row.figures[m] = unpackFigure(row.figures[m]!, row);
-  return row;
-}
 
 export interface StateFilter {
   cik: string;
@@ -41,15 +30,15 @@ export interface StatePeriod {
  * (quarters before the year ending the same day), with the latest visible version of each type.
  */
 export async function financialState(sql: Sql, f: StateFilter, page: { limit: number; offset: number }): Promise<{ total: number; periods: StatePeriod[] }> {
-  const latest = sql`
-    SELECT DISTINCT ON (v.statement_type, v.fiscal_year, v.fiscal_period) v.*
-    FROM statement_versions v
-    WHERE v.cik = ${f.cik}
+  const latest = latestPerPeriod(
+    sql,
+    sql`v.*`,
+    sql`v.cik = ${f.cik}
       ${f.fiscal_periods ? sql`AND v.fiscal_period IN ${sql(f.fiscal_periods)}` : sql``}
       ${f.fiscal_year_from !== null ? sql`AND v.fiscal_year >= ${f.fiscal_year_from}` : sql``}
       ${f.fiscal_year_to !== null ? sql`AND v.fiscal_year <= ${f.fiscal_year_to}` : sql``}
-      ${f.as_of_date ? sql`AND v.filing_date <= ${f.as_of_date}` : sql``}
-    ORDER BY v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence DESC`;
+      AND ${visible(sql, f.as_of_date)}`,
+  );
   const periods = await sql<{ fiscal_year: number; fiscal_period: string; period_end: string; total: number }[]>`
     SELECT fiscal_year, fiscal_period, max(period_end) AS period_end, count(*) OVER ()::int AS total
     FROM (${latest}) v
@@ -64,7 +53,7 @@ export async function financialState(sql: Sql, f: StateFilter, page: { limit: nu
     return { total: count?.total ?? 0, periods: [] };
   }
   const rows = await sql<VersionRow[]>`
-    SELECT ${HEADER(sql)}, v.figures, v.calculation_evidence FROM (${latest}) v
+    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence FROM (${latest}) v
     WHERE (v.fiscal_year, v.fiscal_period) IN (
       SELECT * FROM unnest(${periods.map((p) => p.fiscal_year)}::int[], ${periods.map((p) => p.fiscal_period)}::text[])
     )
@@ -76,7 +65,7 @@ export async function financialState(sql: Sql, f: StateFilter, page: { limit: nu
     versions: [] as VersionRow[],
   }));
   const byKey = new Map(out.map((p) => [`${p.fiscal_year} ${p.fiscal_period}`, p]));
-  for (const r of rows) byKey.get(`${r.fiscal_year} ${r.fiscal_period}`)?.versions.push(unpack(r));
+  for (const r of rows) byKey.get(`${r.fiscal_year} ${r.fiscal_period}`)?.versions.push(unpackVersion(r));
   return { total: periods[0]!.total, periods: out };
 }
 
@@ -90,8 +79,8 @@ export interface VisiblePeriod {
 export async function visiblePeriods(sql: Sql, cik: string, asOf: string): Promise<VisiblePeriod[]> {
   return sql<VisiblePeriod[]>`
     SELECT fiscal_year, fiscal_period, max(period_end) AS period_end
-    FROM statement_versions
-    WHERE cik = ${cik} AND filing_date <= ${asOf}
+    FROM statement_versions v
+    WHERE v.cik = ${cik} AND ${visible(sql, asOf)}
     GROUP BY fiscal_year, fiscal_period
     ORDER BY max(period_end) DESC, fiscal_year DESC`;
 }
@@ -100,17 +89,16 @@ export async function visiblePeriods(sql: Sql, cik: string, asOf: string): Promi
 export async function latestVersionsAsOf(sql: Sql, cik: string, asOf: string, periods: { fiscal_year: number; fiscal_period: string }[]): Promise<VersionRow[]> {
   if (periods.length === 0) return [];
   const rows = await sql<VersionRow[]>`
-    SELECT * FROM (
-      SELECT DISTINCT ON (v.statement_type, v.fiscal_year, v.fiscal_period) ${HEADER(sql)}, v.figures, v.calculation_evidence
-      FROM statement_versions v
-      WHERE v.cik = ${cik} AND v.filing_date <= ${asOf}
+    SELECT * FROM (${latestPerPeriod(
+      sql,
+      sql`${headerColumns(sql)}, v.figures, v.calculation_evidence`,
+      sql`v.cik = ${cik} AND ${visible(sql, asOf)}
         AND (v.fiscal_year, v.fiscal_period) IN (
           SELECT * FROM unnest(${periods.map((p) => p.fiscal_year)}::int[], ${periods.map((p) => p.fiscal_period)}::text[])
-        )
-      ORDER BY v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence DESC
-    ) v
+        )`,
+    )}) v
     ORDER BY v.period_end DESC, CASE v.fiscal_period WHEN 'FY' THEN 0 ELSE 1 END, ${TYPE_RANK(sql)}`;
-  return rows.map(unpack);
+  return rows.map(unpackVersion);
 }
 
 export interface LedgerCounts {

@@ -32,6 +32,7 @@ import {
   StatementTypeParam,
 } from '../../api/schemas.ts';
 import { StatementVersionOut, versionOut } from '../../api/statement-shapes.ts';
+import { QUARTERS } from '../../domain/statements/types.ts';
 
 /**
  * Filings of a company, the statement versions they created, a company's statement versions, and
@@ -200,7 +201,7 @@ const StateRow = z.object({
     .describe(`every canonical metric (${CANONICAL_METRIC_NAMES.length}, in catalog order) as a decimal string, null where the period's statements do not report it`),
 });
 
-const METRIC_TYPE = new Map(CANONICAL_METRICS.map((m) => [m.metric, m.statement_type as string]));
+const METRIC_TYPE = new Map(CANONICAL_METRICS.map((m) => [m.metric, m.statement_type]));
 
 export const financialStateTimeSeries = defineTool({
   name: 'edgar.financial_state_time_series',
@@ -228,7 +229,7 @@ export const financialStateTimeSeries = defineTool({
       services.sql,
       {
         cik: input.cik,
-        fiscal_periods: input.period_type === 'annual' ? ['FY'] : input.period_type === 'quarterly' ? ['Q1', 'Q2', 'Q3', 'Q4'] : null,
+        fiscal_periods: input.period_type === 'annual' ? ['FY'] : input.period_type === 'quarterly' ? [...QUARTERS] : null,
         fiscal_year_from: input.fiscal_year_from ?? null,
         fiscal_year_to: input.fiscal_year_to ?? null,
         as_of_date: input.as_of_date ?? null,

@@ -1,7 +1,7 @@
 import type { FactRevision } from '../../domain/normalize/versions.ts';
 import type { Sql } from '../../db/client.ts';
 import { unpackFigure, type StoredFigure } from '../../db/figure-storage.ts';
-import type { VersionHeader } from '../../db/statement-read.ts';
+import type { VersionHeader } from '../../db/statement-versions.ts';
 
 /**
  * Reads behind the provenance routes: one statement version by id with its content hash, the

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { filingsByAccession, metricAcrossVersions, metricRevisions, versionById, type VersionWithHash } from './queries.ts';
-import { statementVersions, type StoredFigure, type VersionRow } from '../../db/statement-read.ts';
+import type { StoredFigure } from '../../db/figure-storage.ts';
+import { statementVersions } from '../../db/statement-read.ts';
+import type { VersionRow } from '../../db/statement-versions.ts';
 import { canonicalMetric, conceptIndex } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';

@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { statementVersions, type VersionRow } from '../../db/statement-read.ts';
-import { derivedMetric, STATEMENT_TYPES } from '../../domain/catalog/index.ts';
+import { statementVersions } from '../../db/statement-read.ts';
+import type { VersionRow } from '../../db/statement-versions.ts';
+import { derivedMetric } from '../../domain/catalog/index.ts';
+import type { StatementIdentity, StatementLabel } from '../../domain/statements/key.ts';
+import { STATEMENT_TYPES } from '../../domain/statements/types.ts';
 import { dec, wireDecimal } from '../../domain/decimal.ts';
 import {
   compareValues,
@@ -114,7 +117,7 @@ export const metricDrift = defineTool({
 });
 
 /** The statement a drift or delta question names, checked against its metric, with every version. */
-async function metricLineage(ctx: ToolContext, input: Parameters<typeof companyOf>[1] & { metric: string; statement_type: string; fiscal_year: number; fiscal_period: string }) {
+async function metricLineage(ctx: ToolContext, input: Parameters<typeof companyOf>[1] & { metric: string } & StatementLabel) {
   checkMetricStatement(input.metric, input.statement_type);
   const cik = await companyOf(ctx, input);
   const id = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
@@ -123,7 +126,7 @@ async function metricLineage(ctx: ToolContext, input: Parameters<typeof companyO
 
 /** What drift and version delta both say first: the statement, the metric and whether it moved. */
 function comparisonHeader(
-  id: { cik: string; statement_type: string; fiscal_year: number; fiscal_period: string },
+  id: StatementIdentity,
   versions: Parameters<typeof unitOf>[0],
   metric: string,
   status: ReturnType<typeof compareValues>['status'],

@@ -5,6 +5,7 @@
  */
 import type { StatementRow } from '../../domain/series-periods.ts';
 import type { Sql } from '../../db/client.ts';
+import { latestPerPeriod } from '../../db/statement-versions.ts';
 
 export interface SeriesQuery {
   ciks: string[];
@@ -28,16 +29,16 @@ const COLUMNS = [
 ] as const;
 
 function latest(sql: Sql, q: SeriesQuery) {
-  return sql`
-    SELECT DISTINCT ON (cik, statement_type, fiscal_year, fiscal_period) ${sql(COLUMNS)}, figures
-    FROM statement_versions
-    WHERE cik IN ${sql(q.ciks)} AND statement_type IN ${sql(q.statement_types)}
-      ${q.fiscal_periods ? sql`AND fiscal_period IN ${sql(q.fiscal_periods)}` : sql``}
-      ${q.fiscal_year_from !== null ? sql`AND fiscal_year >= ${q.fiscal_year_from}` : sql``}
-      ${q.fiscal_year_to !== null ? sql`AND fiscal_year <= ${q.fiscal_year_to}` : sql``}
-      ${q.period_end_from !== null ? sql`AND period_end >= ${q.period_end_from}` : sql``}
-      ${q.period_end_to !== null ? sql`AND period_end <= ${q.period_end_to}` : sql``}
-    ORDER BY cik, statement_type, fiscal_year, fiscal_period, version_sequence DESC`;
+  return latestPerPeriod(
+    sql,
+    sql`${sql(COLUMNS.map((c) => `v.${c}`))}, v.figures`,
+    sql`v.cik IN ${sql(q.ciks)} AND v.statement_type IN ${sql(q.statement_types)}
+      ${q.fiscal_periods ? sql`AND v.fiscal_period IN ${sql(q.fiscal_periods)}` : sql``}
+      ${q.fiscal_year_from !== null ? sql`AND v.fiscal_year >= ${q.fiscal_year_from}` : sql``}
+      ${q.fiscal_year_to !== null ? sql`AND v.fiscal_year <= ${q.fiscal_year_to}` : sql``}
+      ${q.period_end_from !== null ? sql`AND v.period_end >= ${q.period_end_from}` : sql``}
+      ${q.period_end_to !== null ? sql`AND v.period_end <= ${q.period_end_to}` : sql``}`,
+  );
 }
 
 /** metric -> { v: value, d: derived } of the version's figures, filtered; NULL when none is left */

@@ -9,6 +9,7 @@ import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, DecimalString, FiscalPeriodParam, FiscalYear, IsoDate, PageParams, pageOf, paginated, StatementTypeParam, Ticker } from '../../api/schemas.ts';
 import { CanonicalMetricParam } from '../../api/params.ts';
+import { FISCAL_PERIODS, QUARTERS, STATEMENT_TYPES } from '../../domain/statements/types.ts';
 
 /**
  * Time series over many periods (and companies) at once: the canonical panel, bundle series, and
@@ -17,7 +18,7 @@ import { CanonicalMetricParam } from '../../api/params.ts';
  * catalog formulas exactly (domain/derived-eval.ts).
  */
 
-const ALL_TYPES: StatementType[] = ['INCOME_STATEMENT', 'BALANCE_SHEET', 'CASH_FLOW_STATEMENT'];
+const ALL_TYPES: StatementType[] = [...STATEMENT_TYPES];
 const DERIVED_NAMES: readonly string[] = DERIVED_METRICS.map((m) => m.metric);
 const isDerived = (m: string) => derivedMetric(m) !== undefined;
 const RANK = new Map(CANONICAL_METRIC_NAMES.map((m, i) => [m, i]));
@@ -145,7 +146,7 @@ function dateBound(points: { statement_date: string }[], which: 'min' | 'max'): 
 }
 
 function periodsOf(frequency: 'annual' | 'quarterly'): string[] {
-  return frequency === 'annual' ? ['FY'] : ['Q1', 'Q2', 'Q3', 'Q4'];
+  return frequency === 'annual' ? ['FY'] : [...QUARTERS];
 }
 
 function shiftDays(date: string, days: number): string {
@@ -342,7 +343,7 @@ export const bundleTimeSeries = defineTool({
       metrics: [...bundle.metrics],
       tier1: false,
     });
-    const wanted = new Set(input.period_type ? periodsOf(input.period_type) : ['FY', 'Q1', 'Q2', 'Q3', 'Q4']);
+    const wanted = new Set(input.period_type ? periodsOf(input.period_type) : FISCAL_PERIODS);
     const points = groupPeriods(rows)
       .filter((g) => wanted.has(g.fiscal_period))
       .map((g) => bundlePoint(g, bundle.metrics))

@@ -20,6 +20,7 @@ import {
 } from '../../api/schemas.ts';
 import { FigureProvenance, StatementVersionOut, versionOut } from '../../api/statement-shapes.ts';
 import { CanonicalMetricParam, companyOf } from '../../api/params.ts';
+import { QUARTERS } from '../../domain/statements/types.ts';
 
 const METRIC_RANK = new Map(CANONICAL_METRIC_NAMES.map((m, i) => [m, i]));
 const byCatalogOrder = (a: string, b: string) => (METRIC_RANK.get(a) ?? 1e9) - (METRIC_RANK.get(b) ?? 1e9) || a.localeCompare(b);
@@ -135,7 +136,7 @@ function checkYearRange(from: number | undefined, to: number | undefined): void 
 }
 
 function periodFilter(type: 'annual' | 'quarterly' | undefined, period: string | undefined): string[] | null {
-  const ofType = type === 'annual' ? ['FY'] : type === 'quarterly' ? ['Q1', 'Q2', 'Q3', 'Q4'] : null;
+  const ofType = type === 'annual' ? ['FY'] : type === 'quarterly' ? [...QUARTERS] : null;
   if (!period) return ofType;
   if (ofType && !ofType.includes(period)) {
     throw new ServiceError('VALIDATION_ERROR', `fiscal_period ${period} is not a ${type} period.`, { period_type: type, fiscal_period: period });

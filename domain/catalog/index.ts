@@ -10,7 +10,7 @@ import { INCOME_STATEMENT_METRICS } from './income-statement.ts';
 import type { CanonicalMetric, DerivedMetric, MetricDefinition, StatementType } from './types.ts';
 
 export type * from './types.ts';
-export { STATEMENT_TYPES } from './types.ts';
+export { STATEMENT_TYPES } from '../statements/types.ts';
 export { DERIVED_METRICS, METRIC_BUNDLES, METRIC_VIEWS };
 
 /** Every canonical metric in a stable order: income statement, balance sheet, cash flow. */

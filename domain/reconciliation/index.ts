@@ -12,6 +12,8 @@
  * evaluated (PASS, WARNING, FAIL) or declined (WARNING, severity NONE, a reason, delta null).
  */
 import type { FiscalPeriod, StatementType } from '../statement-types.ts';
+import { statementKey } from '../statements/key.ts';
+import { isKnowableAt } from '../statements/visibility.ts';
 import { IDENTITY_LEDGER_RULES } from './identity-rules.ts';
 import { ROLLFORWARD_RULES } from './rollforward-rules.ts';
 import type { LedgerEntry, ReconciliationRule, RelatedStatements, StatementSnapshot } from './types.ts';
@@ -31,7 +33,7 @@ export interface StatementIndex {
 }
 
 const endKey = (type: StatementType, date: string) => `${type}|${date}`;
-const labelKey = (type: StatementType, year: number, period: FiscalPeriod) => `${type}|${year}|${period}`;
+const labelKey = (type: StatementType, year: number, period: FiscalPeriod) => statementKey({ statement_type: type, fiscal_year: year, fiscal_period: period });
 
 export function indexStatements(versions: readonly StatementSnapshot[]): StatementIndex {
   const byEnd = new Map<string, StatementSnapshot[]>();
@@ -57,10 +59,10 @@ export function indexStatements(versions: readonly StatementSnapshot[]): Stateme
 export function relatedAsOf(index: StatementIndex, asOf: string): RelatedStatements {
   return {
     labelled(type, fiscal_year, fiscal_period) {
-      return index.byLabel.get(labelKey(type, fiscal_year, fiscal_period))?.find((s) => s.filing_date <= asOf) ?? null;
+      return index.byLabel.get(labelKey(type, fiscal_year, fiscal_period))?.find((s) => isKnowableAt(s.filing_date, asOf)) ?? null;
     },
     endingOn(type, date, prefer) {
-      const visible = (index.byEnd.get(endKey(type, date)) ?? []).filter((s) => s.filing_date <= asOf);
+      const visible = (index.byEnd.get(endKey(type, date)) ?? []).filter((s) => isKnowableAt(s.filing_date, asOf));
       const preferred = (s: StatementSnapshot) => (prefer && s.fiscal_year === prefer.fiscal_year && s.fiscal_period === prefer.fiscal_period ? 1 : 0);
       visible.sort(
         (a, b) =>

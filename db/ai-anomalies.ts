@@ -1,0 +1,60 @@
+import type { ExplainContext, FigureFacts, LedgerFailureRow, QualityFindingRow } from '../domain/ai/anomalies.ts';
+import type { Sql } from './client.ts';
+import type { StoredFigure } from './figure-storage.ts';
+import { unpackVersion, visible } from './statement-versions.ts';
+
+/**
+ * What anomaly explanations read for one company as of a date: the data-quality findings and the
+ * failed reconciliation results of every statement version knowable then (filing date on or
+ * before it), the figures of those versions and of the versions the rules compared them with, and
+ * which version of each statement is the latest knowable (the one a snapshot of that date serves).
+ * Three reads, whatever the number of findings.
+ */
+export interface AnomalyInputs {
+  findings: QualityFindingRow[];
+  failures: LedgerFailureRow[];
+  context: ExplainContext;
+}
+
+export async function loadAnomalyInputs(sql: Sql, cik: string, asOf: string, dqRunId: string | null): Promise<AnomalyInputs> {
+  const [findings, failures, versions] = await Promise.all([
+    sql<QualityFindingRow[]>`
+      SELECT i.issue_id, i.dq_run_id, i.rule_code, i.severity, i.statement_type, i.fiscal_year, i.fiscal_period,
+        i.version_sequence, i.statement_version_id, i.metric, i.message, i.evidence
+      FROM dq_issues i JOIN statement_versions v USING (statement_version_id)
+      WHERE i.cik = ${cik} AND ${visible(sql, asOf)}
+        ${dqRunId !== null ? sql`AND i.dq_run_id = ${dqRunId}` : sql``}
+      ORDER BY i.issue_id`,
+    dqRunId !== null
+      ? Promise.resolve([] as LedgerFailureRow[])
+      : sql<LedgerFailureRow[]>`
+      SELECT r.statement_version_id, r.rule_id, r.statement_type, r.fiscal_year, r.fiscal_period, r.version_sequence, r.severity,
+        r.expected_value::text, r.actual_value::text, r.delta::text, r.notes
+      FROM reconciliation_results r JOIN statement_versions v USING (statement_version_id)
+      WHERE r.cik = ${cik} AND r.status = 'FAIL' AND ${visible(sql, asOf)}
+      ORDER BY r.statement_version_id, r.rule_id`,
+    sql<{ statement_version_id: string; statement_type: string; fiscal_year: number; fiscal_period: string; version_sequence: number; period_start: string | null; period_end: string; accession: string; currency: string | null; figures: Record<string, StoredFigure> }[]>`
+      SELECT v.statement_version_id, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence, v.period_start, v.period_end, v.accession, v.currency, v.figures
+      FROM statement_versions v WHERE v.cik = ${cik} AND ${visible(sql, asOf)}`,
+  ]);
+  const figures = new Map<string, Record<string, FigureFacts>>();
+  const latest = new Map<string, { statement_version_id: string; version_sequence: number }>();
+  for (const v of versions.map(unpackVersion)) {
+    const out: Record<string, FigureFacts> = {};
+    for (const [metric, f] of Object.entries(v.figures)) {
+      out[metric] = { value: f.value, source_accession: f.source_accession, source_xbrl_concept: f.source_xbrl_concept, value_origin: f.value_origin, calculation_steps: f.calculation_steps };
+    }
+    figures.set(v.statement_version_id, out);
+    const key = `${v.statement_type}|${v.fiscal_year}|${v.fiscal_period}`;
+    const seen = latest.get(key);
+    if (!seen || seen.version_sequence < v.version_sequence) latest.set(key, { statement_version_id: v.statement_version_id, version_sequence: v.version_sequence });
+  }
+  return {
+    findings,
+    failures,
+    context: {
+      figures: (id) => figures.get(id),
+      served: (type, year, period) => latest.get(`${type}|${year}|${period}`) ?? null,
+    },
+  };
+}
