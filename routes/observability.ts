@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { operationalCounts, type OperationalCounts } from '../db/operational-counts.ts';
+import { operationalCounts, type OperationalCounts } from '../api/operational-counts.ts';
 import type { Services } from '../api/services.ts';
 
 /** What one request was, filled in as it is handled; logged and counted when the answer is out. */
