@@ -151,7 +151,7 @@ export const dataQualityIssues = defineTool({
     'Filters (all optional, combined with AND): cik; rule_code (repeatable: ?rule_code=A&rule_code=B or A,B); min_severity (LOW, MEDIUM, HIGH or CRITICAL: that severity and above; NONE means all); ' +
     'statement_type; fiscal_year; fiscal_period; metric; statement_version_id; dq_run_id (findings first recorded by that run). ' +
     'Findings are computed when ingestion adds a version and never change a figure. ' +
-    'On the Free plan the list shows only the companies this key holds (GET /v1/coverage/selection); passing cik claims a slot for that company as any company read does. ' +
+    'On the Free plan the list shows only the companies this key holds (its coverage selection); passing cik claims a slot for that company as any company read does. ' +
     `Rules: ${RULE_LIST}.`,
   http: { method: 'GET', path: '/v1/data-quality/issues' },
   tool: false,

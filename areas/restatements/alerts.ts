@@ -65,7 +65,7 @@ export const restatementAlerts = defineTool({
     'Which figures were restated, when and by which filing? Restatement events, newest filing first: each time a filing changed figures of a statement already on record, with every revised metric (old value, new value, difference, both accessions and tags). ' +
     'Filters (optional, combined): cik (companies_resolve), statement_type, fiscal_year and fiscal_period of the restated period, filed_from / filed_to (filing date of the restating filing), metric. ' +
     'statement_version_id and previous_version_id of an event feed fundamentals_restatement_delta. An empty page means no restatement matched. ' +
-    'On the Free plan the list shows only the companies this key holds (GET /v1/coverage/selection); passing cik claims a slot for that company as any company read does.',
+    'On the Free plan the list shows only the companies this key holds (its coverage selection); passing cik claims a slot for that company as any company read does.',
   http: { method: 'GET', path: '/v1/edgar/restatement-alerts' },
   tool: true,
   plan: 'free',
