@@ -201,12 +201,13 @@ export async function startService(config: Config, options: StartOptions = {}): 
     jobs: () => jobs,
     close: async (o = {}) => {
       closing = true;
+      // the job worker stops taking jobs at once (running ones finish) while HTTP drains
+      const jobsStopped = ready.catch(() => {}).then(() => jobs?.stop());
       const drained = await drainServer(server, services.status, {
         delayMs: o.delayMs ?? config.shutdownDelayMs,
         timeoutMs: o.timeoutMs ?? config.shutdownTimeoutMs,
       });
-      await ready.catch(() => {});
-      await jobs?.stop();
+      await jobsStopped;
       await database.close();
       return drained;
     },
