@@ -42,13 +42,14 @@ async function main(argv: string[]): Promise<number> {
     case 'serve':
     case undefined: {
       const svc = await startService(config, { log: (m) => console.log(m) });
-      const stop = async () => {
-        console.log('shutting down');
-        await svc.close();
+      const stop = async (signal: string) => {
+        console.log(`${signal}: draining (readiness 503, in-flight requests finish within ${config.shutdownTimeoutMs / 1000} s), then closing the database`);
+        const { forced } = await svc.close();
+        console.log(forced ? 'stopped; some requests were cut at the shutdown timeout' : 'stopped');
         process.exit(0);
       };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
       return new Promise(() => {}); // serve until signalled
     }
     case 'worker': {

@@ -38,6 +38,18 @@ export interface Config {
   gcsApiEndpoint: string | null;
   /** schedule the bulk export daily at 04:30 UTC on the job queue's crontab (EXPORT_SCHEDULE=off: not from this instance) */
   exportSchedule: boolean;
+  /** browser origins answered with CORS headers (and preflights); `*` for any; empty: none */
+  corsOrigins: string[];
+  /** on SIGTERM: how long readiness answers 503 before the listener closes (load balancers notice) */
+  shutdownDelayMs: number;
+  /** on SIGTERM: how long in-flight requests may take to finish before their connections are cut */
+  shutdownTimeoutMs: number;
+  /** the whole request (headers and body) must arrive within this; headers alone within a third of it */
+  requestTimeoutMs: number;
+  /** connections each instance may open to PostgreSQL */
+  dbPoolMax: number;
+  /** pino level of the structured log: fatal, error, warn, info, debug, trace or silent */
+  logLevel: string;
   /** run a job-queue worker in this instance (JOBS=off: this instance only enqueues; another one runs the jobs) */
   jobsWorker: boolean;
   /** jobs one instance's worker runs at once (JOB_CONCURRENCY) */
@@ -68,6 +80,22 @@ function bulkStoreFrom(raw: string | undefined): 'local' | 'gcs' {
   throw new Error(`BULK_STORE must be local or gcs, got "${raw}"`);
 }
 
+/** Comma-separated origins, trailing slashes dropped. */
+function listFrom(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((o) => o.trim().replace(/\/$/, ''))
+    .filter(Boolean);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevelFrom(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'info';
+  if (!LOG_LEVELS.includes(raw)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR || './.data');
   return {
@@ -83,10 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devKeys: flag(env, 'DEV_KEYS', true),
     logRequests: flag(env, 'LOG_REQUESTS', false),
     ingestOnStart: flag(env, 'INGEST_ON_START', true),
-    mcpAllowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '')
-      .split(',')
-      .map((o) => o.trim().replace(/\/$/, ''))
-      .filter(Boolean),
+    mcpAllowedOrigins: listFrom(env.MCP_ALLOWED_ORIGINS),
     bulkStore: bulkStoreFrom(env.BULK_STORE),
     bulkDir: path.resolve(env.BULK_DIR || path.join(dataDir, 'bulk')),
     bulkSigningSecret: env.BULK_SIGNING_SECRET || null,
@@ -94,6 +119,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gcsBucket: env.GCS_BUCKET || null,
     gcsApiEndpoint: env.GCS_API_ENDPOINT || null,
     exportSchedule: flag(env, 'EXPORT_SCHEDULE', true),
+    corsOrigins: listFrom(env.CORS_ORIGINS),
+    shutdownDelayMs: intFrom(env, 'SHUTDOWN_DELAY_S', 0) * 1000,
+    shutdownTimeoutMs: intFrom(env, 'SHUTDOWN_TIMEOUT_S', 20) * 1000,
+    requestTimeoutMs: Math.max(1, intFrom(env, 'REQUEST_TIMEOUT_S', 30)) * 1000,
+    dbPoolMax: Math.max(1, intFrom(env, 'DB_POOL_MAX', 10)),
+    logLevel: logLevelFrom(env.LOG_LEVEL),
     jobsWorker: flag(env, 'JOBS', true),
     jobConcurrency: Math.max(1, intFrom(env, 'JOB_CONCURRENCY', 2)),
     buildStaleSeconds: Math.max(1, intFrom(env, 'MODELING_BUILD_STALE_S', 60)),

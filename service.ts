@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import type { BlobStore } from './domain/bulk/blob-store.ts';
@@ -8,13 +7,15 @@ import { openDatabase, type Database } from './db/database.ts';
 import { countKeys, createApiKey, type IssuedKey } from './db/keys.ts';
 import { migrate } from './db/migrate.ts';
 import { PLANS } from './domain/plans.ts';
-import { FixedWindowLimiter } from './domain/rate-limit.ts';
 import { corpusIsEmpty } from './db/ingestion-runs.ts';
 import { loadIdentity, identityIsEmpty } from './ingest/load-identity.ts';
 import { progressLine, summaryLine } from './ingest/progress-bar.ts';
 import { runIngestion } from './ingest/run-ingestion.ts';
+import pino, { type Logger } from 'pino';
+import { createHttpServer, type ServiceServer } from './routes/server.ts';
+import { drainServer } from './routes/lifecycle.ts';
+import { postgresBudgets } from './api/budgets.ts';
 import { loadMacro } from './ingest/macro/load-macro.ts';
-import { createHttpServer } from './routes/server.ts';
 import { ALL_TOOLS } from './areas/index.ts';
 import { Authenticator } from './api/auth.ts';
 import { slotCoverage } from './api/coverage-gate.ts';
@@ -27,7 +28,7 @@ export const SERVER_INFO: ServerInfo = { name: 'fds', title: 'Financial Filings 
 
 export interface RunningService {
   services: Services;
-  server: Server;
+  server: ServiceServer;
   port: number;
   database: Database;
   /** resolves once start-up loading is done and the service reports ready */
@@ -35,7 +36,12 @@ export interface RunningService {
   devKeys: IssuedKey[];
   /** this instance's job-queue worker once ready (null with JOBS=off) */
   jobs(): JobWorker | null;
-  close(): Promise<void>;
+  /**
+   * Graceful stop (what SIGTERM runs): readiness 503, the listener closes after SHUTDOWN_DELAY_S,
+   * in-flight requests finish within SHUTDOWN_TIMEOUT_S, then the job worker stops and the
+   * database closes. `options` overrides the configured times (tests).
+   */
+  close(options?: { delayMs?: number; timeoutMs?: number }): Promise<{ forced: boolean }>;
 }
 
 export interface StartOptions {
@@ -43,6 +49,13 @@ export interface StartOptions {
   now?: () => Date;
   /** an already open database (tests); otherwise DATABASE_URL or the embedded one */
   database?: Database;
+  /** where the structured log goes (tests capture it); default stdout */
+  logger?: Logger;
+}
+
+/** The structured JSON log: one object per line on stdout, at LOG_LEVEL. */
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel, base: { service: 'fds' } });
 }
 
 export function buildServices(
@@ -51,6 +64,7 @@ export function buildServices(
   bulkStore: BlobStore,
   now: () => Date = () => new Date(),
   registry: readonly ToolDefinition[] = ALL_TOOLS,
+  logger: Logger = createLogger(config),
 ): Services {
   return {
     registry: new Map(registry.map((d) => [d.name, d])),
@@ -58,10 +72,11 @@ export function buildServices(
     sql: database.sql,
     config,
     now,
-    limiter: new FixedWindowLimiter(() => now().getTime()),
+    budgets: postgresBudgets(database.sql, () => now().getTime()),
+    logger,
     authenticator: new Authenticator(database.sql, () => now().getTime()),
     coverage: slotCoverage(database.sql),
-    status: { phase: 'starting', startedAt: now(), progress: null },
+    status: { phase: 'starting', startedAt: now(), progress: null, draining: false },
     checkOutputs: process.env.CHECK_OUTPUTS === '1',
   };
 }
@@ -97,11 +112,19 @@ export async function startService(config: Config, options: StartOptions = {}): 
   let port = 0;
   const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const bulkStore = await openBlobStore(config, () => config.publicBaseUrl ?? `http://${localHost}:${port}`);
-  const services = buildServices(config, database, bulkStore, options.now);
+  const services = buildServices(config, database, bulkStore, options.now, ALL_TOOLS, options.logger);
   const server = createHttpServer(services, ALL_TOOLS, SERVER_INFO);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const where = `${config.host}:${config.port}`;
+      if (err.code === 'EADDRINUSE') reject(new Error(`port ${config.port} is in use (${where}): stop what holds it or set PORT to a free port`));
+      else if (err.code === 'EACCES') reject(new Error(`not allowed to listen on ${where}: use a PORT above 1023 or run with the right to bind it`));
+      else reject(err);
+    });
     server.listen(config.port, config.host, () => resolve());
+  }).catch(async (err) => {
+    if (!options.database) await database.close();
+    throw err;
   });
   port = (server.address() as AddressInfo).port;
   log(`listening on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port} (reference at /docs)`);
@@ -164,7 +187,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   })();
   ready.catch((err) => {
     services.status.progress = `start-up failed: ${(err as Error).message}`;
-    log(`start-up failed: ${(err as Error).stack ?? err}`);
+    log(`start-up failed: ${(err as Error).message ?? err}`);
+    services.logger.error({ err }, 'start-up failed');
   });
 
   return {
@@ -175,14 +199,17 @@ export async function startService(config: Config, options: StartOptions = {}): 
     ready,
     devKeys,
     jobs: () => jobs,
-    close: async () => {
+    close: async (o = {}) => {
       closing = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      await ready.catch(() => {});
-      await jobs?.stop();
+      // the job worker stops taking jobs at once (running ones finish) while HTTP drains
+      const jobsStopped = ready.catch(() => {}).then(() => jobs?.stop());
+      const drained = await drainServer(server, services.status, {
+        delayMs: o.delayMs ?? config.shutdownDelayMs,
+        timeoutMs: o.timeoutMs ?? config.shutdownTimeoutMs,
+      });
+      await jobsStopped;
       await database.close();
+      return drained;
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Sql } from '../db/client.ts';
-import { claimSlots, type SlotPolicy } from '../db/coverage-selection.ts';
+import { claimSlots, heldSlots, type SlotPolicy } from '../db/coverage-selection.ts';
 import { FREE_COVERAGE, type Plan } from '../domain/plans.ts';
 import { ServiceError } from '../domain/service-error.ts';
 import type { AuthContext } from './auth.ts';
@@ -11,6 +11,11 @@ import type { AuthContext } from './auth.ts';
  */
 export interface CoverageGate {
   admit(auth: AuthContext, ciks: string[], now: Date): Promise<void>;
+  /**
+   * The companies a list spanning companies may show this key: its held ones on the Free plan,
+   * null (every company) on paid plans. Lists filter by it rather than claim slots.
+   */
+  visible(auth: AuthContext, now: Date): Promise<string[] | null>;
 }
 
 export const RELEASE_PATH = '/v1/coverage/selection/release';
@@ -36,6 +41,10 @@ export function slotCoverage(sql: Sql, policy: SlotPolicy = FREE_COVERAGE): Cove
       if (coverageMode(auth.plan) === 'full' || ciks.length === 0) return;
       const r = await claimSlots(sql, auth.keyId, ciks, now, policy);
       if (!r.ok) throw selectionFull(r.refused, r.held, policy);
+    },
+    async visible(auth, now) {
+      if (coverageMode(auth.plan) === 'full') return null;
+      return (await heldSlots(sql, auth.keyId, now)).map((s) => s.cik);
     },
   };
 }

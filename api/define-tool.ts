@@ -27,6 +27,11 @@ export interface ToolContext {
    */
   reach(ciks: string[]): Promise<void>;
   /**
+   * For lists that span companies: the companies this caller may see (a Free-plan key's held
+   * ones), or null for every company (paid plans, and definitions without a key).
+   */
+  visibleCompanies(): Promise<string[] | null>;
+  /**
    * Call another registered definition by name, as this caller: the same plan gate, input
    * validation, coverage gate and handler a request to it would pass (no second request budget).
    * Lets a handler (the deterministic queries) follow exactly the rules of the routes it reads
@@ -64,6 +69,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   /** HTTP status of a successful answer when it is not 200 (readiness answers 503 while loading) */
   httpStatus?: (output: z.output<O>) => number;
   annotations: ToolAnnotations;
+  /**
+   * 'immutable': the answer for a URL never changes (it is keyed by a statement version id, and a
+   * version is never rewritten), so HTTP caches may keep it for a year (Cache-Control immutable)
+   */
+  cache?: 'immutable';
   handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
 }
 

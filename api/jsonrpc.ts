@@ -2,7 +2,7 @@ import { toolPageSize, toolSchemasOf } from './json-schema.ts';
 import type { ToolDefinition } from './define-tool.ts';
 import { toolName } from './define-tool.ts';
 import { toolFailure, toolSuccess } from './mcp-envelope.ts';
-import { parseInput, runTool } from './seam.ts';
+import { parseInput, runTool, type CallOutcome } from './seam.ts';
 import type { Services } from './services.ts';
 
 /**
@@ -20,6 +20,14 @@ export const RPC = {
   INVALID_PARAMS: -32602,
   INTERNAL_ERROR: -32603,
 } as const;
+
+/**
+ * A batch answers at most this many messages: twelve thousand tools/list calls in one 1 MiB body
+ * built a ~960 MB reply. Agents send one call at a time or a handful; 32 leaves room for both.
+ */
+export const MAX_BATCH = 32;
+/** The largest reply body the tool server builds; a batch whose answers exceed it gets one error instead. */
+export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
 type Id = string | number | null;
 
@@ -50,6 +58,8 @@ export interface RpcCallMeta {
   apiKey: string | undefined;
   traceId: string;
   requestId: string;
+  /** each tools/call that reached the seam, for the request log and metrics */
+  onToolCall?: (tool: string, outcome: CallOutcome) => void;
 }
 
 function rpcError(id: Id, code: number, message: string, data?: unknown): RpcError {
@@ -68,6 +78,7 @@ export class JsonRpcDispatcher {
     private readonly services: Services,
     tools: readonly ToolDefinition[],
     private readonly serverInfo: ServerInfo,
+    private readonly limits: { maxBatch?: number; maxReplyBytes?: number } = {},
   ) {
     const listed = tools.filter((t) => t.tool);
     this.byName = new Map(listed.map((t) => [toolName(t), t]));
@@ -97,9 +108,30 @@ export class JsonRpcDispatcher {
       if (payload.length === 0) {
         return { status: 200, body: rpcError(null, RPC.INVALID_REQUEST, 'Invalid Request: empty batch') };
       }
+      const maxBatch = this.limits.maxBatch ?? MAX_BATCH;
+      const maxReply = this.limits.maxReplyBytes ?? MAX_REPLY_BYTES;
+      if (payload.length > maxBatch) {
+        return {
+          status: 200,
+          body: rpcError(null, RPC.INVALID_REQUEST, `Invalid Request: a batch holds at most ${maxBatch} messages, this one ${payload.length}; send them in smaller batches`, {
+            max_batch: maxBatch,
+            received: payload.length,
+          }),
+        };
+      }
       const answers = await Promise.all(payload.map((m) => this.handleMessage(m, meta)));
       const responses = answers.filter((a): a is RpcResponse => a !== null);
-      return responses.length === 0 ? { status: 202, body: null } : { status: 200, body: responses };
+      if (responses.length === 0) return { status: 202, body: null };
+      const bytes = responses.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r)), 0);
+      if (bytes > maxReply) {
+        return {
+          status: 200,
+          body: rpcError(null, RPC.INVALID_REQUEST, `Invalid Request: the batch's answers come to ${bytes} bytes, over the ${maxReply}-byte reply limit; send fewer calls per batch`, {
+            max_reply_bytes: maxReply,
+          }),
+        };
+      }
+      return { status: 200, body: responses };
     }
     const answer = await this.handleMessage(payload, meta);
     return answer === null ? { status: 202, body: null } : { status: 200, body: answer };
@@ -170,7 +202,8 @@ export class JsonRpcDispatcher {
     if (!parsed.ok) {
       return rpcError(id, RPC.INVALID_PARAMS, `Invalid arguments for tool ${name}`, { issues: parsed.issues });
     }
-    const outcome = await runTool(this.services, def, { parsed: parsed.value }, { ...meta, surface: 'mcp' });
+    const outcome = await runTool(this.services, def, { parsed: parsed.value }, { apiKey: meta.apiKey, traceId: meta.traceId, requestId: meta.requestId, surface: 'mcp' });
+    meta.onToolCall?.(name, outcome);
     const result = outcome.ok ? toolSuccess(outcome.output) : toolFailure(outcome.error, meta.traceId);
     return { jsonrpc: '2.0', id, result };
   }

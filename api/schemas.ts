@@ -27,11 +27,26 @@ function isRealDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
+/**
+ * The dates every date parameter accepts. Filings start in the 1990s; the bounds keep PostgreSQL
+ * date math and our fiscal-year arithmetic (year +/- 1, period starts a year back) far from year 0
+ * and from five-digit years. YYYY-MM-DD compares as text, so the check is a string comparison.
+ */
+export const DATE_MIN = '1900-01-01';
+export const DATE_MAX = '9999-12-31';
+
 export const IsoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'dates are YYYY-MM-DD', abort: true })
-  .refine(isRealDate, 'not a calendar date')
-  .describe('Date as YYYY-MM-DD');
+  .refine(isRealDate, { message: 'not a calendar date', abort: true })
+  .refine((s) => s >= DATE_MIN && s <= DATE_MAX, `dates run from ${DATE_MIN} to ${DATE_MAX}`)
+  .describe(`Date as YYYY-MM-DD, from ${DATE_MIN} to ${DATE_MAX}`);
+
+/** PostgreSQL `integer` ceiling: an input integer stored in or compared with a 32-bit column stays at or below it. */
+export const INT32_MAX = 2_147_483_647;
+
+/** A statement version number (1 = as first reported); the column is a 32-bit integer. */
+export const VersionSequenceParam = z.number().int().min(1).max(INT32_MAX);
 
 export const Timestamp = z.string().describe('ISO 8601 timestamp in UTC');
 
@@ -42,7 +57,7 @@ export const PAGE_SIZE_DEFAULT = 50;
 export const PAGE_SIZE_MAX = 200;
 
 export const PageParams = {
-  page: z.number().int().min(1).default(1).describe('1-based page number'),
+  page: z.number().int().min(1).max(INT32_MAX).default(1).describe(`1-based page number, at most ${INT32_MAX}`),
   page_size: z
     .number()
     .int()

@@ -12,12 +12,20 @@ export interface CallMeta {
   traceId: string;
   requestId: string;
   surface: 'http' | 'mcp';
+  /** HEAD: answer as GET would, but count nothing against the budget (what is left is still reported) */
+  peekBudget?: boolean;
+}
+
+/** Who the call turned out to be, for the request log and metrics (null before the key was read). */
+export interface CallerOf {
+  org: string;
+  plan: string;
 }
 
 /** The budget decision rides along either way: RateLimit headers go on successes and failures. */
 export type CallOutcome =
-  | { ok: true; output: unknown; rate: RateDecision | null; ms: number }
-  | { ok: false; error: ServiceError; rate: RateDecision | null; ms: number };
+  | { ok: true; output: unknown; rate: RateDecision | null; ms: number; caller: CallerOf | null }
+  | { ok: false; error: ServiceError; rate: RateDecision | null; ms: number; caller: CallerOf | null };
 
 export interface InputIssue {
   path: string;
@@ -27,8 +35,23 @@ export interface InputIssue {
 
 export type ParsedInput = { ok: true; value: unknown } | { ok: false; issues: InputIssue[] };
 
-/** The one validation both surfaces use: the definition's zod schema. */
+/**
+ * Strings holding NUL, wherever they sit in an input: PostgreSQL text cannot store U+0000, so no
+ * string parameter of any definition may carry one. Checked here, once, for every schema.
+ */
+function nulIssues(value: unknown, path: string[] = []): InputIssue[] {
+  if (typeof value === 'string') {
+    return value.includes('\u0000') ? [{ path: path.join('.') || '(input)', message: 'text may not contain a NUL character (U+0000)', code: 'invalid_string' }] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((v, i) => nulIssues(v, [...path, String(i)]));
+  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([k, v]) => nulIssues(v, [...path, k]));
+  return [];
+}
+
+/** The one validation both surfaces use: the definition's zod schema, after the NUL rule every text shares. */
 export function parseInput(def: ToolDefinition, raw: unknown): ParsedInput {
+  const nul = nulIssues(raw);
+  if (nul.length > 0) return { ok: false, issues: nul };
   const r = def.input.safeParse(raw ?? {});
   if (r.success) return { ok: true, value: r.data };
   return {
@@ -60,8 +83,9 @@ export async function runTool(
 ): Promise<CallOutcome> {
   const started = performance.now();
   let rate: RateDecision | null = null;
+  let auth: AuthContext | null = null;
+  const callerOf = () => (auth ? { org: auth.orgName, plan: auth.plan } : null);
   try {
-    let auth: AuthContext | null = null;
     if (def.auth === 'key') {
       // Partial data must not look like an answer: data routes wait until loading is done.
       if (services.status.phase !== 'ready' && !(def.servesWhileLoading && services.status.phase === 'loading')) {
@@ -73,7 +97,7 @@ export async function runTool(
         );
       }
       auth = await services.authenticator.authenticate(meta.apiKey);
-      const budget = takeBudget(services, auth, meta.surface === 'mcp' ? 'tool_server' : def.requestClass);
+      const budget = await takeBudget(services, auth, meta.surface === 'mcp' ? 'tool_server' : def.requestClass, meta.peekBudget === true);
       rate = budget.decision;
       if (budget.error) throw budget.error;
       if (!planAllows(auth.plan, def.plan)) throw planError(def, auth);
@@ -88,13 +112,13 @@ export async function runTool(
     }
 
     const output = await callDefinition(services, def, auth, value, meta);
-    return { ok: true, output, rate, ms: performance.now() - started };
+    return { ok: true, output, rate, ms: performance.now() - started, caller: callerOf() };
   } catch (err) {
     const error = toServiceError(err);
     if (error.code === 'INTERNAL_ERROR') {
-      console.error(`[${meta.traceId}] ${def.name} failed:`, (error.cause as Error)?.stack ?? error.cause);
+      services.logger.error({ trace_id: meta.traceId, route: def.name, err: error.cause }, `${def.name} failed`);
     }
-    return { ok: false, error, rate, ms: performance.now() - started };
+    return { ok: false, error, rate, ms: performance.now() - started, caller: callerOf() };
   }
 }
 
@@ -111,6 +135,7 @@ async function callDefinition(services: Services, def: ToolDefinition, auth: Aut
     requestId: meta.requestId,
     surface: meta.surface,
     reach,
+    visibleCompanies: async () => (auth ? services.coverage.visible(auth, services.now()) : null),
     invoke: (name, raw) => invokeByName(services, name, raw, auth, meta),
   };
   const output = await def.handler(ctx, value as never);
@@ -132,16 +157,18 @@ async function invokeByName(services: Services, name: string, raw: Record<string
   return callDefinition(services, def, auth, parsed.value, meta);
 }
 
-function takeBudget(
+async function takeBudget(
   services: Services,
   auth: AuthContext,
   cls: RequestClass,
-): { decision: RateDecision | null; error?: ServiceError } {
+  peek: boolean,
+): Promise<{ decision: RateDecision | null; error?: ServiceError }> {
   if (!services.config.rateLimits) return { decision: null };
   const budget = RATE_LIMITS[auth.plan][cls];
   // Bulk budgets are 0 below Scale; those plans are refused by the plan gate, not by a 429.
   if (budget.limit === 0) return { decision: null };
-  const d = services.limiter.take(`${auth.keyId}:${cls}`, budget);
+  const bucket = `${auth.keyId}:${cls}`;
+  const d = peek ? await services.budgets.peek(bucket, budget) : await services.budgets.take(bucket, budget);
   if (!d.allowed) {
     const error = new ServiceError(
       'RATE_LIMITED',

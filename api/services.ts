@@ -1,7 +1,8 @@
 import type { Config } from '../config.ts';
 import type { Sql } from '../db/client.ts';
 import type { BlobStore } from '../domain/bulk/blob-store.ts';
-import type { FixedWindowLimiter } from '../domain/rate-limit.ts';
+import type { Logger } from 'pino';
+import type { BudgetCounter } from '../domain/rate-limit.ts';
 import type { Authenticator } from './auth.ts';
 import type { CoverageGate } from './coverage-gate.ts';
 import type { ToolDefinition } from './define-tool.ts';
@@ -14,6 +15,8 @@ export interface ServiceStatus {
   startedAt: Date;
   /** human-readable progress of the current loading step, when loading */
   progress: string | null;
+  /** set on SIGTERM: readiness answers 503 while in-flight requests finish */
+  draining: boolean;
 }
 
 /** Everything a handler may use. Built once at start-up; tests build it against their own database. */
@@ -21,7 +24,10 @@ export interface Services {
   sql: Sql;
   config: Config;
   now: () => Date;
-  limiter: FixedWindowLimiter;
+  /** request budgets, counted in PostgreSQL so every instance shares them */
+  budgets: BudgetCounter;
+  /** structured JSON log (pino): request lines, failures with their trace id */
+  logger: Logger;
   authenticator: Authenticator;
   coverage: CoverageGate;
   status: ServiceStatus;

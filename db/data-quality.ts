@@ -173,6 +173,8 @@ export interface IssueFilter {
   metric: string | null;
   statement_version_id: string | null;
   dq_run_id: string | null;
+  /** only these companies (a Free-plan key's held ones); null: every company */
+  within_ciks?: string[] | null;
 }
 
 const ISSUE_COLUMNS = [
@@ -195,7 +197,8 @@ export async function listIssues(sql: Sql, f: IssueFilter, page: { limit: number
       ${f.fiscal_period !== null ? sql`AND fiscal_period = ${f.fiscal_period}` : sql``}
       ${f.metric !== null ? sql`AND metric = ${f.metric}` : sql``}
       ${f.statement_version_id !== null ? sql`AND statement_version_id = ${f.statement_version_id}` : sql``}
-      ${f.dq_run_id !== null ? sql`AND dq_run_id = ${f.dq_run_id}` : sql``}`;
+      ${f.dq_run_id !== null ? sql`AND dq_run_id = ${f.dq_run_id}` : sql``}
+      ${f.within_ciks ? sql`AND cik IN (SELECT jsonb_array_elements_text(${sql.json(f.within_ciks)}::jsonb))` : sql``}`;
   const rows = await sql<(IssueRow & { total: number })[]>`
     SELECT ${sql(ISSUE_COLUMNS)}, count(*) OVER ()::int AS total FROM dq_issues ${where}
     ORDER BY severity_rank DESC, cik, fiscal_year NULLS LAST, fiscal_period NULLS LAST, rule_code, issue_id

@@ -12,11 +12,11 @@ export interface Database {
 /** DATABASE_URL when set, otherwise the embedded PostgreSQL under DATA_DIR. */
 export async function openDatabase(config: Config, log: (m: string) => void): Promise<Database> {
   if (config.databaseUrl) {
-    const sql = connect(config.databaseUrl);
+    const sql = connect(config.databaseUrl, { max: config.dbPoolMax });
     return { sql, url: config.databaseUrl, embedded: false, close: () => sql.end({ timeout: 5 }) };
   }
   const pg = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, log);
-  const sql = connect(pg.url);
+  const sql = connect(pg.url, { max: config.dbPoolMax });
   return {
     sql,
     url: pg.url,

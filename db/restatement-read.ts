@@ -44,6 +44,8 @@ export interface AlertFilter {
   filed_to: string | null;
   /** only events that revised this metric */
   metric: string | null;
+  /** only these companies (a Free-plan key's held ones); null: every company */
+  within_ciks?: string[] | null;
 }
 
 function alertSelect(sql: Sql) {
@@ -68,7 +70,8 @@ export async function listAlertEvents(sql: Sql, f: AlertFilter, page: { limit: n
       ${f.fiscal_period ? sql`AND e.fiscal_period = ${f.fiscal_period}` : sql``}
       ${f.filed_from ? sql`AND e.filing_date >= ${f.filed_from}` : sql``}
       AND ${filedBy(sql, 'e.filing_date', f.filed_to)}
-      ${f.metric ? sql`AND EXISTS (SELECT 1 FROM fact_revisions r WHERE r.statement_version_id = e.statement_version_id AND r.metric = ${f.metric})` : sql``}`;
+      ${f.metric ? sql`AND EXISTS (SELECT 1 FROM fact_revisions r WHERE r.statement_version_id = e.statement_version_id AND r.metric = ${f.metric})` : sql``}
+      ${f.within_ciks ? sql`AND e.cik IN (SELECT jsonb_array_elements_text(${sql.json(f.within_ciks)}::jsonb))` : sql``}`;
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM restatement_alert_events e ${where}`;
   const rows = await sql<AlertEventRow[]>`
     ${alertSelect(sql)}

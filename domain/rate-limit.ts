@@ -1,9 +1,10 @@
 import type { Budget } from './plans.ts';
 
 /**
- * Fixed-window request counter, one window per (key, class). Fixed windows make the
- * RateLimit header honest: `r` is exactly what is left and `t` exactly when it resets.
- * The clock is injected so tests can move time.
+ * Fixed-window request budgets. Windows are aligned to the epoch (a one-minute budget's windows
+ * start on the minute), so every instance of the service agrees on the window without talking to
+ * the others, and the RateLimit header is honest: `r` is exactly what is left, `t` exactly when it
+ * resets.
  */
 export interface RateDecision {
   allowed: boolean;
@@ -14,38 +15,23 @@ export interface RateDecision {
   window_s: number;
 }
 
-interface Window {
-  startedMs: number;
-  count: number;
+/** The window `nowMs` falls in and the whole seconds until it ends. */
+export function windowOf(nowMs: number, window_s: number): { start: Date; reset_s: number } {
+  const windowMs = window_s * 1000;
+  const startMs = Math.floor(nowMs / windowMs) * windowMs;
+  return { start: new Date(startMs), reset_s: Math.max(1, Math.ceil((startMs + windowMs - nowMs) / 1000)) };
 }
 
-export class FixedWindowLimiter {
-  private readonly windows = new Map<string, Window>();
-  private lastSweepMs = 0;
+/** The decision for a window in which `used` units are counted (`null`: this request was refused). */
+export function decisionOf(budget: Budget, used: number | null, reset_s: number): RateDecision {
+  if (used === null) return { allowed: false, limit: budget.limit, remaining: 0, reset_s, window_s: budget.window_s };
+  return { allowed: true, limit: budget.limit, remaining: Math.max(0, budget.limit - used), reset_s, window_s: budget.window_s };
+}
 
-  constructor(private readonly now: () => number = Date.now) {}
-
-  take(bucket: string, budget: Budget): RateDecision {
-    const nowMs = this.now();
-    this.sweep(nowMs);
-    const windowMs = budget.window_s * 1000;
-    let w = this.windows.get(bucket);
-    if (!w || nowMs - w.startedMs >= windowMs) {
-      w = { startedMs: nowMs, count: 0 };
-      this.windows.set(bucket, w);
-    }
-    const reset_s = Math.max(1, Math.ceil((w.startedMs + windowMs - nowMs) / 1000));
-    if (w.count >= budget.limit) {
-      return { allowed: false, limit: budget.limit, remaining: 0, reset_s, window_s: budget.window_s };
-    }
-    w.count += 1;
-    return { allowed: true, limit: budget.limit, remaining: budget.limit - w.count, reset_s, window_s: budget.window_s };
-  }
-
-  /** Forget closed windows now and then so the map does not grow with every key ever seen. */
-  private sweep(nowMs: number): void {
-    if (nowMs - this.lastSweepMs < 60_000) return;
-    this.lastSweepMs = nowMs;
-    for (const [k, w] of this.windows) if (nowMs - w.startedMs > 3_600_000) this.windows.delete(k);
-  }
+/** Where budgets are counted: PostgreSQL in the service (shared by every instance). */
+export interface BudgetCounter {
+  /** count one request; refused (allowed false) when the window is spent */
+  take(bucket: string, budget: Budget): Promise<RateDecision>;
+  /** what is left, counting nothing */
+  peek(bucket: string, budget: Budget): Promise<RateDecision>;
 }

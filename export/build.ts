@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
 import { exportCsv } from './dataset-queries.ts';
@@ -78,6 +78,7 @@ export async function buildSnapshot(deps: BuildDeps, options: BuildOptions = {})
     if (!got!.ok) throw new BuildBusyError('another export build is running; this one did not start');
     try {
       for (const id of await abandonedBuilds(sql)) await store.deletePrefix(`${id}/`);
+      await clearStaging(deps.stagingDir);
       return await buildLocked(deps, options);
     } finally {
       await lock`SELECT pg_advisory_unlock(${BUILD_LOCK})`;
@@ -85,6 +86,19 @@ export async function buildSnapshot(deps: BuildDeps, options: BuildOptions = {})
   } finally {
     lock.release();
   }
+}
+
+/**
+ * What killed builds left in the staging directory (their build.duckdb and part files). Runs under
+ * the build lock, so no live build of any instance sharing the database is writing there.
+ */
+export async function clearStaging(stagingDir: string): Promise<string[]> {
+  const left = await readdir(stagingDir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return [] as string[];
+    throw err;
+  });
+  for (const name of left) await rm(path.join(stagingDir, name), { recursive: true, force: true });
+  return left;
 }
 
 async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<BuildResult> {

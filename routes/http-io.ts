@@ -2,11 +2,26 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateDecision } from '../domain/rate-limit.ts';
 import type { ServiceError } from '../domain/service-error.ts';
+import { sendBody, type SendOptions } from './encoding.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 export function newTraceId(): string {
   return randomBytes(16).toString('hex');
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/**
+ * W3C Trace Context: a valid `traceparent` from the caller (an OpenTelemetry-instrumented client or
+ * gateway) gives its trace id to X-Trace-Id, the logs and error.trace_id, so one trace spans both
+ * sides. Anything else (absent, malformed, version ff, all-zero ids) gets a new id of the same shape.
+ */
+export function traceIdOf(req: IncomingMessage): string {
+  const given = req.headers.traceparent;
+  const m = typeof given === 'string' ? TRACEPARENT.exec(given.trim().toLowerCase()) : null;
+  if (m && m[1] !== 'ff' && !/^0+$/.test(m[2]!) && !/^0+$/.test(m[3]!)) return m[2]!;
+  return newTraceId();
 }
 
 /** Echo the caller's X-Request-ID when it is a sane token; otherwise mint one. */
@@ -48,20 +63,27 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
   });
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, options: Omit<SendOptions, 'headers'> = {}): void {
+  sendBody(res, status, JSON.stringify(body), 'application/json; charset=utf-8', { ...options, headers });
 }
 
-/** A refused oversized body: answer, then close the connection rather than read the rest. */
-export function closeAfter(res: ServerResponse): void {
-  res.setHeader('connection', 'close');
-  res.on('finish', () => res.socket?.destroySoon?.());
+/** What the service reads of a refused body before it hangs up on a sender that will not stop. */
+export const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A refused body (too large, or from a refused origin): the answer goes out at once and the rest
+ * of the body is read and discarded, so a client still sending sees the answer instead of EPIPE
+ * (closing the socket under a sender resets the connection, and `Connection: close` makes node do
+ * exactly that). Once the body is in, the connection is clean and stays open for the next request;
+ * past DRAIN_LIMIT_BYTES (a body that long is no mistake) it is cut.
+ */
+export function drainRefusedBody(req: IncomingMessage): void {
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT_BYTES) req.socket.destroy();
+  });
+  req.resume();
 }
 
 /** IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers): policy and what is left of it. */
@@ -77,6 +99,8 @@ export function rateHeaders(policy: string, d: RateDecision | null): Record<stri
 export function sendError(res: ServerResponse, error: ServiceError, traceId: string, headers: Record<string, string> = {}): void {
   const extra: Record<string, string> = { ...headers };
   if (error.retryAfterS !== null) extra['retry-after'] = String(error.retryAfterS);
+  // RFC 9110 11.6.1: a 401 names how to authenticate
+  if (error.httpStatus === 401) extra['www-authenticate'] = 'ApiKey realm="fds", header="X-Api-Key"';
   sendJson(
     res,
     error.httpStatus,

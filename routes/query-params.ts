@@ -53,14 +53,25 @@ function coerce(value: string, kind: Kind | undefined): unknown {
 /**
  * Query string -> input object, generated from the input schema: repeatable parameters
  * (`?ciks=1&ciks=2`, or comma-separated) become arrays, booleans and integers are parsed, the rest
- * stays text for zod to check. Parameters the schema does not declare are ignored; a scalar
+ * stays text for zod to check. A parameter the schema does not declare is refused naming the
+ * accepted ones (a typo such as `fiscal_yr_from` must not silently widen the answer); a scalar
  * parameter given twice is refused rather than silently picking one.
  */
 export function queryToInput(schema: z.ZodObject, query: URLSearchParams, skip: ReadonlySet<string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const shape = schema.shape as Record<string, z.ZodType>;
-  for (const [name, field] of Object.entries(shape)) {
-    if (skip.has(name)) continue;
+  const accepted = Object.keys(shape).filter((name) => !skip.has(name));
+  const unknown = [...new Set(query.keys())].filter((name) => !accepted.includes(name));
+  if (unknown.length > 0) {
+    const names = unknown.map((n) => JSON.stringify(n.length > 64 ? `${n.slice(0, 64)}…` : n)).join(', ');
+    throw new ServiceError(
+      'VALIDATION_ERROR',
+      `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${names}; ${accepted.length > 0 ? `this route accepts ${accepted.join(', ')}` : 'this route takes no query parameters'}.`,
+      { unknown_parameters: unknown.slice(0, 20), accepted_parameters: accepted },
+    );
+  }
+  for (const name of accepted) {
+    const field = shape[name]!;
     const values = query.getAll(name);
     if (values.length === 0) continue;
     const { kind, element } = kindOf(field);

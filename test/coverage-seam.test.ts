@@ -21,6 +21,9 @@ class RecordingGate implements CoverageGate {
       throw new ServiceError('COVERAGE_SELECTION_FULL', 'all 25 slots are held', { refused_ciks: ['0000000042'] });
     }
   }
+  async visible(): Promise<string[] | null> {
+    return null;
+  }
 }
 
 let handlerRuns = 0;

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { looksLikeApiKey } from '../domain/api-key.ts';
 import { normalizeTicker, padCik } from '../domain/cik.ts';
 import { planAllows, RATE_LIMITS } from '../domain/plans.ts';
-import { FixedWindowLimiter } from '../domain/rate-limit.ts';
+import { decisionOf, windowOf } from '../domain/rate-limit.ts';
 import { ServiceError, toServiceError } from '../domain/service-error.ts';
 
 describe('domain rules', () => {
@@ -21,19 +21,15 @@ describe('domain rules', () => {
     assert.ok(RATE_LIMITS.enterprise.standard.limit > RATE_LIMITS.free.standard.limit);
   });
 
-  it('counts requests in a fixed window and opens a new one when it ends', () => {
-    let t = 1_000_000;
-    const limiter = new FixedWindowLimiter(() => t);
+  it('aligns budget windows to the epoch so every instance agrees on them, and says when each resets', () => {
+    const minute = Date.UTC(2026, 10, 24, 1, 2, 0);
+    assert.deepEqual(windowOf(minute, 60), { start: new Date(minute), reset_s: 60 });
+    assert.deepEqual(windowOf(minute + 30_500, 60), { start: new Date(minute), reset_s: 30 });
+    assert.deepEqual(windowOf(minute + 59_999, 60), { start: new Date(minute), reset_s: 1 });
+    assert.equal(windowOf(minute + 60_000, 60).start.getTime(), minute + 60_000, 'a new window on the next minute');
     const budget = { limit: 2, window_s: 60 };
-    assert.deepEqual(limiter.take('k', budget), { allowed: true, limit: 2, remaining: 1, reset_s: 60, window_s: 60 });
-    t += 30_500;
-    assert.equal(limiter.take('k', budget).remaining, 0);
-    const refused = limiter.take('k', budget);
-    assert.equal(refused.allowed, false);
-    assert.equal(refused.reset_s, 30);
-    assert.equal(limiter.take('other', budget).allowed, true, 'buckets are separate');
-    t += 29_500;
-    assert.equal(limiter.take('k', budget).allowed, true, 'new window');
+    assert.deepEqual(decisionOf(budget, 1, 60), { allowed: true, limit: 2, remaining: 1, reset_s: 60, window_s: 60 });
+    assert.deepEqual(decisionOf(budget, null, 30), { allowed: false, limit: 2, remaining: 0, reset_s: 30, window_s: 60 });
   });
 
   it('pads CIKs to ten digits and normalizes share-class tickers', () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
 import { z } from 'zod';
 import { createApiKey } from '../db/keys.ts';
 import { ALL_TOOLS } from '../areas/index.ts';
@@ -106,7 +107,7 @@ describe('the generated HTTP surface', () => {
   it('answers a wrong method 405 with an Allow header', async () => {
     const r = await post(`${svc.baseUrl}/v1/identity/search`, '{}', svc.keys.free);
     assert.equal(r.status, 405);
-    assert.equal(r.headers.get('allow'), 'GET');
+    assert.equal(r.headers.get('allow'), 'GET, HEAD');
     assert.equal(r.body.error.code, 'METHOD_NOT_ALLOWED');
   });
 
@@ -311,22 +312,26 @@ describe('the generated HTTP surface', () => {
     }
   });
 
-  it('logs one JSON line per request with status and trace id when LOG_REQUESTS is on', async () => {
-    const services = { ...svc.running.services, config: { ...svc.running.services.config, logRequests: true } };
-    const logged = await listenWithFixtures(services, []);
+  it('logs one structured JSON line per request (pino) with route, status, org, plan, error code, latency and trace id when LOG_REQUESTS is on', async () => {
     const lines: string[] = [];
-    const original = console.log;
-    console.log = (line: unknown) => void lines.push(String(line));
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    const services = { ...svc.running.services, logger, config: { ...svc.running.services.config, logRequests: true } };
+    const logged = await listenWithFixtures(services, []);
     try {
       const r = await get(`${logged.baseUrl}/v1/no/such/route?secret=x`, svc.keys.free);
+      const ok = await get(`${logged.baseUrl}/v1/edgar/companies:resolve?ticker=AAPL`, svc.keys.free);
       await new Promise((resolve) => setImmediate(resolve));
-      const entry = JSON.parse(lines.find((l) => l.includes('/v1/no/such/route'))!);
-      assert.equal(entry.status, 404);
-      assert.equal(entry.path, '/v1/no/such/route', 'query strings are not logged');
-      assert.equal(entry.trace_id, r.headers.get('x-trace-id'));
-      assert.equal(typeof entry.ms, 'number');
+      const entries = lines.map((l) => JSON.parse(l));
+      const missing = entries.find((e) => e.path === '/v1/no/such/route')!;
+      assert.equal(missing.status, 404);
+      assert.equal(missing.level, 40, '4xx log at warn');
+      assert.ok(!lines.some((l) => l.includes('secret=x')), 'query strings are not logged');
+      assert.equal(missing.trace_id, r.headers.get('x-trace-id'));
+      assert.equal(typeof missing.latency_ms, 'number');
+      const served = entries.find((e) => e.route === 'companies.resolve')!;
+      assert.deepEqual([served.status, served.level, served.org, served.plan, served.error_code], [200, 30, 'test-org', 'free', null]);
+      assert.equal(served.trace_id, ok.headers.get('x-trace-id'));
     } finally {
-      console.log = original;
       await logged.close();
     }
   });

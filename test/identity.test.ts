@@ -63,16 +63,20 @@ describe('identity on the real SEC mirror', () => {
   });
 
   it('searches by name with the issuer in the company reference ranked first', async () => {
-    const r = await get(`${svc.baseUrl}/v1/identity/search?query=apple&q=ignored`, key);
+    const r = await get(`${svc.baseUrl}/v1/identity/search?query=apple`, key);
     assert.equal(r.status, 200);
     assert.equal(r.body.items[0].ticker, 'AAPL');
     assert.ok(r.body.items.some((i: { ticker: string }) => i.ticker === 'APLE'));
   });
 
-  it('requires the search text under the name query; q alone is refused', async () => {
+  it('requires the search text under the name query; q is refused as an unknown parameter naming query', async () => {
     const r = await get(`${svc.baseUrl}/v1/identity/search?q=apple`, key);
     assert.equal(r.status, 400);
-    assert.equal(r.body.error.details.issues[0].path, 'query');
+    assert.deepEqual(r.body.error.details.unknown_parameters, ['q']);
+    assert.ok(r.body.error.details.accepted_parameters.includes('query'));
+    const missing = await get(`${svc.baseUrl}/v1/identity/search`, key);
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.error.details.issues[0].path, 'query');
   });
 
   it('lists every mapping of an issuer by unpadded CIK, and every issuer of a ticker', async () => {

@@ -19,6 +19,7 @@ import {
   Ticker,
   Timestamp,
   Uuid,
+  VersionSequenceParam,
 } from '../../api/schemas.ts';
 import { FactOut, StatementVersionOut, versionOut } from '../../api/statement-shapes.ts';
 import { companyOf } from '../../api/params.ts';
@@ -150,6 +151,7 @@ export const dataQualityIssues = defineTool({
     'Filters (all optional, combined with AND): cik; rule_code (repeatable: ?rule_code=A&rule_code=B or A,B); min_severity (LOW, MEDIUM, HIGH or CRITICAL: that severity and above; NONE means all); ' +
     'statement_type; fiscal_year; fiscal_period; metric; statement_version_id; dq_run_id (findings first recorded by that run). ' +
     'Findings are computed when ingestion adds a version and never change a figure. ' +
+    'On the Free plan the list shows only the companies this key holds (its coverage selection); passing cik claims a slot for that company as any company read does. ' +
     `Rules: ${RULE_LIST}.`,
   http: { method: 'GET', path: '/v1/data-quality/issues' },
   tool: false,
@@ -168,7 +170,8 @@ export const dataQualityIssues = defineTool({
   }),
   output: paginated(IssueOut),
   companies: (input) => (input.cik ? [input.cik] : []),
-  handler: async ({ services }, input) => {
+  handler: async (ctx, input) => {
+    const { services } = ctx;
     const { total, rows } = await listIssues(
       services.sql,
       {
@@ -181,6 +184,7 @@ export const dataQualityIssues = defineTool({
         metric: input.metric ?? null,
         statement_version_id: input.statement_version_id ?? null,
         dq_run_id: input.dq_run_id ?? null,
+        within_ciks: await ctx.visibleCompanies(),
       },
       { limit: input.page_size, offset: (input.page - 1) * input.page_size },
     );
@@ -203,7 +207,7 @@ export const edgarDqOverlay = defineTool({
   input: z.object({
     cik: Cik,
     ...IdentityInput,
-    version_sequence: z.number().int().min(1).optional().describe('which version (1 = as first reported); required when the statement has several'),
+    version_sequence: VersionSequenceParam.optional().describe('which version (1 = as first reported); required when the statement has several'),
   }),
   output: dataEnvelope(OverlayOut),
   companies: (input) => [input.cik],
@@ -274,7 +278,7 @@ export const dqAnomalies = defineTool({
     cik: Cik.optional(),
     ticker: Ticker.optional(),
     ...IdentityInput,
-    version_sequence: z.number().int().min(1).optional().describe('which version; the latest when omitted'),
+    version_sequence: VersionSequenceParam.optional().describe('which version; the latest when omitted'),
   }),
   output: dataEnvelope(OverlayOut),
   companies: (input) => (input.cik ? [input.cik] : []),

@@ -8,7 +8,7 @@ import { wireDecimal } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { CORRECTION_RULES } from '../../domain/statement-types.ts';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';
-import { Cik, CikOut, dataEnvelope, DecimalString, FiscalPeriodParam, FiscalYear, StatementTypeParam, Timestamp, Uuid } from '../../api/schemas.ts';
+import { Cik, CikOut, dataEnvelope, DecimalString, FiscalPeriodParam, FiscalYear, StatementTypeParam, Timestamp, Uuid, VersionSequenceParam } from '../../api/schemas.ts';
 import { CalculationStepOut, FigureProvenance } from '../../api/statement-shapes.ts';
 import { CanonicalMetricParam } from '../../api/params.ts';
 
@@ -142,6 +142,7 @@ export const metricProvenance = defineTool({
     'whether a correction changed it (override_applied, override_reason), the derivation for a derived quarter (calculation_steps), the XBRL context and the version\'s content hash. ' +
     '400 for an id that is not a UUID or a name that is not canonical (the message lists accepted names); 404 for an unknown version, or a metric the version does not carry (the message lists those it does).',
   http: { method: 'GET', path: '/v1/edgar/statements/{statement_version_id}/metrics/{metric_name}/provenance' },
+  cache: 'immutable',
   tool: false,
   plan: 'free',
   input: z.object(PathInput),
@@ -397,7 +398,7 @@ export const overrideTrace = defineTool({
     statement_type: StatementTypeParam,
     fiscal_year: FiscalYear,
     fiscal_period: FiscalPeriodParam,
-    version_sequence: z.number().int().min(1).optional().describe('which version (1 = as first reported); required when the statement has several'),
+    version_sequence: VersionSequenceParam.optional().describe('which version (1 = as first reported); required when the statement has several'),
   }),
   output: dataEnvelope(OverrideTraceOut),
   companies: (input) => [input.cik],

@@ -15,6 +15,7 @@ import {
   paginated,
   StatementTypeParam,
   Timestamp,
+  VersionSequenceParam,
 } from '../../api/schemas.ts';
 
 /**
@@ -122,7 +123,7 @@ export const reconciliationLedgerTool = defineTool({
     statement_type: StatementTypeParam,
     fiscal_year: FiscalYear,
     fiscal_period: FiscalPeriodParam,
-    version_sequence: z.number().int().min(1).describe('statement version, 1 = as first reported'),
+    version_sequence: VersionSequenceParam.describe('statement version, 1 = as first reported'),
     ...PageParams,
   }),
   output: paginated(LedgerItem),

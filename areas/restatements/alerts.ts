@@ -64,7 +64,8 @@ export const restatementAlerts = defineTool({
   description:
     'Which figures were restated, when and by which filing? Restatement events, newest filing first: each time a filing changed figures of a statement already on record, with every revised metric (old value, new value, difference, both accessions and tags). ' +
     'Filters (optional, combined): cik (companies_resolve), statement_type, fiscal_year and fiscal_period of the restated period, filed_from / filed_to (filing date of the restating filing), metric. ' +
-    'statement_version_id and previous_version_id of an event feed fundamentals_restatement_delta. An empty page means no restatement matched.',
+    'statement_version_id and previous_version_id of an event feed fundamentals_restatement_delta. An empty page means no restatement matched. ' +
+    'On the Free plan the list shows only the companies this key holds (its coverage selection); passing cik claims a slot for that company as any company read does.',
   http: { method: 'GET', path: '/v1/edgar/restatement-alerts' },
   tool: true,
   plan: 'free',
@@ -86,7 +87,8 @@ export const restatementAlerts = defineTool({
     }),
   output: paginated(AlertOut),
   companies: (input) => (input.cik ? [input.cik] : []),
-  handler: async ({ services }, input) => {
+  handler: async (ctx, input) => {
+    const { services } = ctx;
     const { total, rows } = await listAlertEvents(
       services.sql,
       {
@@ -97,6 +99,7 @@ export const restatementAlerts = defineTool({
         filed_from: input.filed_from ?? null,
         filed_to: input.filed_to ?? null,
         metric: input.metric ?? null,
+        within_ciks: await ctx.visibleCompanies(),
       },
       { limit: input.page_size, offset: (input.page - 1) * input.page_size },
     );
@@ -148,6 +151,7 @@ export const factRevisions = defineTool({
     'The metrics a statement version changed relative to the version before it: old value, new value, difference, relative change, both accessions and tags, by metric name. ' +
     'items is empty for version 1 and for any version whose facts were never revised (the ordinary case). An unknown statement_version_id answers 404.',
   http: { method: 'GET', path: '/v1/edgar/statements/{statement_version_id}/fact-revisions' },
+  cache: 'immutable',
   tool: false,
   plan: 'free',
   input: z.object({ statement_version_id: Uuid.describe('UUID of one statement version (statements_normalized returns it)'), ...PageParams }),

@@ -17,7 +17,7 @@ import {
 } from '../../domain/restatement-analysis.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';
-import { Cik, dataEnvelope, DecimalString, StatementTypeParam, Ticker } from '../../api/schemas.ts';
+import { Cik, dataEnvelope, DecimalString, StatementTypeParam, Ticker, VersionSequenceParam } from '../../api/schemas.ts';
 import {
   byCatalogOrder,
   ChangeStatusOut,
@@ -154,7 +154,7 @@ export const versionDelta = defineTool({
   plan: 'free',
   input: z.object({
     ...MetricInput,
-    compare_version_sequence: z.number().int().min(1).optional().describe('version to compare with the original (1 compares the original with itself); the latest when omitted'),
+    compare_version_sequence: VersionSequenceParam.optional().describe('version to compare with the original (1 compares the original with itself); the latest when omitted'),
   }),
   output: dataEnvelope(
     z.object({

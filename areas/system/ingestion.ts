@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { recentRuns, type RunRow } from '../../db/ingestion-runs.ts';
 import { corpusStatementCounts } from './queries.ts';
+import { sourceKindOf, withoutServerPaths } from '../../domain/source-kind.ts';
 import { defineTool } from '../../api/define-tool.ts';
 import { dataEnvelope, Timestamp } from '../../api/schemas.ts';
 
 const Run = z.object({
   run_id: z.string(),
   status: z.enum(['running', 'succeeded', 'failed', 'interrupted']).describe('interrupted: the process stopped mid-run; finished companies stay, the next run completes the rest'),
-  source: z.string(),
+  source: z.enum(['directory', 'live']).describe('the kind of SEC source the run read: directory (a mirror on the server) or live (the SEC sites); never a server path'),
   requested_ciks: z.array(z.string()).describe('empty when the run covered every company in the source'),
   started_at: Timestamp,
   finished_at: Timestamp.nullable(),
@@ -24,10 +25,11 @@ const Run = z.object({
 });
 
 function runOut(r: RunRow): z.infer<typeof Run> {
+  const scrub = (text: string) => withoutServerPaths(text, r.source);
   return {
     run_id: r.run_id,
     status: r.status,
-    source: r.source,
+    source: sourceKindOf(r.source),
     requested_ciks: r.requested,
     started_at: r.started_at,
     finished_at: r.finished_at,
@@ -40,7 +42,7 @@ function runOut(r: RunRow): z.infer<typeof Run> {
     bytes_read: r.bytes_read,
     versions_added: r.versions_added,
     restatements_added: r.restatements_added,
-    errors: r.errors,
+    errors: r.errors.map((e) => ({ cik: e.cik, message: scrub(e.message) })),
   };
 }
 
@@ -81,7 +83,7 @@ export const ingestionStatus = defineTool({
     return {
       data: {
         phase: services.status.phase,
-        progress: services.status.progress,
+        progress: services.status.progress && withoutServerPaths(services.status.progress, services.config.secSource),
         current_run: current && runOut(current),
         last_finished_run: finished && runOut(finished),
         recent_runs: runs.map(runOut),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { migrationState } from '../../db/migrate.ts';
 import { corpusCounts } from '../../db/identity.ts';
 import { FREE_COVERAGE, RATE_LIMITS } from '../../domain/plans.ts';
+import { sourceKindOf, withoutServerPaths } from '../../domain/source-kind.ts';
 import { defineTool } from '../../api/define-tool.ts';
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, Timestamp } from '../../api/schemas.ts';
 import type { Services } from '../../api/services.ts';
@@ -26,7 +27,7 @@ export const healthLiveness = defineTool({
 });
 
 const Readiness = z.object({
-  status: z.enum(['ready', 'loading', 'starting', 'unavailable']),
+  status: z.enum(['ready', 'loading', 'starting', 'unavailable', 'draining']).describe('draining: the instance is shutting down and finishing its requests; send new ones elsewhere'),
   checks: z.object({
     database: z.object({ ok: z.boolean(), latency_ms: z.number().nullable(), error: z.string().nullable() }),
     migrations: z.object({ ok: z.boolean(), applied: z.number().int(), expected: z.number().int() }),
@@ -40,7 +41,7 @@ export const systemHealth = defineTool({
   name: 'system.health',
   title: 'Service health and readiness',
   description:
-    'Whether the service can answer data requests: database reachable, migrations applied, data loaded. status is ready, loading (data still being ingested; retry later), starting or unavailable. Needs no key. Over HTTP, anything but ready answers 503.',
+    'Whether the service can answer data requests: database reachable, migrations applied, data loaded. status is ready, loading (data still being ingested; retry later), starting, unavailable or draining (shutting down). Needs no key. Over HTTP, anything but ready answers 503.',
   http: { method: 'GET', path: '/health/readiness' },
   tool: true,
   plan: 'free',
@@ -60,10 +61,14 @@ export const systemHealth = defineTool({
       database = { ok: false, latency_ms: null, error: 'database unreachable' };
     }
     const phase = services.status.phase;
-    const status: z.infer<typeof Readiness>['status'] = !database.ok || (!migrations.ok && phase === 'ready') ? 'unavailable' : phase;
+    const status: z.infer<typeof Readiness>['status'] = services.status.draining
+      ? 'draining'
+      : !database.ok || (!migrations.ok && phase === 'ready')
+        ? 'unavailable'
+        : phase;
     return {
       status,
-      checks: { database, migrations, data: { phase, progress: services.status.progress } },
+      checks: { database, migrations, data: { phase, progress: services.status.progress && withoutServerPaths(services.status.progress, services.config.secSource) } },
       started_at: services.status.startedAt.toISOString(),
       uptime_s: uptime(services),
     };
@@ -96,7 +101,9 @@ export const systemMetadata = defineTool({
         live_identity_mappings: z.number().int(),
         last_identity_load: Timestamp.nullable(),
       }),
-      source: z.object({ kind: z.enum(['directory', 'live']), location: z.string() }),
+      source: z
+        .object({ kind: z.enum(['directory', 'live']) })
+        .describe('where SEC data is read from: directory (a mirror of SEC sites on the server) or live (the SEC sites); never a server path'),
     }),
   }),
   handler: async ({ services, auth }) => {
@@ -104,7 +111,6 @@ export const systemMetadata = defineTool({
     const counts = await corpusCounts(services.sql);
     const limits = RATE_LIMITS[a.plan];
     const budget = (b: { limit: number; window_s: number }) => ({ requests: b.limit, window_seconds: b.window_s });
-    const live = /^https?:\/\//.test(services.config.secSource);
     return {
       data: {
         service: { name: 'fds', version: SERVICE_VERSION, started_at: services.status.startedAt.toISOString() },
@@ -123,7 +129,7 @@ export const systemMetadata = defineTool({
           live_identity_mappings: counts.live_mappings,
           last_identity_load: counts.last_load,
         },
-        source: { kind: live ? ('live' as const) : ('directory' as const), location: services.config.secSource },
+        source: { kind: sourceKindOf(services.config.secSource) },
       },
     };
   },

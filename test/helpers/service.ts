@@ -47,7 +47,7 @@ export async function startTestService(
   await running.ready;
   const keys = {} as Record<Plan, string>;
   for (const plan of PLANS) keys[plan] = (await createApiKey(database.sql, 'test-org', plan)).key;
-  return { baseUrl: `http://127.0.0.1:${running.port}`, keys, sql: database.sql, running, close: () => running.close() };
+  return { baseUrl: `http://127.0.0.1:${running.port}`, keys, sql: database.sql, running, close: async () => void (await running.close({ delayMs: 0, timeoutMs: 2000 })) };
 }
 
 /**

@@ -1,0 +1,2 @@
+/** The database figures /metrics reads at scrape time (routes/ reach the database only through api/). */
+export { operationalCounts, type OperationalCounts } from '../db/operational-counts.ts';
