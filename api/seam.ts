@@ -181,7 +181,8 @@ async function takeBudget(
   return { decision: d };
 }
 
-function planError(def: ToolDefinition, auth: AuthContext): ServiceError {
+/** The plan gate's refusal (403 FEATURE_NOT_AVAILABLE); also used by replays of recorded reads. */
+export function planError(def: Pick<ToolDefinition, 'name' | 'plan' | 'requestClass'>, auth: AuthContext): ServiceError {
   const details: Record<string, unknown> = { required_plan: def.plan, current_plan: auth.plan };
   if (def.requestClass === 'bulk') details.required_tier = def.plan;
   return new ServiceError(

@@ -56,6 +56,7 @@ describe('POST /v1/query/execute', () => {
     assert.deepEqual(manifest.parameters, { cik: APPLE, fiscal_year_from: 2021, fiscal_year_to: 2024, period_type: 'annual', page: 1, page_size: 50 });
     assert.equal(manifest.as_of_date, '2024-12-31');
     assert.deepEqual(manifest.ciks, [APPLE]);
+    assert.deepEqual(manifest.read_through, ['edgar.financial_state_time_series']);
     const read = result.items.flatMap((i: any) => i.statements.map((s: any) => s.statement_version_id)).sort();
     assert.deepEqual(manifest.statement_version_ids, read);
     assert.equal(read.length, 12);
@@ -243,6 +244,28 @@ describe('POST /v1/query/execute', () => {
     assert.equal(refusedReplay.body.error.code, 'COVERAGE_SELECTION_FULL');
     const paid = await get(`${svc.baseUrl}/v1/query/replay/${other.body.data.replay_token}`, svc.keys.scale);
     assert.equal(paid.text, other.text);
+  });
+
+  it('applies the plan gates of the routes a recorded query read through when it is replayed', async () => {
+    const r = await executed({ query_type: 'restatement_history', as_of_date: '2016-01-01', parameters: { cik: APPLE, page_size: 1 } });
+    const recorded = JSON.parse(r.text);
+    // a manifest as a query reading a Growth route would record it (inserted directly: no query type reads one today)
+    const token = `qr_${'G'.repeat(32)}`;
+    recorded.data.replay_token = token;
+    recorded.data.manifest.replay_token = token;
+    recorded.data.manifest.read_through = ['edgar.restatement_alerts', 'modeling.ratios'];
+    const m = recorded.data.manifest;
+    await svc.sql`
+      INSERT INTO query_manifests (replay_token, query_type, parameters, as_of_date, statement_version_ids, ciks, code_version, catalog_version, result_hash, manifest, response_text, created_at)
+      VALUES (${token}, ${m.query_type}, ${svc.sql.json(m.parameters)}, ${m.as_of_date}, ${m.statement_version_ids}::uuid[], ${m.ciks}::text[], ${m.code_version}, ${m.catalog_version},
+        ${m.result_hash}, ${svc.sql.json(m)}, ${JSON.stringify(recorded)}, ${m.created_at})`;
+    const free = await get(`${svc.baseUrl}/v1/query/replay/${token}`, svc.keys.free);
+    assert.equal(free.status, 403);
+    assert.equal(free.body.error.code, 'FEATURE_NOT_AVAILABLE');
+    assert.match(free.body.error.message, /modeling\.ratios/);
+    const growth = await get(`${svc.baseUrl}/v1/query/replay/${token}`, svc.keys.growth);
+    assert.equal(growth.status, 200);
+    assert.equal(growth.text, JSON.stringify(recorded));
   });
 
   it('runs on the tool server too: query_execute then query_replay give the same structured content', async () => {

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { insertManifest, manifestByToken } from '../../db/query-manifests.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
-import { validationError } from '../../api/seam.ts';
+import { planError, validationError } from '../../api/seam.ts';
+import { planAllows } from '../../domain/plans.ts';
 import { CikOut, dataEnvelope, IsoDate, Timestamp } from '../../api/schemas.ts';
 import { catalogVersion, codeVersion } from '../../api/versions.ts';
 import { QUERY_TYPE_NAMES, QUERY_TYPES } from './query-types.ts';
@@ -52,6 +53,7 @@ const Manifest = z.object({
   as_of_date: z.string().describe('the no-lookahead boundary applied (the request date in UTC when omitted)'),
   ciks: z.array(CikOut).describe('companies the query reached (coverage applies to them on replay too)'),
   statement_version_ids: z.array(z.string()).describe('every statement version the result was read from, sorted'),
+  read_through: z.array(z.string()).describe('the route definitions the query read through (their plan gates apply to replays too)'),
   code_version: z.string().describe('service version + git commit of the code that answered'),
   catalog_version: z.string().describe('fingerprint of the metric catalog (definitions, bundles, views)'),
   result_hash: z.string().describe('sha256 of the result as serialized in the response (JSON, UTF-8, no whitespace)'),
@@ -114,7 +116,9 @@ export const queryExecute = defineTool({
     const params = parsed.data as Record<string, unknown>;
     const ciks = [...new Set(type.companies(params))].sort();
     await ctx.reach(ciks);
-    const result = await type.run(ctx, params, asOf);
+    const readThrough = new Set<string>();
+    const tracked = { ...ctx, invoke: (name: string, raw: Record<string, unknown>) => (readThrough.add(name), ctx.invoke(name, raw)) };
+    const result = await type.run(tracked, params, asOf);
 
     const resultText = JSON.stringify(result);
     const token = newToken();
@@ -125,6 +129,7 @@ export const queryExecute = defineTool({
       as_of_date: asOf,
       ciks,
       statement_version_ids: [...versionIdsOf(result)].sort(),
+      read_through: [...readThrough].sort(),
       code_version: codeVersion(),
       catalog_version: catalogVersion(),
       result_hash: resultHash(resultText),
@@ -161,8 +166,12 @@ export const queryReplay = defineTool({
     }
     const row = await manifestByToken(ctx.services.sql, input.replay_token);
     if (!row) throw new ServiceError('NOT_FOUND', `No recorded query has replay token ${input.replay_token}; tokens come from query execute (POST /v1/query/execute or the query_execute tool).`, { replay_token: input.replay_token });
-    await ctx.reach(row.ciks);
     const recorded = JSON.parse(row.response_text) as z.output<typeof ExecuteOut>;
+    for (const name of recorded.data.manifest.read_through ?? []) {
+      const def = ctx.services.registry.get(name);
+      if (def && ctx.auth && !planAllows(ctx.auth.plan, def.plan)) throw planError(def, ctx.auth);
+    }
+    await ctx.reach(row.ciks);
     // the row cannot be updated through SQL, but an auditor relies on this: the bytes served still hash to the manifest's result_hash
     if (resultHash(JSON.stringify(recorded.data.result)) !== recorded.data.manifest.result_hash) {
       throw new Error(`recorded response of ${input.replay_token} does not match its result_hash`);
