@@ -9,14 +9,22 @@ import { clearArtifacts, writeEmbeddings, writeNarratives } from '../db/ai-artif
 import { embedCompany, EMBEDDING_MODEL } from '../domain/ai/embedding.ts';
 import { generateNarratives, NARRATIVE_TYPES } from '../domain/ai/narratives.ts';
 import { CompanyView } from '../domain/ai/snapshot-view.ts';
+import type { CompanyModel } from '../domain/modeling/snapshot.ts';
 import type { ArtifactStep } from './modeling-artifacts.ts';
+
+/** The company's snapshot rows with each statement's period start (from its period row), as domain/ai reads them. */
+function viewOf(company: CompanyModel): CompanyView {
+  const starts = new Map<string, string | null>();
+  for (const r of company.rows.periods) starts.set(String(r.body.statement_version_id), (r.body.period_start as string | null) ?? null);
+  return new CompanyView(company.flat.map((f) => ({ ...f, period_start: starts.get(f.statement_version_id) ?? null })));
+}
 
 export const AI_NARRATIVES_STEP: ArtifactStep = {
   name: 'ai.narratives',
   async run(ctx) {
     await clearArtifacts(ctx.tx, ctx.snapshot.as_of_snapshot_id);
     for (const company of ctx.companies) {
-      const view = new CompanyView(company.flat);
+      const view = viewOf(company);
       const narratives = NARRATIVE_TYPES.flatMap((type) => ctx.request.statement_types.flatMap((st) => generateNarratives(company.cik, view, type, st)));
       await writeNarratives(ctx.tx, ctx.snapshot.as_of_snapshot_id, company.cik, narratives);
     }
@@ -26,7 +34,7 @@ export const AI_NARRATIVES_STEP: ArtifactStep = {
 export const AI_EMBEDDINGS_STEP: ArtifactStep = {
   name: 'ai.embeddings',
   async run(ctx) {
-    const embeddings = ctx.companies.flatMap((company) => embedCompany(company.cik, new CompanyView(company.flat)) ?? []);
+    const embeddings = ctx.companies.flatMap((company) => embedCompany(company.cik, viewOf(company)) ?? []);
     await writeEmbeddings(ctx.tx, ctx.snapshot.as_of_snapshot_id, EMBEDDING_MODEL, embeddings);
   },
 };
