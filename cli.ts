@@ -9,6 +9,7 @@ import { identityIsEmpty, loadIdentity } from './ingest/load-identity.ts';
 import { progressPrinter, summaryLine, summaryRows } from './ingest/progress-bar.ts';
 import { IngestRequestError, runIngestion } from './ingest/run-ingestion.ts';
 import { startService } from './service.ts';
+import { loadMacro } from './ingest/macro/load-macro.ts';
 import { BuildBusyError, buildSnapshot } from './export/build.ts';
 import { openBlobStore } from './export/stores.ts';
 import { installQueue, startJobWorker } from './jobs/runner.ts';
@@ -22,6 +23,8 @@ Commands:
                                           it shares the queue with every other instance on the same database
   keys create --plan <plan> --org <name>  create an API key (plans: ${PLANS.join(', ')}); the key is the last line printed
   identity load [--source DIR|URL]        (re)load ticker and company identity from SEC_SOURCE
+  macro load [--source DIR|URL]           load the registered macro series from MACRO_SOURCE (a directory
+                                          like ../shared/macro or https://fred.stlouisfed.org); idempotent
   export build [--full]                   build and publish a bulk Parquet snapshot (incremental unless --full
                                           or the last full build is a week old); the previous stays latest on failure
   ingest [--cik N ...] [--ticker T ...] [--source DIR|URL]
@@ -114,6 +117,20 @@ async function main(argv: string[]): Promise<number> {
         await migrate(db.sql);
         const s = await loadIdentity(db.sql, { ...config, secSource: values.source ?? config.secSource }, { log, onProgress: (p) => log(p) });
         console.table([s]);
+      } finally {
+        await db.close();
+      }
+      return 0;
+    }
+    case 'macro': {
+      if (sub !== 'load') break;
+      const { values } = parseArgs({ args: rest, options: { source: { type: 'string' } } });
+      const db = await openDatabase(config, log);
+      try {
+        await migrate(db.sql);
+        const s = await loadMacro(db.sql, values.source ?? config.macroSource, { log });
+        console.table(s.series);
+        console.log(`macro load from ${s.source}: ${s.rows_added} observation rows added`);
       } finally {
         await db.close();
       }

@@ -11,6 +11,8 @@ export interface Config {
   /** directory mirroring SEC's sites (path = host + URL path) or an https:// base for the live sites */
   secSource: string;
   secUserAgent: string | null;
+  /** directory laid out like ../shared/macro (fred/<CODE>.csv) or https://fred.stlouisfed.org */
+  macroSource: string;
   /** 'off' disables request budgets (load tests on your own machine only) */
   rateLimits: boolean;
   /** create and print one key per plan for org `dev` on first start */
@@ -76,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: intFrom(env, 'EMBEDDED_PG_PORT', 54329),
     secSource: env.SEC_SOURCE || path.resolve('../shared/sec'),
     secUserAgent: env.SEC_USER_AGENT || null,
+    macroSource: env.MACRO_SOURCE || path.resolve('../shared/macro'),
     rateLimits: flag(env, 'RATE_LIMITS', true),
     devKeys: flag(env, 'DEV_KEYS', true),
     logRequests: flag(env, 'LOG_REQUESTS', false),

@@ -13,12 +13,14 @@ import { corpusIsEmpty } from './db/ingestion-runs.ts';
 import { loadIdentity, identityIsEmpty } from './ingest/load-identity.ts';
 import { progressLine, summaryLine } from './ingest/progress-bar.ts';
 import { runIngestion } from './ingest/run-ingestion.ts';
+import { loadMacro } from './ingest/macro/load-macro.ts';
 import { createHttpServer } from './routes/server.ts';
 import { ALL_TOOLS } from './areas/index.ts';
 import { Authenticator } from './api/auth.ts';
 import { slotCoverage } from './api/coverage-gate.ts';
 import type { ServerInfo } from './api/jsonrpc.ts';
 import type { Services } from './api/services.ts';
+import type { ToolDefinition } from './api/define-tool.ts';
 import { SERVICE_VERSION } from './areas/system/tools.ts';
 
 export const SERVER_INFO: ServerInfo = { name: 'fds', title: 'Financial Filings Data Service', version: SERVICE_VERSION };
@@ -43,8 +45,15 @@ export interface StartOptions {
   database?: Database;
 }
 
-export function buildServices(config: Config, database: Database, bulkStore: BlobStore, now: () => Date = () => new Date()): Services {
+export function buildServices(
+  config: Config,
+  database: Database,
+  bulkStore: BlobStore,
+  now: () => Date = () => new Date(),
+  registry: readonly ToolDefinition[] = ALL_TOOLS,
+): Services {
   return {
+    registry: new Map(registry.map((d) => [d.name, d])),
     bulkStore,
     sql: database.sql,
     config,
@@ -55,6 +64,21 @@ export function buildServices(config: Config, database: Database, bulkStore: Blo
     status: { phase: 'starting', startedAt: now(), progress: null },
     checkOutputs: process.env.CHECK_OUTPUTS === '1',
   };
+}
+
+/**
+ * Macro series on every start (a file unchanged since the last load is skipped by checksum). A
+ * source that cannot be read leaves the stored series as they are: the service still starts.
+ */
+async function loadMacroSeries(services: Services, log: (m: string) => void): Promise<void> {
+  try {
+    services.status.progress = 'loading macro series';
+    const s = await loadMacro(services.sql, services.config.macroSource, { now: services.now, log });
+    const loaded = s.series.filter((x) => x.status === 'loaded').length;
+    if (loaded > 0) log(`macro series: ${loaded} loaded (${s.rows_added} observation rows added) from ${s.source}`);
+  } catch (err) {
+    log(`macro series not loaded: ${(err as Error).message}`);
+  }
 }
 
 /**
@@ -119,6 +143,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
       log(summaryLine(summary));
       for (const e of summary.errors) log(`ingestion failed for ${e.cik}: ${e.message}`);
     }
+    await loadMacroSeries(services, log);
     services.status.phase = 'ready';
     services.status.progress = null;
     log('ready');

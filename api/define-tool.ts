@@ -26,6 +26,13 @@ export interface ToolContext {
    * to a CIK). Goes through the same coverage gate as `companies(input)`.
    */
   reach(ciks: string[]): Promise<void>;
+  /**
+   * Call another registered definition by name, as this caller: the same plan gate, input
+   * validation, coverage gate and handler a request to it would pass (no second request budget).
+   * Lets a handler (the deterministic queries) follow exactly the rules of the routes it reads
+   * without importing another area. Resolves to that definition's output; throws its ServiceError.
+   */
+  invoke(name: string, input: Record<string, unknown>): Promise<unknown>;
 }
 
 /**

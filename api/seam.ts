@@ -87,14 +87,7 @@ export async function runTool(
       value = parsed.value;
     }
 
-    const reach = async (ciks: string[]) => {
-      if (auth && ciks.length > 0) await services.coverage.admit(auth, ciks, services.now());
-    };
-    if (def.companies) await reach(def.companies(value as never));
-
-    const ctx: ToolContext = { services, auth, traceId: meta.traceId, requestId: meta.requestId, surface: meta.surface, reach };
-    const output = await def.handler(ctx, value as never);
-    if (services.checkOutputs) assertOutput(def, output);
+    const output = await callDefinition(services, def, auth, value, meta);
     return { ok: true, output, rate, ms: performance.now() - started };
   } catch (err) {
     const error = toServiceError(err);
@@ -103,6 +96,40 @@ export async function runTool(
     }
     return { ok: false, error, rate, ms: performance.now() - started };
   }
+}
+
+/** Coverage gate, handler and output check: the part of the seam an inner invocation repeats. */
+async function callDefinition(services: Services, def: ToolDefinition, auth: AuthContext | null, value: unknown, meta: CallMeta): Promise<unknown> {
+  const reach = async (ciks: string[]) => {
+    if (auth && ciks.length > 0) await services.coverage.admit(auth, ciks, services.now());
+  };
+  if (def.companies) await reach(def.companies(value as never));
+  const ctx: ToolContext = {
+    services,
+    auth,
+    traceId: meta.traceId,
+    requestId: meta.requestId,
+    surface: meta.surface,
+    reach,
+    invoke: (name, raw) => invokeByName(services, name, raw, auth, meta),
+  };
+  const output = await def.handler(ctx, value as never);
+  if (services.checkOutputs) assertOutput(def, output);
+  return output;
+}
+
+/**
+ * A definition called by another handler (ToolContext.invoke): plan gate, the definition's own
+ * input validation, then coverage and handler as for a request. The outer request already paid
+ * its budget. An unknown name is a programming error, so it surfaces as a server fault.
+ */
+async function invokeByName(services: Services, name: string, raw: Record<string, unknown>, auth: AuthContext | null, meta: CallMeta): Promise<unknown> {
+  const def = services.registry.get(name);
+  if (!def) throw new Error(`invoke: no registered definition ${name}`);
+  if (def.auth === 'key' && auth && !planAllows(auth.plan, def.plan)) throw planError(def, auth);
+  const parsed = parseInput(def, raw);
+  if (!parsed.ok) throw validationError(parsed.issues);
+  return callDefinition(services, def, auth, parsed.value, meta);
 }
 
 function takeBudget(

@@ -4,6 +4,7 @@ import type { BlobStore } from '../export/blob-store.ts';
 import type { FixedWindowLimiter } from '../domain/rate-limit.ts';
 import type { Authenticator } from './auth.ts';
 import type { CoverageGate } from './coverage-gate.ts';
+import type { ToolDefinition } from './define-tool.ts';
 
 export type Phase = 'starting' | 'loading' | 'ready';
 
@@ -28,4 +29,9 @@ export interface Services {
   bulkStore: BlobStore;
   /** validate every handler's output against its schema (tests turn this on) */
   checkOutputs: boolean;
+  /**
+   * The registry by definition name, injected at start-up (api/ cannot import areas/), so
+   * ToolContext.invoke can call a definition by name through the seam.
+   */
+  registry: ReadonlyMap<string, ToolDefinition>;
 }

@@ -4,7 +4,7 @@ import { createApiKey } from '../db/keys.ts';
 import { API_KEY_PREFIX } from '../domain/api-key.ts';
 import { RATE_LIMITS } from '../domain/plans.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { LISTED_TOOL_NAMES } from './helpers/tool-names.ts';
+import { LISTED_TOOL_NAMES, WRITING_TOOL_NAMES } from './helpers/tool-names.ts';
 
 /**
  * The tool server's JSON-RPC 2.0 framing at POST /mcp, over raw HTTP: what the wire looks like for
@@ -132,7 +132,7 @@ describe('initialize, ping and tools/list', () => {
       assert.equal(t.inputSchema.type, 'object', `${t.name}.inputSchema.type`);
       assert.equal(typeof t.outputSchema, 'object', `${t.name}.outputSchema`);
       assert.equal(t.outputSchema.type, 'object', `${t.name}.outputSchema.type`);
-      assert.equal(t.annotations.readOnlyHint, true, `${t.name}.annotations.readOnlyHint`);
+      assert.equal(t.annotations.readOnlyHint, !WRITING_TOOL_NAMES.includes(t.name), `${t.name}.annotations.readOnlyHint`);
     }
     const resolve = tools.find((t) => t.name === 'companies_resolve');
     assert.ok(resolve.inputSchema.properties.ticker, 'companies_resolve takes a ticker');

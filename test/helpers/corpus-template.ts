@@ -6,8 +6,10 @@ import { connect, type Sql } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
 import { loadIdentity } from '../../ingest/load-identity.ts';
 import { runIngestion } from '../../ingest/run-ingestion.ts';
+import { loadMacro } from '../../ingest/macro/load-macro.ts';
 
 const SHARED_SEC = path.resolve(new URL('../../../shared/sec', import.meta.url).pathname);
+const SHARED_MACRO = path.resolve(new URL('../../../shared/macro', import.meta.url).pathname);
 /** code whose change changes what ingestion writes */
 const FINGERPRINTED = ['db', 'domain', 'ingest'];
 
@@ -54,6 +56,7 @@ export async function corpusTemplate(admin: Sql, adminUrl: string): Promise<stri
       await loadIdentity(sql, config);
       const summary = await runIngestion(sql, config);
       if (summary.status !== 'succeeded') throw new Error(`corpus template ingestion failed: ${JSON.stringify(summary.errors)}`);
+      await loadMacro(sql, SHARED_MACRO);
     } finally {
       await sql.end({ timeout: 5 });
     }

@@ -12,6 +12,7 @@ import type { Services } from '../../api/services.ts';
 import { createTestDatabase } from './database.ts';
 
 export const SHARED_SEC = fileURLToPath(new URL('../../../shared/sec', import.meta.url));
+export const SHARED_MACRO = fileURLToPath(new URL('../../../shared/macro', import.meta.url));
 
 export interface TestService {
   baseUrl: string;
@@ -38,6 +39,7 @@ export async function startTestService(
     host: '127.0.0.1',
     databaseUrl: database.url,
     secSource: SHARED_SEC,
+    macroSource: SHARED_MACRO,
     devKeys: false,
     ...overrides,
   };

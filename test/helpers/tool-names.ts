@@ -6,3 +6,6 @@ import { toolName } from '../../api/define-tool.ts';
  * compare against this; test/registry.test.ts separately pins each name and plan to the spec.
  */
 export const LISTED_TOOL_NAMES: readonly string[] = ALL_TOOLS.filter((d) => d.tool).map(toolName).sort();
+
+/** Tools that change something (query_execute records a manifest); every other tool is read-only. */
+export const WRITING_TOOL_NAMES: readonly string[] = ['query_execute'];

@@ -1,0 +1,164 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { insertManifest, manifestByToken } from '../../db/query-manifests.ts';
+import { ServiceError } from '../../domain/service-error.ts';
+import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
+import { validationError } from '../../api/seam.ts';
+import { CikOut, dataEnvelope, IsoDate, Timestamp } from '../../api/schemas.ts';
+import { catalogVersion, codeVersion } from '../../api/versions.ts';
+import { QUERY_TYPE_NAMES, QUERY_TYPES } from './query-types.ts';
+
+/**
+ * Deterministic queries: execute runs one of four query types with as_of_date as a hard
+ * no-lookahead boundary, records an immutable manifest and the exact response, and returns a
+ * replay token; replay returns the recorded bytes, whatever was ingested since.
+ */
+
+const TOKEN = /^qr_[A-Za-z0-9_-]{32}$/;
+
+/** 24 random bytes (192 bits) as base64url: opaque, unguessable, and nothing derived from the query. */
+function newToken(): string {
+  return `qr_${randomBytes(24).toString('base64url')}`;
+}
+
+const UUID_KEYS = new Set(['statement_version_id', 'previous_version_id']);
+
+/** Every statement version id the result names (the versions the query read), sorted, once each. */
+function versionIdsOf(value: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) versionIdsOf(v, out);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      if (UUID_KEYS.has(k) && typeof v === 'string') {
+        out.add(v);
+      } else if (k === 'statement_version_ids' && Array.isArray(v)) {
+        for (const id of v) if (typeof id === 'string') out.add(id);
+      } else {
+        versionIdsOf(v, out);
+      }
+    }
+  }
+  return out;
+}
+
+const Manifest = z.object({
+  replay_token: z.string().describe('qr_ + 32 base64url characters (192 random bits); GET /v1/query/replay/{replay_token}'),
+  query_type: z.string(),
+  parameters: z.record(z.string(), z.unknown()).describe('the parameters after validation: defaults applied, CIKs padded, names upper-cased, lists sorted'),
+  as_of_date: z.string().describe('the no-lookahead boundary applied (the request date in UTC when omitted)'),
+  ciks: z.array(CikOut).describe('companies the query reached (coverage applies to them on replay too)'),
+  statement_version_ids: z.array(z.string()).describe('every statement version the result was read from, sorted'),
+  code_version: z.string().describe('service version + git commit of the code that answered'),
+  catalog_version: z.string().describe('fingerprint of the metric catalog (definitions, bundles, views)'),
+  result_hash: z.string().describe('sha256 of the result as serialized in the response (JSON, UTF-8, no whitespace)'),
+  result_bytes: z.number().int(),
+  created_at: Timestamp,
+});
+
+const ExecuteOut = dataEnvelope(
+  z.object({
+    replay_token: z.string(),
+    manifest: Manifest,
+    result_included: z.boolean().describe('false when include_result=false: the result is recorded and replay returns it'),
+    result: z.record(z.string(), z.unknown()).optional().describe('the answer of the query type, shaped like the route it reads'),
+  }),
+);
+
+export const queryExecute = defineTool({
+  name: 'query.execute',
+  title: 'Execute a deterministic query (records a replayable manifest)',
+  description:
+    `Runs a point-in-time query and records it: query_type is one of ${QUERY_TYPE_NAMES.join(', ')}; parameters depend on it. ` +
+    'as_of_date (default today, UTC; never in the future) is a hard boundary: nothing filed after it reaches the result. ' +
+    'Returns a replay_token and a manifest (parameters, statement version ids read, code and catalog version, result hash); query_replay returns the identical response later. ' +
+    'include_result=false answers with the manifest only. Coverage and plan are those of the routes the query reads.',
+  http: { method: 'POST', path: '/v1/query/execute' },
+  tool: true,
+  plan: 'free',
+  annotations: { readOnlyHint: false, idempotentHint: false },
+  input: z.object({
+    query_type: z.string().min(1).max(64).describe(`one of ${QUERY_TYPE_NAMES.join(', ')}`),
+    as_of_date: IsoDate.optional().describe('no-lookahead boundary (YYYY-MM-DD): only filings on or before it; default today (UTC)'),
+    include_result: z.boolean().default(true).describe('false: record everything but answer with the manifest only'),
+    parameters: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe(
+        'financial_state_time_series: cik, fiscal_year_from, fiscal_year_to, period_type (annual), page, page_size. metric_panel: ciks, metrics, fiscal_year_from, fiscal_year_to, period_type. ' +
+          'statement_as_of: cik, statement_type, fiscal_year, fiscal_period, include_version_history. restatement_history: cik, statement_type, fiscal_year, fiscal_period, metric, page, page_size',
+      ),
+  }),
+  output: ExecuteOut,
+  handler: async (ctx, input) => {
+    const type = QUERY_TYPES[input.query_type];
+    if (!type) {
+      throw new ServiceError('VALIDATION_ERROR', `Unknown query_type ${JSON.stringify(input.query_type)}; query types: ${QUERY_TYPE_NAMES.join(', ')}.`, {
+        query_type: input.query_type,
+        query_types: QUERY_TYPE_NAMES,
+      });
+    }
+    const now = ctx.services.now();
+    const today = now.toISOString().slice(0, 10);
+    const asOf = input.as_of_date ?? today;
+    if (asOf > today) {
+      throw new ServiceError('VALIDATION_ERROR', `as_of_date ${asOf} is in the future (today is ${today} UTC); a future boundary would let later filings change the result.`, { as_of_date: asOf });
+    }
+    const parsed = type.parameters.safeParse(input.parameters);
+    if (!parsed.success) {
+      throw validationError(parsed.error.issues.map((i) => ({ path: ['parameters', ...i.path.map(String)].join('.'), message: i.message, code: i.code })));
+    }
+    const params = parsed.data as Record<string, unknown>;
+    const ciks = [...new Set(type.companies(params))].sort();
+    await ctx.reach(ciks);
+    const result = await type.run(ctx, params, asOf);
+
+    const resultText = JSON.stringify(result);
+    const token = newToken();
+    const manifest = {
+      replay_token: token,
+      query_type: input.query_type,
+      parameters: params,
+      as_of_date: asOf,
+      ciks,
+      statement_version_ids: [...versionIdsOf(result)].sort(),
+      code_version: codeVersion(),
+      catalog_version: catalogVersion(),
+      result_hash: `sha256:${createHash('sha256').update(resultText).digest('hex')}`,
+      result_bytes: Buffer.byteLength(resultText),
+      created_at: now.toISOString(),
+    };
+    const response = { data: { replay_token: token, manifest, result_included: true, result } };
+    const responseText = JSON.stringify(response);
+    await insertManifest(ctx.services.sql, {
+      ...manifest,
+      manifest,
+      response_text: responseText,
+      key_id: ctx.auth?.keyId ?? null,
+    });
+    if (input.include_result) return JSON.parse(responseText) as typeof response;
+    return { data: { replay_token: token, manifest, result_included: false } };
+  },
+});
+
+export const queryReplay = defineTool({
+  name: 'query.replay',
+  title: 'Replay a recorded deterministic query',
+  description:
+    'The exact response recorded when the query ran (manifest and result, byte for byte), whatever was ingested since; include_result=false executions replay with their result. ' +
+    'The token comes from query_execute. An unknown token is 404; the companies the query reached count against a Free key\'s coverage as any read would.',
+  http: { method: 'GET', path: '/v1/query/replay/{replay_token}' },
+  tool: true,
+  plan: 'free',
+  input: z.object({ replay_token: z.string().min(1).max(200).describe('token returned by query execute (qr_ + 32 characters)') }),
+  output: ExecuteOut,
+  handler: async (ctx, input) => {
+    if (!TOKEN.test(input.replay_token)) {
+      throw new ServiceError('VALIDATION_ERROR', 'A replay token is qr_ followed by 32 base64url characters, as returned by POST /v1/query/execute.', { replay_token: input.replay_token });
+    }
+    const row = await manifestByToken(ctx.services.sql, input.replay_token);
+    if (!row) throw new ServiceError('NOT_FOUND', `No recorded query has replay token ${input.replay_token}; tokens come from POST /v1/query/execute.`, { replay_token: input.replay_token });
+    await ctx.reach(row.ciks);
+    return JSON.parse(row.response_text) as z.input<typeof ExecuteOut>;
+  },
+});
+
+export const QUERY_TOOLS: ToolDefinition[] = [queryExecute, queryReplay];
