@@ -58,6 +58,9 @@ export async function requestSnapshot(sql: Sql, snapshotId: string, r: SnapshotR
       await enqueue(tx, created);
       return { snapshot: created, enqueued: true };
     }
+    const [current] = await tx<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE snapshot_id = ${snapshotId}`;
+    if (current!.status !== 'failed') return { snapshot: current!, enqueued: false };
+    // a failed build is requeued by exactly one request: the row lock serializes them
     const [existing] = await tx<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE snapshot_id = ${snapshotId} FOR UPDATE`;
     if (existing!.status !== 'failed') return { snapshot: existing!, enqueued: false };
     const [requeued] = await tx<SnapshotRecord[]>`
@@ -121,7 +124,7 @@ export async function stillOwned(tx: Sql, asOfSnapshotId: string, workerId: stri
 
 export async function markReady(tx: Sql, asOfSnapshotId: string, hash: string, rowCount: number): Promise<void> {
   await tx`
-    UPDATE modeling_snapshots SET status = 'ready', built_at = now(), heartbeat_at = now(), snapshot_hash = ${hash}, row_count = ${rowCount}
+    UPDATE modeling_snapshots SET status = 'ready', built_at = clock_timestamp(), heartbeat_at = clock_timestamp(), snapshot_hash = ${hash}, row_count = ${rowCount}
     WHERE as_of_snapshot_id = ${asOfSnapshotId}`;
 }
 

@@ -1,8 +1,8 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { Column, Dataset } from './datasets.ts';
+import type { Column, Dataset } from '../domain/bulk/datasets.ts';
 
 /**
- * Parquet through DuckDB. A dataset's CSV (db/export-read.ts) is loaded into a table of VARCHAR
+ * Parquet through DuckDB. A dataset's CSV (export/dataset-queries.ts) is loaded into a table of VARCHAR
  * columns; `plan` splits it into part files and hashes each file's rows (the incremental build's
  * test for "unchanged"); `write` sends one part through `COPY (SELECT <casts>) TO ... (FORMAT
  * parquet, COMPRESSION zstd)`. The casts are where types happen: DECIMAL(38,12) exact from the

@@ -189,6 +189,19 @@ describe('modeling snapshots on the real corpus', () => {
     assert.notEqual(seen['2010-01-22']!.margin, seen['2010-01-25']!.margin);
   });
 
+  it('statement_types narrow the served rows; a tier1 snapshot reads only figures exactly as tagged, so a derived Q4 leaves its TTM incomplete', async () => {
+    const asOf = '2025-06-30';
+    const { reply } = await buildSnapshot(svc.baseUrl, svc.keys.growth, { ciks: [APPLE], as_of_date: asOf, statement_types: ['BALANCE_SHEET'], metrics_bundle: 'tier1' });
+    assert.equal(reply.status, 200);
+    assert.ok(reply.body.items.every((r: any) => r.statement_type === 'BALANCE_SHEET' && r._meta.strategy_id.endsWith('tier1')));
+    const periods = await allRows(svc.baseUrl, svc.keys.growth, ids.get(APPLE)!, 'periods', asOf);
+    assert.ok(periods.length > 0 && periods.every((r) => r.statement_type === 'BALANCE_SHEET' && r.derived_figures.length === 0));
+    const ttm = await allRows(svc.baseUrl, svc.keys.growth, ids.get(APPLE)!, 'ttm', asOf);
+    const overQ4 = ttm.filter((r) => r.window_quarters.some((q: any) => q.fiscal_period === 'Q4'));
+    assert.ok(overQ4.length > 0);
+    for (const r of overQ4) assert.ok(r.unavailable_metrics.some((u: any) => u.metric === 'REVENUE' && u.reason === 'INCOMPLETE_TRAILING_YEAR'), `${r.fiscal_year} ${r.fiscal_period}`);
+  });
+
   it('company reads: a CIK is refused naming the identity route, an as_of without a built snapshot is 404, a snapshot without the company is an empty page', async () => {
     const cik = await get(`${svc.baseUrl}/v1/modeling/companies/320193/ratios?as_of=${AS_OF}`, svc.keys.growth);
     assert.equal(cik.status, 400);

@@ -31,8 +31,10 @@ async function readRows(ctx: ToolContext, input: ReadInput, kind: RowKind) {
   const { cik, snapshot, included } = await companySnapshot(ctx, input.company_id, input.as_of);
   // a snapshot of that date that did not include the company: an empty page, not an error
   if (!included) return pageOf([], 0, input.page, input.page_size);
-  const { total, rows } = await rowsPage(sql, snapshot.as_of_snapshot_id, kind, cik, { limit: input.page_size, offset: (input.page - 1) * input.page_size });
-  const late = await lateVersions(sql, snapshot, cik);
+  const [{ total, rows }, late] = await Promise.all([
+    rowsPage(sql, snapshot.as_of_snapshot_id, kind, cik, { limit: input.page_size, offset: (input.page - 1) * input.page_size }),
+    lateVersions(sql, snapshot, cik),
+  ]);
   const fields = snapshotFields(snapshot);
   const items = rows.map((r) => {
     const body: Record<string, unknown> = { ...r.body, ...fields };
