@@ -23,7 +23,7 @@ export const CompanyIdParam = z
       ctx.addIssue({ code: 'custom', message: `company_id must be a UUID (from ${IDENTITY_ROUTE}).` });
     }
   })
-  .describe(`our company UUID (from ${IDENTITY_ROUTE}); a CIK is refused`);
+  .describe('our company UUID (field company_id of identity_search or of the identity records); a CIK is refused');
 
 export interface CompanySnapshot {
   cik: string;
