@@ -19,9 +19,9 @@ import { wireDecimal } from '../../domain/decimal.ts';
 import type { FiscalPeriod } from '../../domain/statement-types.ts';
 import { EmbeddingMetadata, ExplanationItem, NarrativeItem, PeerItem } from './shapes.ts';
 
-const AS_OF = IsoDate.describe('date (YYYY-MM-DD) of a built modeling snapshot (POST /v1/modeling/universe/pit-snapshot with this as_of_date); 404 NOT_FOUND when none is built');
+const AS_OF = IsoDate.describe('date (YYYY-MM-DD) of a built modeling snapshot (modeling_pit_snapshot with this as_of_date); NOT_FOUND when none is built');
 const READ_NOTE =
-  'Needs company_id (a UUID from GET /v1/identity/companies/{cik}; a CIK is refused) and as_of naming a built modeling snapshot (404 NOT_FOUND otherwise; build one with POST /v1/modeling/universe/pit-snapshot). ' +
+  'Needs company_id (our UUID: field company_id of identity_search or of the identity records; a CIK is refused) and as_of naming a built modeling snapshot (NOT_FOUND otherwise; build one with modeling_pit_snapshot). ' +
   'An empty result means nothing was generated for that company and date (the snapshot did not include it, or its figures allow none).';
 
 const wire = (v: string | null) => (v === null ? null : wireDecimal(v));
