@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CANONICAL_METRIC_NAMES } from '../domain/catalog/index.ts';
 import { get, post } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { compactJson } from '../api/mcp-envelope.ts';
 
 /**
  * The filings, statements, financial-state and as-of routes over the ingested ../shared/sec corpus.
@@ -109,11 +110,11 @@ describe('the filings list', () => {
   });
 
   it('is the filings_list tool, with the same page as the HTTP route', async () => {
-    const result = await callTool('filings_list', { cik: '320193', form: ['10-K'], filed_from: '2023-01-01', filed_to: '2023-12-31' });
+    const result = await callTool('filings_list', { cik: '320193', form: ['10-K'], filed_from: '2023-01-01', filed_to: '2023-12-31', page_size: 50 });
     assert.equal(result.isError, false, JSON.stringify(result).slice(0, 300));
     const http = await ok(`/v1/edgar/companies/${APPLE}/filings?form=10-K&filed_from=2023-01-01&filed_to=2023-12-31`);
     assert.deepEqual(result.structuredContent, http);
-    assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
+    assert.equal(result.content[0].text, compactJson(result.structuredContent), 'the text is the compact rendering of structuredContent');
     const bad = await callTool('filings_list', { cik: APPLE, filed_from: '2024-01-01', filed_to: '2023-01-01' });
     assert.equal(bad.isError, true, 'a backwards range fails the tool call');
     assert.equal(JSON.parse(bad.content[0].text).http_status, 400);

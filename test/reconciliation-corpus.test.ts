@@ -301,7 +301,7 @@ describe('the Growth plan gate', () => {
 
   it('serves a Growth key on both surfaces with the same answer', async () => {
     const http = await ledger(cf(APPLE, 2023));
-    const r = await rpc(svc.keys.growth, 'reconciliation_ledger', ledgerArgs);
+    const r = await rpc(svc.keys.growth, 'reconciliation_ledger', { ...ledgerArgs, page_size: 50 });
     assert.equal(r.body.result.isError, false, r.text);
     assert.deepEqual(r.body.result.structuredContent, http);
     const summary = await rpc(svc.keys.growth, 'reconciliation_summary', { cik: APPLE, fiscal_year_from: 2023, fiscal_year_to: 2023 });
