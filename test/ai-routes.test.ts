@@ -188,10 +188,10 @@ describe('peers and embedding metadata', () => {
 });
 
 describe('plan gates on both surfaces', () => {
-  const narrativeArgs = () => ({ company_id: ids.get(APPLE), as_of: AS_OF, narrative_type: 'CHANGE_SUMMARY' });
+  const narrativeArgs = () => ({ company_id: ids.get(APPLE), as_of: AS_OF, narrative_type: 'CHANGE_SUMMARY', page_size: 50 });
   const scaleTools = () => [
-    ['ai_anomalies_explanations', `/v1/ai/companies/${ids.get(APPLE)}/anomaly-explanations?as_of=${AS_OF}`, { company_id: ids.get(APPLE), as_of: AS_OF }],
-    ['ai_peers', `/v1/ai/companies/${ids.get(APPLE)}/peers?as_of=${AS_OF}`, { company_id: ids.get(APPLE), as_of: AS_OF }],
+    ['ai_anomalies_explanations', `/v1/ai/companies/${ids.get(APPLE)}/anomaly-explanations?as_of=${AS_OF}`, { company_id: ids.get(APPLE), as_of: AS_OF, page_size: 50 }],
+    ['ai_peers', `/v1/ai/companies/${ids.get(APPLE)}/peers?as_of=${AS_OF}`, { company_id: ids.get(APPLE), as_of: AS_OF, page_size: 50 }],
     ['ai_embeddings_metadata', `/v1/ai/companies/${ids.get(APPLE)}/embedding-metadata?as_of=${AS_OF}`, { company_id: ids.get(APPLE), as_of: AS_OF }],
   ] as const;
 
