@@ -9,6 +9,7 @@
 import type { Sql } from '../db/client.ts';
 import type { SnapshotRecord } from '../db/modeling-snapshots.ts';
 import type { CompanyModel, SnapshotRequest } from '../domain/modeling/snapshot.ts';
+import { AI_EMBEDDINGS_STEP, AI_NARRATIVES_STEP } from './ai-artifacts.ts';
 
 export interface ArtifactContext {
   /** the build's transaction */
@@ -26,5 +27,5 @@ export interface ArtifactStep {
   run(ctx: ArtifactContext): Promise<void>;
 }
 
-/** The artifact steps every build runs, in order. Empty until the ai area adds its steps. */
-export const ARTIFACT_STEPS: readonly ArtifactStep[] = [];
+/** The artifact steps every build runs, in order: the ai area's narratives and embeddings. */
+export const ARTIFACT_STEPS: readonly ArtifactStep[] = [AI_NARRATIVES_STEP, AI_EMBEDDINGS_STEP];

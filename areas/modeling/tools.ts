@@ -7,30 +7,17 @@
 import { z } from 'zod';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';
 import { Cik, IsoDate, PageParams, pageOf, paginated, StatementTypeParam } from '../../api/schemas.ts';
-import { cikOfCompany, flatRowsPage, lateVersions, rowsPage } from '../../db/modeling-rows.ts';
-import { readySnapshotFor, requestSnapshot, type SnapshotRecord } from '../../db/modeling-snapshots.ts';
+import { CompanyIdParam, companySnapshot, snapshotFields } from '../../api/company-snapshot.ts';
+import { flatRowsPage, lateVersions, rowsPage } from '../../db/modeling-rows.ts';
+import { requestSnapshot } from '../../db/modeling-snapshots.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { withPendingRebuild } from '../../domain/modeling/pending.ts';
-import { asOfTimestamp, METRICS_BUNDLES, normalizeRequest, snapshotIdOf, strategyIdOf, type RowKind } from '../../domain/modeling/snapshot.ts';
+import { METRICS_BUNDLES, normalizeRequest, snapshotIdOf, strategyIdOf, type RowKind } from '../../domain/modeling/snapshot.ts';
 import type { Unavailable } from '../../domain/modeling/types.ts';
 import type { FiscalPeriod } from '../../domain/statement-types.ts';
-import { ServiceError } from '../../domain/service-error.ts';
 import { BuildRow, GrowthRow, MultiYearRow, PeriodRow, RatioRow, TtmRow } from './shapes.ts';
 
 const MAX_CIKS = 50;
-const IDENTITY_ROUTE = 'GET /v1/identity/companies/{cik}';
-
-const CompanyIdParam = z
-  .string()
-  .superRefine((s, ctx) => {
-    if (/^\d{1,10}$/.test(s)) {
-      ctx.addIssue({ code: 'custom', message: `${s} looks like a CIK; modeling routes take our company_id (a UUID). Get it from ${IDENTITY_ROUTE} (field company_id).` });
-    } else if (!z.string().uuid().safeParse(s).success) {
-      ctx.addIssue({ code: 'custom', message: `company_id must be a UUID (from ${IDENTITY_ROUTE}).` });
-    }
-  })
-  .describe('our company UUID (field company_id of identity_search or of the identity records); a CIK is refused');
-
 const ReadInput = z.object({
   company_id: CompanyIdParam,
   as_of: IsoDate.describe('date (YYYY-MM-DD) of a built snapshot (modeling_pit_snapshot with this as_of_date); NOT_FOUND when none is built'),
@@ -45,26 +32,12 @@ const ReadInput = z.object({
 });
 type ReadInput = z.output<typeof ReadInput>;
 
-function snapshotFields(s: SnapshotRecord) {
-  return { snapshot_id: s.snapshot_id, as_of_snapshot_id: s.as_of_snapshot_id, as_of_timestamp: asOfTimestamp(s.as_of_date), snapshot_hash: s.snapshot_hash! };
-}
-
 /** A company's stored rows of one kind from the snapshot `as_of` names, with PENDING_REBUILD looked up. */
 async function readRows(ctx: ToolContext, input: ReadInput, kind: RowKind) {
   const sql = ctx.services.sql;
-  const cik = await cikOfCompany(sql, input.company_id);
-  if (!cik) throw new ServiceError('NOT_FOUND', `No company has company_id ${input.company_id}. Look it up with ${IDENTITY_ROUTE}.`, { company_id: input.company_id });
-  await ctx.reach([cik]);
-  const snapshot = await readySnapshotFor(sql, input.as_of, cik);
-  if (!snapshot) {
-    throw new ServiceError(
-      'NOT_FOUND',
-      `No modeling snapshot is built for as_of ${input.as_of}. Build one with POST /v1/modeling/universe/pit-snapshot (as_of_date ${input.as_of}) and read again once it answers 200.`,
-      { as_of: input.as_of },
-    );
-  }
+  const { cik, snapshot, included } = await companySnapshot(ctx, input.company_id, input.as_of);
   // a snapshot of that date that did not include the company: an empty page, not an error
-  if (!snapshot.ciks.includes(cik)) return pageOf([], 0, input.page, input.page_size);
+  if (!included) return pageOf([], 0, input.page, input.page_size);
   const [{ total, rows }, late] = await Promise.all([
     rowsPage(sql, snapshot.as_of_snapshot_id, kind, cik, { limit: input.page_size, offset: (input.page - 1) * input.page_size }, input.from ?? null),
     lateVersions(sql, snapshot, cik),

@@ -1,21 +1,32 @@
 /**
  * One company's figures as a point-in-time snapshot holds them (the spec's snapshot build rows:
- * statement_type, metric_name, metric_value, statement_date, fiscal_year, fiscal_period and the
- * statement_version_id each row came from), indexed for what the AI generators ask: a statement,
- * the period before it, the same period a year before, and the inputs of a derived metric with the
- * versions they came from. Pure; values stay decimal strings.
+ * statement_type, metric_name, metric_value, statement_date, fiscal_year, fiscal_period, the
+ * statement_version_id each row came from, plus the statement's period start), indexed for what
+ * the AI generators ask: a statement, the comparable periods of a period, and a derived metric with
+ * the versions its inputs came from.
+ *
+ * Nothing here restates a period rule: fiscal periods are assembled by domain/series-periods.ts
+ * (a Q4 borrows the fiscal-year balance sheet; the opening balance sheet is the one ending just
+ * before the period starts), derived metrics are evaluated by domain/derived-eval.ts, and the
+ * comparable periods are the modeling rows' own (domain/modeling/company.ts), so every ratio a
+ * narrative cites equals the one the modeling routes serve for the same snapshot. Pure.
  */
-import { DERIVED_METRICS } from '../catalog/index.ts';
-import { conventionsOf, evaluateDerived, type DerivedValue, type PeriodFigures } from '../derived-eval.ts';
-import type { StatementType } from '../statement-types.ts';
+import { DERIVED_METRICS, type StatementType } from '../catalog/index.ts';
+import { conventionsOf, evaluateDerived, type DerivedValue } from '../derived-eval.ts';
+import { previousQuarterKey, yearAgoKey } from '../modeling/company.ts';
+import { periodKey } from '../modeling/types.ts';
+import { groupPeriods, periodFigures, type PeriodGroup, type StatementRow } from '../series-periods.ts';
+import type { FiscalPeriod } from '../statement-types.ts';
 
-/** A snapshot row, as stored by the modeling build (only the fields the generators read). */
+/** A snapshot row, as stored by the modeling build (the fields the generators read), with its statement's period start. */
 export interface SnapshotFigure {
   statement_type: StatementType;
   metric_name: string;
   metric_value: string;
   /** period end */
   statement_date: string;
+  /** null for a balance sheet (an instant) */
+  period_start: string | null;
   fiscal_year: number;
   fiscal_period: string;
   statement_version_id: string;
@@ -52,48 +63,39 @@ export function newestFirst(a: StatementView, b: StatementView): number {
   );
 }
 
-/** The period of the same length just before: the prior year for FY, the prior quarter for a quarter. */
+function refOf(key: string | null): PeriodRef | null {
+  if (key === null) return null;
+  const [year, period] = key.split('|');
+  return { fiscal_year: Number(year), fiscal_period: period! };
+}
+
+/** The period of the same length just before (the modeling rows' QoQ comparable; the prior year for FY). */
 export function priorPeriodOf(p: PeriodRef): PeriodRef {
-  if (p.fiscal_period === 'FY') return { fiscal_year: p.fiscal_year - 1, fiscal_period: 'FY' };
-  const q = Number(p.fiscal_period.slice(1));
-  return q === 1 ? { fiscal_year: p.fiscal_year - 1, fiscal_period: 'Q4' } : { fiscal_year: p.fiscal_year, fiscal_period: `Q${q - 1}` };
+  return refOf(p.fiscal_period === 'FY' ? yearAgoKey(p) : previousQuarterKey(p))!;
 }
 
-/** The same period one fiscal year earlier. */
+/** The same period one fiscal year earlier (the modeling rows' YoY comparable). */
 export function priorYearOf(p: PeriodRef): PeriodRef {
-  return { fiscal_year: p.fiscal_year - 1, fiscal_period: p.fiscal_period };
+  return refOf(yearAgoKey(p))!;
 }
 
-/** Balance sheets exist at FY and Q1-Q3 ends; a fourth quarter closes on the year's balance sheet. */
-function balanceSheetPeriod(p: PeriodRef): PeriodRef {
-  return p.fiscal_period === 'Q4' ? { fiscal_year: p.fiscal_year, fiscal_period: 'FY' } : p;
-}
+const key = (type: string, p: PeriodRef) => `${type}|${periodKey(p)}`;
+const DERIVED = new Map(DERIVED_METRICS.map((d) => [d.metric, d]));
 
-/** The balance sheet at the previous period end: the opening balances of a flow period. */
-function openingBalanceSheetPeriod(p: PeriodRef): PeriodRef {
-  if (p.fiscal_period === 'FY' || p.fiscal_period === 'Q1') return { fiscal_year: p.fiscal_year - 1, fiscal_period: 'FY' };
-  return { fiscal_year: p.fiscal_year, fiscal_period: `Q${Number(p.fiscal_period.slice(1)) - 1}` };
-}
-
-const key = (type: string, p: PeriodRef) => `${type}|${p.fiscal_year}|${p.fiscal_period}`;
-
-/** A company's snapshot rows, indexed by statement. */
+/** A company's snapshot rows, indexed by statement and by fiscal period. */
 export class CompanyView {
   private readonly statements = new Map<string, StatementView>();
+  private readonly periods = new Map<string, PeriodGroup>();
 
   constructor(rows: readonly SnapshotFigure[]) {
-    const building = new Map<string, StatementView & { values: Record<string, string> }>();
+    const building = new Map<string, StatementView & { values: Record<string, string>; period_start: string | null }>();
     for (const r of rows) {
       const k = key(r.statement_type, r);
       let s = building.get(k);
       if (!s) {
         s = {
-          statement_type: r.statement_type,
-          fiscal_year: r.fiscal_year,
-          fiscal_period: r.fiscal_period,
-          statement_date: r.statement_date,
-          statement_version_id: r.statement_version_id,
-          values: {},
+          statement_type: r.statement_type, fiscal_year: r.fiscal_year, fiscal_period: r.fiscal_period, statement_date: r.statement_date,
+          period_start: r.period_start, statement_version_id: r.statement_version_id, values: {},
         };
         building.set(k, s);
       }
@@ -102,7 +104,18 @@ export class CompanyView {
       }
       s.values[r.metric_name] = r.metric_value;
     }
-    for (const [k, s] of building) this.statements.set(k, s);
+    const statementRows: StatementRow[] = [];
+    for (const [k, s] of building) {
+      this.statements.set(k, s);
+      // the fields series-periods reads; the rest of a stored version plays no part in grouping
+      statementRows.push({
+        cik: '', statement_type: s.statement_type, fiscal_year: s.fiscal_year, fiscal_period: s.fiscal_period as FiscalPeriod,
+        statement_version_id: s.statement_version_id, version_sequence: 0, period_start: s.period_start, period_end: s.statement_date,
+        currency: null, accounting_standard: '', accession: '', filing_date: '',
+        figures: Object.fromEntries(Object.entries(s.values).map(([m, v]) => [m, { v, d: false }])),
+      });
+    }
+    for (const g of groupPeriods(statementRows)) this.periods.set(periodKey(g), g);
   }
 
   statement(type: StatementType, p: PeriodRef): StatementView | null {
@@ -115,30 +128,20 @@ export class CompanyView {
   }
 
   /**
-   * A derived metric of the catalog at a period, evaluated by the catalog's own evaluator
-   * (domain/derived-eval.ts: averaged balances, no annualizing) over the snapshot's figures, with
-   * the statement versions that supplied its inputs.
+   * A derived metric of the catalog at a period, evaluated by the catalog's evaluator over the
+   * period as series-periods assembles it, with the statement versions whose figures it read.
    */
   derived(metric: string, p: PeriodRef): Grounded {
-    const used: StatementView[] = [];
-    const closing: Record<string, string> = {};
-    for (const s of [this.statement('INCOME_STATEMENT', p), this.statement('CASH_FLOW_STATEMENT', p), this.statement('BALANCE_SHEET', balanceSheetPeriod(p))]) {
-      if (!s) continue;
-      used.push(s);
-      Object.assign(closing, s.values);
-    }
-    const openingSheet = this.statement('BALANCE_SHEET', openingBalanceSheetPeriod(p));
-    const figures: PeriodFigures = { fiscal_period: p.fiscal_period, days: null, closing, opening: openingSheet?.values ?? {} };
-    const value = evaluateDerived(metric, figures);
+    const g = this.periods.get(periodKey(p));
+    const def = DERIVED.get(metric);
+    if (!def) throw new Error(`not a derived metric: ${metric}`);
+    if (!g) return { metric, value: null, reason: 'MISSING_INPUT', missing_inputs: [...def.dependencies], statement_version_ids: [] };
+    const value = evaluateDerived(metric, periodFigures(g));
     if (value.value === null) return { ...value, statement_version_ids: [] };
-    // only the versions whose figures the formula read
-    const def = DERIVED.get(metric)!;
-    const deps = new Set(def.dependencies);
-    const averaged = conventionsOf(def).balance_inputs_averaged;
-    const ids = used.filter((s) => Object.keys(s.values).some((m) => deps.has(m))).map((s) => s.statement_version_id);
-    if (openingSheet && averaged.some((m) => Object.hasOwn(openingSheet.values, m))) ids.push(openingSheet.statement_version_id);
+    const deps = def.dependencies;
+    const ids = Object.values(g.statements).filter((s) => s && deps.some((m) => Object.hasOwn(s.figures, m))).map((s) => s!.statement_version_id);
+    const opening = g.opening;
+    if (opening && conventionsOf(def).balance_inputs_averaged.some((m) => Object.hasOwn(opening.figures, m))) ids.push(opening.statement_version_id);
     return { ...value, statement_version_ids: [...new Set(ids)].sort() };
   }
 }
-
-const DERIVED = new Map(DERIVED_METRICS.map((d) => [d.metric, d]));

@@ -68,6 +68,7 @@ async function build(cik: string, asOf: string): Promise<CorpusCompany> {
         metric_name: metric,
         metric_value: f.value,
         statement_date: v.period_end,
+        period_start: v.period_start,
         fiscal_year: v.fiscal_year,
         fiscal_period: v.fiscal_period,
         statement_version_id: id,
