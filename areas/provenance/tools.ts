@@ -154,7 +154,7 @@ export const metricProvenance = defineTool({
         metric: input.metric_name,
         value: wireDecimal(f.value),
         fiscal_year: row.fiscal_year,
-        fiscal_period: row.fiscal_period as never,
+        fiscal_period: row.fiscal_period,
         period_start: f.period_start,
         period_end: f.period_end,
         source_accession: f.source_accession,
@@ -267,8 +267,8 @@ export const metricAuditChain = defineTool({
         metric_name: metric,
         statement_version_id: row.statement_version_id,
         ...id,
-        statement_type: row.statement_type as never,
-        fiscal_period: row.fiscal_period as never,
+        statement_type: row.statement_type,
+        fiscal_period: row.fiscal_period,
         version_sequence: row.version_sequence,
         value: wireDecimal(f.value),
         filing_accession: f.source_accession,
@@ -367,9 +367,9 @@ function traceOf(row: VersionRow) {
     else if (fallback) byRule.set('FALLBACK_CONCEPT', [...(byRule.get('FALLBACK_CONCEPT') ?? []), entry]);
     if (f.correction_rule || fallback) remapped++;
   }
-  const rules = ['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', 'FALLBACK_CONCEPT']
+  const rules = (['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', 'FALLBACK_CONCEPT'] as const)
     .filter((r) => byRule.has(r))
-    .map((r) => ({ rule_id: r as never, rule_kind: r === 'FALLBACK_CONCEPT' ? ('MAPPING' as const) : ('CORRECTION' as const), description: RULE_DESCRIPTIONS[r]!, facts_count: byRule.get(r)!.length, metrics: byRule.get(r)! }));
+    .map((r) => ({ rule_id: r, rule_kind: r === 'FALLBACK_CONCEPT' ? ('MAPPING' as const) : ('CORRECTION' as const), description: RULE_DESCRIPTIONS[r]!, facts_count: byRule.get(r)!.length, metrics: byRule.get(r)! }));
   return { total_facts_evaluated: metrics.length, total_facts_remapped: remapped, total_facts_suppressed: 0, rules };
 }
 

@@ -133,8 +133,8 @@ function comparisonHeader(
 ) {
   return {
     ...id,
-    statement_type: id.statement_type as never,
-    fiscal_period: id.fiscal_period as never,
+    statement_type: id.statement_type,
+    fiscal_period: id.fiscal_period,
     metric,
     unit: unitOf(versions, metric),
     versions_count: versions.length,
@@ -349,12 +349,12 @@ export const modelImpact = defineTool({
     return {
       data: {
         ...id,
-        statement_type: id.statement_type as never,
-        fiscal_period: id.fiscal_period as never,
+        statement_type: id.statement_type,
+        fiscal_period: id.fiscal_period,
         versions_count: versions.length,
         restated: versions.length > 1,
         held_inputs: held.map((h) => ({
-          statement_type: h.statement_type as never,
+          statement_type: h.statement_type,
           fiscal_period: h.fiscal_period,
           statement_version_id: h.statement_version_id,
           version_sequence: h.version_sequence,

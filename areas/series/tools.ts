@@ -395,7 +395,7 @@ export const viewSeries = defineTool({
       accounting_standard: g.accounting_standard,
       statement_date: g.period_end,
       fiscal_year: g.fiscal_year,
-      fiscal_period: g.fiscal_period as never,
+      fiscal_period: g.fiscal_period,
       currency: g.currency,
       period_start: g.period_start,
       ...periodMetrics(g, view.metrics, isDerived),
