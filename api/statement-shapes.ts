@@ -5,6 +5,7 @@ import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 import type { StoredFigure } from '../db/figure-storage.ts';
 import type { VersionHeader, VersionRow } from '../db/statement-versions.ts';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from './schemas.ts';
+import { ACCOUNTING_STANDARDS } from '../domain/statements/types.ts';
 
 /** Output shapes shared by statement, time-series and provenance reads, and their row mappers. */
 
@@ -112,7 +113,7 @@ export const StatementVersionOut = z.object({
   period_start: z.string().nullable(),
   period_end: z.string(),
   currency: z.string().nullable(),
-  accounting_standard: z.enum(['US_GAAP', 'IFRS']),
+  accounting_standard: z.enum(ACCOUNTING_STANDARDS),
   source_accession: z.string().describe('filing whose presentation created this version'),
   filing_type: z.string().describe('form of that filing, e.g. 10-K, 10-Q, 10-K/A'),
   filing_date: z.string().describe('SEC filing date; the version is visible to as_of_date reads from this date'),
