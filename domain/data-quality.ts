@@ -9,6 +9,8 @@
  * - DQ_SCALE_BREAK: a metric is about 1,000 or 1,000,000 times (or 1/1,000 or 1/1,000,000 of) the
  *   same metric in the prior period of the same length (a figure keyed in thousands or millions
  *   among units, or the reverse).
+ * - DQ_SCALE_SLIP_FILED: a later filing re-told a figure on record 1,000 or 1,000,000 times off
+ *   (found while folding filings into versions; never a version, never a restatement).
  * - DQ_QUARTER_EXCEEDS_YEAR (after DQC_0108): a reported quarter of a non-negative flow is larger
  *   than its fiscal year.
  * - DQ_MISSING_CORE_METRIC: a statement lacks a metric every statement of its type should carry.

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from '../../api/schemas.ts';
 import { CalculationStepOut, FigureProvenance } from '../../api/statement-shapes.ts';
+import { CORRECTION_RULES } from '../../domain/statement-types.ts';
 
 /** Output shapes of the provenance area: a figure's source, its audit chain across versions, and the override trace of a version. */
 
@@ -116,7 +117,7 @@ export const RuleMetric = z.object({
 });
 
 export const TraceRule = z.object({
-  rule_id: z.enum(['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', 'FALLBACK_CONCEPT']),
+  rule_id: z.enum([...CORRECTION_RULES, 'FALLBACK_CONCEPT']),
   rule_kind: z.enum(['CORRECTION', 'MAPPING']).describe('CORRECTION changes the value the filer tagged; MAPPING only chose which tag supplies it'),
   description: z.string(),
   facts_count: z.number().int(),
