@@ -252,7 +252,7 @@ describe('modeling snapshots on the real corpus', () => {
     }
   });
 
-  it('every reason code is reached; a version knowable at the date that arrived after the build turns MISSING_INPUT into PENDING_REBUILD', async () => {
+  it('every reason code is reached; a version knowable at the date that arrived after the build turns MISSING_INPUT into PENDING_REBUILD until the next request builds the next generation', async () => {
     const target = [...rows.ratios!.values()].flat().find((r) => r.statement_type === 'INCOME_STATEMENT' && r.unavailable_metrics.some((u: any) => u.reason === 'MISSING_INPUT' && u.missing_inputs.every((m: string) => canonicalMetric(m)?.statement_type === 'BALANCE_SHEET')));
     assert.ok(target, 'an income-statement ratio lacking a balance-sheet input');
     const entry = target.unavailable_metrics.find((u: any) => u.reason === 'MISSING_INPUT' && u.missing_inputs.every((m: string) => canonicalMetric(m)?.statement_type === 'BALANCE_SHEET'));
@@ -269,6 +269,18 @@ describe('modeling snapshots on the real corpus', () => {
     const now = row.unavailable_metrics.find((u: any) => u.metric === entry.metric);
     assert.deepEqual(now, { ...entry, reason: 'PENDING_REBUILD' });
     assert.deepEqual(row.metrics, target.metrics, 'the stored values are untouched: reads never compute');
+    // the next request of the same snapshot builds its next generation, which fills the value
+    const first = await post(`${svc.baseUrl}/v1/modeling/universe/pit-snapshot`, snapshotBody({ ciks: universe, as_of_date: AS_OF, page_size: 1 }), svc.keys.growth);
+    assert.equal(first.status, 202, 'a rebuild is computing');
+    const { reply } = await buildSnapshot(svc.baseUrl, svc.keys.growth, { ciks: universe, as_of_date: AS_OF, page_size: 1 });
+    assert.equal(reply.body.snapshot_id, first.body.snapshot_id);
+    assert.notEqual(reply.body.as_of_snapshot_id, target.as_of_snapshot_id);
+    assert.notEqual(reply.body.snapshot_hash, target.snapshot_hash);
+    const rebuilt = (await allRows(svc.baseUrl, svc.keys.growth, ids.get(target.cik)!, 'ratios', AS_OF)).find((r) => r.model_ratio_id === target.model_ratio_id);
+    assert.equal(rebuilt.as_of_snapshot_id, reply.body.as_of_snapshot_id);
+    assert.ok(!rebuilt.unavailable_metrics.some((u: any) => u.metric === entry.metric && ['MISSING_INPUT', 'PENDING_REBUILD'].includes(u.reason)), 'the rebuilt row has the input');
+    const again = await post(`${svc.baseUrl}/v1/modeling/universe/pit-snapshot`, snapshotBody({ ciks: universe, as_of_date: AS_OF, page_size: 1 }), svc.keys.growth);
+    assert.equal(again.status, 200, 'nothing arrived since: no further build');
     const reasons = new Set<string>(['PENDING_REBUILD']);
     for (const route of Object.keys(ROUTES)) for (const list of rows[route]!.values()) for (const r of list) for (const u of r.unavailable_metrics) reasons.add(u.reason);
     assert.deepEqual([...reasons].sort(), [...UNAVAILABLE_REASONS].sort());
