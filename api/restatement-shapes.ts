@@ -7,7 +7,13 @@ import { wireDecimal } from '../domain/decimal.ts';
 import { compareValues, isMarketDependent } from '../domain/restatement-analysis.ts';
 import { ServiceError } from '../domain/service-error.ts';
 import type { ToolContext } from './define-tool.ts';
-import { DecimalString, FiscalPeriodParam, FiscalYear, StatementTypeParam, Timestamp } from './schemas.ts';
+import { versionRefOut, VersionRefOut } from './version-ref.ts';
+
+export { VersionRefOut };
+
+/** A version of a lineage as a reference; is_latest: it is the lineage's last (the served) version. */
+export const versionRef = (v: VersionRow, versions: VersionRow[]) => versionRefOut(v, v === versions[versions.length - 1]);
+import { DecimalString, FiscalPeriodParam, FiscalYear, StatementTypeParam } from './schemas.ts';
 import type { StatementIdentity } from '../domain/statements/key.ts';
 
 /** Shapes and helpers shared by the restatement and version-analytics routes. */
@@ -71,28 +77,6 @@ export async function lineageOf(ctx: ToolContext, id: Identity): Promise<Version
       (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; coverage_company (HTTP: /v1/coverage/companies/{cik}) tells whether that is a gap.'),
     { ...id },
   );
-}
-
-export const VersionRefOut = z.object({
-  statement_version_id: z.string(),
-  version_sequence: z.number().int().describe('1 = as first reported; each restatement adds one'),
-  source_accession: z.string().describe('filing whose presentation created this version'),
-  filing_type: z.string().describe('form of that filing, e.g. 10-K, 10-K/A, 10-Q'),
-  filing_date: z.string().describe('SEC filing date (YYYY-MM-DD); the version is visible to as_of_date reads from this date'),
-  accepted_at: Timestamp.nullable(),
-  is_latest: z.boolean().describe('the served version (what normalized-statement reads return)'),
-});
-
-export function versionRef(v: VersionRow, versions: VersionRow[]): z.input<typeof VersionRefOut> {
-  return {
-    statement_version_id: v.statement_version_id,
-    version_sequence: v.version_sequence,
-    source_accession: v.accession,
-    filing_type: v.form,
-    filing_date: v.filing_date,
-    accepted_at: v.accepted_at,
-    is_latest: v === versions[versions.length - 1],
-  };
 }
 
 /** The versions on record, for error details that tell a caller what to pick. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CIK_INPUT_PATTERN, normalizeTicker, padCik } from '../domain/cik.ts';
-import { ACCOUNTING_STANDARDS, FISCAL_PERIODS, STATEMENT_TYPES } from '../domain/statements/types.ts';
+import { FISCAL_PERIODS, STATEMENT_TYPES } from '../domain/statements/types.ts';
 
 /**
  * Shared parameter and field schemas, each described for an agent. Inputs are lenient where the

@@ -5,6 +5,7 @@ import { CORRECTION_RULES, SELECTION_RULES, type FiscalPeriod, type StatementTyp
 import type { StoredFigure } from '../db/figure-storage.ts';
 import type { VersionHeader, VersionRow } from '../db/statement-versions.ts';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from './schemas.ts';
+import { ACCOUNTING_STANDARDS } from '../domain/statements/types.ts';
 
 /** Output shapes shared by statement, time-series and provenance reads, and their row mappers. */
 
@@ -119,7 +120,7 @@ export const StatementVersionOut = z.object({
   period_start: z.string().nullable(),
   period_end: z.string(),
   currency: z.string().nullable(),
-  accounting_standard: z.enum(['US_GAAP', 'IFRS']),
+  accounting_standard: z.enum(ACCOUNTING_STANDARDS),
   source_accession: z.string().describe('filing whose presentation created this version'),
   filing_type: z.string().describe('form of that filing, e.g. 10-K, 10-Q, 10-K/A'),
   filing_date: z.string().describe('SEC filing date; the version is visible to as_of_date reads from this date'),
@@ -155,15 +156,15 @@ export function versionRecord(row: VersionHeader, isLatest: boolean) {
   return {
     statement_version_id: row.statement_version_id,
     cik: row.cik,
-    statement_type: row.statement_type as never,
+    statement_type: row.statement_type,
     fiscal_year: row.fiscal_year,
-    fiscal_period: row.fiscal_period as never,
+    fiscal_period: row.fiscal_period,
     version_sequence: row.version_sequence,
     is_latest: isLatest,
     period_start: row.period_start,
     period_end: row.period_end,
     currency: row.currency,
-    accounting_standard: row.accounting_standard as never,
+    accounting_standard: row.accounting_standard,
     source_accession: row.accession,
     filing_type: row.form,
     filing_date: row.filing_date,

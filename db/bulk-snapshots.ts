@@ -1,5 +1,5 @@
 import type { Manifest } from '../domain/bulk/manifest.ts';
-import type { Sql } from './client.ts';
+import { asJson, type Sql } from './client.ts';
 
 export type SnapshotStatus = 'building' | 'published' | 'failed' | 'expired';
 
@@ -32,7 +32,7 @@ export async function publishSnapshot(sql: Sql, manifest: Manifest, inputHashes:
   await sql`
     UPDATE bulk_snapshots
     SET status = 'published', published_at = ${manifest.published_at}, read_at = ${manifest.read_at},
-        manifest = ${sql.json(manifest as never)}, input_hashes = ${sql.json(inputHashes)}
+        manifest = ${sql.json(asJson(manifest))}, input_hashes = ${sql.json(inputHashes)}
     WHERE snapshot_id = ${manifest.snapshot_id} AND status = 'building'`;
 }
 

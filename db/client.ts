@@ -33,3 +33,12 @@ export function connect(url: string, options: { max?: number } = {}): Sql {
     },
   }) as unknown as Sql;
 }
+
+/**
+ * A value to send as one json parameter (`sql.json(asJson(rows))`). postgres.js types json() for
+ * its JSONValue, which an interface (no index signature) never satisfies although its rows are
+ * plain JSON; the one cast that says so lives here instead of at every call.
+ */
+export function asJson(value: object): postgres.JSONValue {
+  return value as postgres.JSONValue;
+}

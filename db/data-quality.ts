@@ -9,9 +9,10 @@ import {
   type QualityVersion,
 } from '../domain/data-quality.ts';
 import type { Severity } from '../domain/statement-types.ts';
-import type { Sql } from './client.ts';
+import { asJson, type Sql } from './client.ts';
 import { unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
 import { latestPerPeriod } from './statement-versions.ts';
+import type { FiscalPeriod, StatementType } from '../domain/statements/types.ts';
 
 /**
  * Data-quality findings: computing them for a company's versions (at ingestion, and on request)
@@ -90,7 +91,7 @@ export async function withProvenance(sql: Sql, findings: QualityFinding[]): Prom
   if (refs.length === 0) return findings;
   const rows = await sql<(FigureContext & { statement_version_id: string; metric: string; figure: Partial<StoredFigure> | null })[]>`
     SELECT r.statement_version_id, r.metric, v.figures -> r.metric AS figure, v.period_start, v.period_end, v.accession, v.currency
-    FROM jsonb_to_recordset(${sql.json(refs as never)}) AS r(statement_version_id uuid, metric text)
+    FROM jsonb_to_recordset(${sql.json(asJson(refs))}) AS r(statement_version_id uuid, metric text)
     JOIN statement_versions v ON v.statement_version_id = r.statement_version_id`;
   const byRef = new Map(rows.filter((r) => r.figure).map((r) => [`${r.statement_version_id}|${r.metric}`, unpackFigure(r.figure!, r)]));
   return completeEvidence(findings, (id, metric) => byRef.get(`${id}|${metric}`));
@@ -112,14 +113,14 @@ export async function recordRun(
         version_sequence, statement_version_id, metric, message, evidence)
       SELECT ${id}::uuid, rule_code, severity, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
         statement_version_id, metric, message, evidence
-      FROM jsonb_to_recordset(${sql.json(findings as never)}) AS r(
+      FROM jsonb_to_recordset(${sql.json(asJson(findings))}) AS r(
         rule_code text, severity text, cik char(10), statement_type text, fiscal_year integer, fiscal_period text,
         version_sequence integer, statement_version_id uuid, metric text, message text, evidence jsonb)
       ON CONFLICT ON CONSTRAINT dq_issues_finding_key DO NOTHING
       RETURNING 1
     ), checked AS (
       INSERT INTO dq_run_versions (statement_version_id, dq_run_id)
-      SELECT value::uuid, ${id}::uuid FROM jsonb_array_elements_text(${sql.json([...subjects] as never)})
+      SELECT value::uuid, ${id}::uuid FROM jsonb_array_elements_text(${sql.json(asJson([...subjects]))})
     )
     INSERT INTO dq_runs (dq_run_id, trigger, cik, ingestion_run_id, statement_type, fiscal_year, fiscal_period,
       started_at, finished_at, statements_checked, issues_found, issues_new)
@@ -152,9 +153,9 @@ export interface IssueRow {
   rule_code: string;
   severity: IssueSeverity;
   cik: string;
-  statement_type: string | null;
+  statement_type: StatementType | null;
   fiscal_year: number | null;
-  fiscal_period: string | null;
+  fiscal_period: FiscalPeriod | null;
   version_sequence: number | null;
   statement_version_id: string | null;
   metric: string | null;

@@ -1,5 +1,5 @@
 import type { DisclosureRow, SegmentRow } from '../domain/package-rows.ts';
-import type { Sql } from './client.ts';
+import { asJson, type Sql } from './client.ts';
 import { visible } from './statement-versions.ts';
 
 /**
@@ -24,7 +24,7 @@ export async function replaceSegments(tx: Sql, cik: string, rows: readonly Store
     SELECT r.metric_dimension_id, ${cik}, r.accession, v.statement_version_id, r.statement_type, r.fiscal_year,
       r.fiscal_period, r.metric, r.concept, r.dimension_type, r.axis, r.member, r.member_label, r.value, r.unit,
       r.period_start, r.period_end, r.decimals, r.filing_date, ${now}
-    FROM jsonb_to_recordset(${tx.json(rows as never)}) AS r(
+    FROM jsonb_to_recordset(${tx.json(asJson(rows))}) AS r(
       metric_dimension_id uuid, accession text, statement_type text, fiscal_year integer, fiscal_period text,
       version_sequence integer, content_hash text, metric text, concept text, dimension_type text, axis text,
       member text, member_label text, value numeric, unit text, period_start date, period_end date, decimals text,
@@ -59,7 +59,7 @@ export async function replaceDisclosures(tx: Sql, cik: string, rows: readonly Di
       context_start, context_end, filing_date, extracted_at)
     SELECT r.disclosure_id, ${cik}, r.accession, r.period_of_report, r.concept, r.title, r.disclosure_text, r.char_count,
       r.context_start, r.context_end, r.filing_date, ${now}
-    FROM jsonb_to_recordset(${tx.json(rows as never)}) AS r(
+    FROM jsonb_to_recordset(${tx.json(asJson(rows))}) AS r(
       disclosure_id uuid, accession text, period_of_report date, concept text, title text, disclosure_text text,
       char_count integer, context_start date, context_end date, filing_date date)
     ON CONFLICT (disclosure_id) DO UPDATE SET

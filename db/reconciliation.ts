@@ -1,7 +1,7 @@
 import { CANONICAL_METRIC_NAMES } from '../domain/catalog/index.ts';
 import { RECONCILIATION_METRICS, reconcileVersions, type LedgerEntry, type RuleCategory, type StatementSnapshot } from '../domain/reconciliation/index.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
-import type { Sql } from './client.ts';
+import { asJson, type Sql } from './client.ts';
 import { unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
 import { latestPerPeriod } from './statement-versions.ts';
 
@@ -86,7 +86,7 @@ async function reconcile(tx: Sql, cik: string, subject: ReturnType<Sql>): Promis
       version_sequence, rule_category, status, severity, expected_value, actual_value, delta, notes)
     SELECT statement_version_id, rule_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
       rule_category, status, severity, expected_value, actual_value, delta, notes
-    FROM jsonb_to_recordset(${tx.json(results as never)}) AS r(
+    FROM jsonb_to_recordset(${tx.json(asJson(results))}) AS r(
       statement_version_id uuid, rule_id text, cik char(10), statement_type text, fiscal_year integer,
       fiscal_period text, version_sequence integer, rule_category text, status text, severity text,
       expected_value numeric, actual_value numeric, delta numeric, notes jsonb)

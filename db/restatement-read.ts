@@ -1,6 +1,7 @@
 import type { FactRevision } from '../domain/normalize/versions.ts';
 import type { Sql } from './client.ts';
 import { filedBy } from './statement-versions.ts';
+import type { FiscalPeriod, StatementType } from '../domain/statements/types.ts';
 
 /**
  * Reads of restatement alert events and fact revisions (written by db/statement-write.ts when a
@@ -11,9 +12,9 @@ export interface AlertEventRow {
   restatement_alert_event_id: string;
   cik: string;
   company_name: string | null;
-  statement_type: string;
+  statement_type: StatementType;
   fiscal_year: number;
-  fiscal_period: string;
+  fiscal_period: FiscalPeriod;
   version_sequence: number;
   statement_version_id: string;
   previous_version_id: string;
@@ -116,9 +117,9 @@ export async function revisionPage(sql: Sql, versionId: string, page: { limit: n
 export interface VersionKey {
   statement_version_id: string;
   cik: string;
-  statement_type: string;
+  statement_type: StatementType;
   fiscal_year: number;
-  fiscal_period: string;
+  fiscal_period: FiscalPeriod;
   version_sequence: number;
   accession: string;
   form: string;

@@ -6,9 +6,9 @@ import type { Sql } from './client.ts';
 import { unpackFigure, type StoredFigure } from './figure-storage.ts';
 
 /**
- * The statement_versions table as reads see it: its one row type, its column list, the
- * knowable-at rule and "latest version per period" as SQL fragments, and the row -> VersionRef
- * mapping. Queries elsewhere compose these fragments instead of retyping the rules; by convention
+ * The statement_versions table as reads see it: its one row type (a header row is a VersionRef,
+ * so rows pass wherever a reference is wanted without mapping or casts), its column list, and the
+ * knowable-at rule and "latest version per period" as SQL fragments. Queries elsewhere compose these fragments instead of retyping the rules; by convention
  * the table is always aliased `v` in a query that uses them.
  */
 
@@ -81,20 +81,4 @@ export function latestPerPeriod(sql: Sql, columns: Fragment, where: Fragment) {
 export function unpackVersion<T extends { figures?: Record<string, StoredFigure> | undefined; period_start: string | null; period_end: string; accession: string; currency: string | null }>(row: T): T {
   if (row.figures) for (const m of Object.keys(row.figures)) row.figures[m] = unpackFigure(row.figures[m]!, row);
   return row;
-}
-
-/** The reference to a stored version, from any row that carries one. */
-export function versionRefOf(row: VersionRef): VersionRef {
-  return {
-    statement_version_id: row.statement_version_id,
-    cik: row.cik,
-    statement_type: row.statement_type,
-    fiscal_year: row.fiscal_year,
-    fiscal_period: row.fiscal_period,
-    version_sequence: row.version_sequence,
-    accession: row.accession,
-    form: row.form,
-    filing_date: row.filing_date,
-    accepted_at: row.accepted_at,
-  };
 }

@@ -5,10 +5,6 @@ export function padCik(raw: string | number): string {
   return String(raw).trim().padStart(10, '0');
 }
 
-export function isCikInput(raw: string): boolean {
-  return CIK_INPUT_PATTERN.test(raw.trim());
-}
-
 /** Tickers are uppercase symbols; SEC files use '-' for share classes (BRK-B). */
 export function normalizeTicker(raw: string): string {
   return raw.trim().toUpperCase().replace(/\./g, '-');

@@ -26,153 +26,22 @@ import { dec, equalAtReportedPrecision, wireDecimal } from './decimal.ts';
 import { checkIdentities, IDENTITY_RULES, toleranceFor } from './identity-checks.ts';
 import { statementKey } from './statements/key.ts';
 import { latestKnowable } from './statements/visibility.ts';
-import type { CalculationStep, FiscalPeriod, Severity, StatementType, ValueOrigin } from './statement-types.ts';
-import { HEADLINE_METRICS, NON_NEGATIVE_METRICS, QUALITY_REQUIRED_METRICS } from './catalog/traits.ts';
+import type { FiscalPeriod, StatementType } from './statement-types.ts';
+import { HEADLINE_METRICS, NON_NEGATIVE_METRICS } from './catalog/traits.ts';
 
-export type IssueSeverity = Exclude<Severity, 'NONE'>;
-/** Ascending; the issues list orders by the reverse. */
-export const ISSUE_SEVERITIES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const satisfies readonly IssueSeverity[];
-
-/** 1 (LOW) .. 4 (CRITICAL); NONE is 0, so `rank >= severityRank(min)` filters "at or above". */
-export function severityRank(s: Severity): number {
-  return s === 'NONE' ? 0 : ISSUE_SEVERITIES.indexOf(s) + 1;
-}
-
-export interface QualityRule {
-  rule_code: string;
-  description: string;
-  /** how the severity of a finding is chosen */
-  severity: string;
-  /** the public rule it follows, e.g. XBRL US DQC_0015; null for our own */
-  reference: string | null;
-}
-
-/** Read from the catalog entries' traits (domain/catalog/traits.ts); re-exported for the rules' tests. */
-export { NON_NEGATIVE_METRICS };
-
-/** Metrics every statement of a type should carry, with the severity of their absence (catalog trait quality_required). */
-export const CORE_METRICS: Readonly<Record<StatementType, readonly { metric: string; severity: IssueSeverity }[]>> = QUALITY_REQUIRED_METRICS;
-
-/** Scale factors a mis-keyed figure shows: thousands and millions. */
-export const SCALE_FACTORS = ['1000', '1000000'] as const;
-/** A ratio within [factor / 1.25, factor * 1.25] (or its inverse) is "about" the factor. */
-export const SCALE_BREAK_SLACK = '1.25';
-
-export const IDENTITY_RULE_PREFIX = 'DQ_IDENTITY_';
-
-/** A later filing's value 1,000 or 1,000,000 times the figure on record (recorded at ingestion, see db/scale-slips.ts). */
-export const SCALE_SLIP_RULE = 'DQ_SCALE_SLIP_FILED';
-
-export const DQ_RULES: readonly QualityRule[] = [
-  {
-    rule_code: 'DQ_NEGATIVE_VALUE',
-    description:
-      'A metric that is never negative under its sign convention (revenue, assets, share counts, expenses, payments such as capital expenditures) is negative. ' +
-      'On a derived figure (a Q4 or a discrete cash-flow quarter) it means the figures subtracted disagree.',
-    severity: 'HIGH for statement totals and share counts, MEDIUM for other line items',
-    reference: 'XBRL US DQC_0015 (negative values)',
-  },
-  {
-    rule_code: 'DQ_SCALE_BREAK',
-    description:
-      'A steady metric (revenue, operating costs, statement totals, receivables, inventory, payables, PP&E, D&A, share counts) is about 1,000 or 1,000,000 times (or 1/1,000 or 1/1,000,000 of) the same metric in the prior period of the same length ' +
-      '(the previous fiscal year for FY, the previous quarter for a quarter, the previous balance-sheet date), as known when the version was filed: ' +
-      'typically a figure keyed in thousands or millions among figures in units, or the reverse. Ratios within a factor of 1.25 of 1,000 or 1,000,000 count.',
-    severity: 'HIGH for statement totals and share counts, MEDIUM for other line items',
-    reference: null,
-  },
-  {
-    rule_code: SCALE_SLIP_RULE,
-    description:
-      'A later filing told a figure of a period on record 1,000 or 1,000,000 times off (or 1/1,000, 1/1,000,000): e.g. shares in millions tagged with unit "shares". ' +
-      'Not a restatement: no version or restatement alert is made; where a version is made for other reasons the figure keeps the previous value under the SCALE_SLIP_PREVIOUS_VALUE_KEPT override. ' +
-      'The evidence names both values and both accessions; the finding sits on the version on record when the slip was filed.',
-    severity: 'MEDIUM',
-    reference: null,
-  },
-  {
-    rule_code: 'DQ_QUARTER_EXCEEDS_YEAR',
-    description:
-      "A reported quarter (Q1-Q3) of a non-negative flow such as revenue is larger in magnitude than the same fiscal year's figure. " +
-      'Checked on the quarter when the year was on record at its filing, and on the year (listing every larger quarter) otherwise.',
-    severity: 'HIGH',
-    reference: 'XBRL US DQC_0108 (fiscal period values)',
-  },
-  {
-    rule_code: 'DQ_MISSING_CORE_METRIC',
-    description:
-      'A statement lacks a core metric: REVENUE or NET_INCOME on an income statement, TOTAL_ASSETS on a balance sheet, OPERATING_CASH_FLOW on a cash-flow statement. ' +
-      'The metric of the finding is the missing one.',
-    severity: 'HIGH, except MEDIUM for REVENUE (banks and insurers report no revenue total)',
-    reference: null,
-  },
-  ...IDENTITY_RULES.map((r) => ({
-    rule_code: `${IDENTITY_RULE_PREFIX}${r.rule_id}`,
-    description: `Accounting identity ${r.rule_id} fails (normalized_payload._meta.identity status FAIL): ${r.description}`,
-    severity: 'from |delta| / max(|actual|, |expected|): under 0.1% LOW, under 1% MEDIUM, under 10% HIGH, else CRITICAL',
-    reference: null,
-  })),
-];
-
-export const DQ_RULE_CODES: readonly string[] = DQ_RULES.map((r) => r.rule_code);
-
-/** A figure's provenance as the evidence names it; db's stored figures satisfy it. */
-export interface QualityFigure {
-  value: string;
-  period_start: string | null;
-  period_end: string;
-  source_accession: string;
-  value_origin: ValueOrigin;
-  mapping_type: string | null;
-  calculation_steps: CalculationStep[] | null;
-}
-
-export interface QualityVersion {
-  statement_version_id: string;
-  cik: string;
-  statement_type: string;
-  fiscal_year: number;
-  fiscal_period: string;
-  version_sequence: number;
-  filing_date: string;
-  /** metric -> decimal string: all the rules read (provenance is added to findings afterwards, see completeEvidence) */
-  values: Readonly<Record<string, string>>;
-}
-
-/** One value a finding compared: which version, period and filing it came from. */
-export interface EvidencePoint {
-  /** subject (the version the finding is on), prior_period, fiscal_year, quarter, identity_term */
-  role: string;
-  metric: string;
-  value: string;
-  statement_version_id: string;
-  version_sequence: number;
-  fiscal_year: number;
-  fiscal_period: string;
-  // provenance, filled by completeEvidence
-  period_start?: string | null;
-  period_end?: string;
-  source_accession?: string;
-  value_origin?: ValueOrigin;
-  mapping_type?: string | null;
-  /** inputs of a derived figure, so the accessions behind it are named too */
-  calculation_steps?: CalculationStep[];
-}
-
-export interface QualityFinding {
-  rule_code: string;
-  severity: IssueSeverity;
-  cik: string;
-  statement_type: string;
-  fiscal_year: number;
-  fiscal_period: string;
-  version_sequence: number;
-  statement_version_id: string;
-  /** the metric the finding is about (for a missing core metric, the missing one); null for the statement as a whole */
-  metric: string | null;
-  message: string;
-  evidence: { compared: EvidencePoint[] } & Record<string, unknown>;
-}
+export * from './data-quality-rules.ts';
+import {
+  CORE_METRICS,
+  DQ_RULE_CODES,
+  IDENTITY_RULE_PREFIX,
+  SCALE_BREAK_SLACK,
+  SCALE_FACTORS,
+  type EvidencePoint,
+  type IssueSeverity,
+  type QualityFigure,
+  type QualityFinding,
+  type QualityVersion,
+} from './data-quality-rules.ts';
 
 const QUARTERS = ['Q1', 'Q2', 'Q3'] as const;
 

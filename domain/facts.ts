@@ -26,6 +26,10 @@ export interface Fact {
   decimals?: string | null;
 }
 
+/** Where a filing record comes from: the submissions file, the accession company facts carry, or the filing folder only. */
+export const FILING_SOURCES = ['submissions', 'companyfacts', 'package'] as const;
+export type FilingSource = (typeof FILING_SOURCES)[number];
+
 /** A filing known from submissions (preferred) or reconstructed from the facts it carries. */
 export interface FilingInfo {
   accession: string;
@@ -37,7 +41,7 @@ export interface FilingInfo {
   fiscal_year_focus: number | null;
   fiscal_period_focus: string | null;
   /** package: known only from the filing folder (no submissions entry), see filing_date_estimated */
-  source: 'submissions' | 'companyfacts' | 'package';
+  source: FilingSource;
   /**
    * true when SEC's filing date is unknown (a package-only filing) and filing_date is the latest
    * date the filing was due, so a point-in-time read never sees it before it could have existed

@@ -17,7 +17,8 @@ import { stableUuid } from './stable-id.ts';
 import type { CatalogView } from './normalize/presentations.ts';
 import type { ParsedInstance, QName, XbrlFact } from './xbrl.ts';
 
-export type DimensionType = 'BUSINESS_SEGMENT' | 'GEOGRAPHIC' | 'PRODUCT_SERVICE' | 'MAJOR_CUSTOMER';
+export const DIMENSION_TYPES = ['BUSINESS_SEGMENT', 'GEOGRAPHIC', 'PRODUCT_SERVICE', 'MAJOR_CUSTOMER'] as const;
+export type DimensionType = (typeof DIMENSION_TYPES)[number];
 
 /** concept -> label role URI -> text, as parseLinkbase('label', ...) gives it */
 export type MemberLabels = ReadonlyMap<string, ReadonlyMap<string, string>>;

@@ -64,7 +64,7 @@ const IssueOut = z.object({
 const FindingOut = IssueOut.pick({ issue_id: true, dq_run_id: true, rule_code: true, severity: true, metric: true, message: true, evidence: true, detected_at: true });
 
 function issueOut(r: IssueRow): z.input<typeof IssueOut> {
-  return { ...r, statement_type: r.statement_type as never, fiscal_period: r.fiscal_period as never };
+  return { ...r, statement_type: r.statement_type, fiscal_period: r.fiscal_period };
 }
 
 function findingOut(r: IssueRow): z.input<typeof FindingOut> {

@@ -147,9 +147,9 @@ async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: n
   const ledger = await ledgerOfVersions(sql, versions.map((v) => v.statement_version_id));
   const failures = ledger.filter((r) => r.status === 'FAIL');
   const scored: ScoredStatement[] = versions.map((v) => ({
-    statement_type: v.statement_type as never,
+    statement_type: v.statement_type,
     fiscal_year: v.fiscal_year,
-    fiscal_period: v.fiscal_period as never,
+    fiscal_period: v.fiscal_period,
     figures: v.figures,
   }));
   return {
@@ -160,11 +160,11 @@ async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: n
     periods: chosen.map(({ role, period }) => ({
       role,
       fiscal_year: period.fiscal_year,
-      fiscal_period: period.fiscal_period as never,
+      fiscal_period: period.fiscal_period,
       period_end: period.period_end,
       statement_types: versions
         .filter((v) => v.fiscal_year === period.fiscal_year && v.fiscal_period === period.fiscal_period)
-        .map((v) => v.statement_type as never),
+        .map((v) => v.statement_type),
     })),
     statements: versions.map((v) => viewOf(versionOut(v, true, byCatalogOrder), view)),
     _meta: {
@@ -179,9 +179,9 @@ async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: n
         failures: failures.map((r) => ({
           rule_id: r.rule_id,
           rule_category: r.rule_category,
-          statement_type: r.statement_type as never,
+          statement_type: r.statement_type,
           fiscal_year: r.fiscal_year,
-          fiscal_period: r.fiscal_period as never,
+          fiscal_period: r.fiscal_period,
           version_sequence: r.version_sequence,
           severity: r.severity,
           delta: r.delta === null ? null : wireDecimal(r.delta),

@@ -1,6 +1,7 @@
 import type { CalculationEvidence } from '../../domain/calculation-evidence.ts';
 import type { Sql } from '../../db/client.ts';
 import { filedBy, headerColumns, unpackVersion, visible, type VersionHeader, type VersionRow } from '../../db/statement-versions.ts';
+import type { FilingSource } from '../../domain/facts.ts';
 
 /**
  * Reads of filings and of statement versions by company and by filing (the filings and statements
@@ -27,7 +28,7 @@ export interface FilingRow {
   fiscal_year_focus: number | null;
   fiscal_period_focus: string | null;
   is_periodic: boolean;
-  source: string;
+  source: FilingSource;
   primary_document: string | null;
   facts_count: number;
   package: FilingPackage | null;

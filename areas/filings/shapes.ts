@@ -4,6 +4,7 @@ import type { VersionHeader } from '../../db/statement-versions.ts';
 import { CANONICAL_METRIC_NAMES } from '../../domain/catalog/index.ts';
 import { CikOut, FiscalPeriodParam, StatementTypeParam, Timestamp } from '../../api/schemas.ts';
 import { StatementVersionOut, versionRecord } from '../../api/statement-shapes.ts';
+import { FILING_SOURCES } from '../../domain/facts.ts';
 
 /** Parameters and output shapes of the filings and statements routes, and their row mappers. */
 
@@ -49,7 +50,7 @@ export const FilingOut = z.object({
   fiscal_period_focus: z.string().nullable().describe("the filing's fiscal period focus (FY, Q1, Q2, Q3); null for filings without XBRL"),
   is_periodic: z.boolean().describe('a periodic report (10-K, 10-Q, their amendments, 20-F, 40-F, 10-KT): only these create statement versions'),
   source: z
-    .enum(['submissions', 'companyfacts', 'package'])
+    .enum(FILING_SOURCES)
     .describe('where the filing record comes from: submissions (the company submissions file), companyfacts (the accession carried by company facts), package (the filing folder only)'),
   primary_document: z.string().nullable().describe('file name of the main document in the filing folder'),
   document_url: z.string().nullable().describe('sec.gov address of the primary document; null without one'),
@@ -93,7 +94,7 @@ export function filingOut(row: FilingRow): z.input<typeof FilingOut> {
     fiscal_year_focus: row.fiscal_year_focus,
     fiscal_period_focus: row.fiscal_period_focus,
     is_periodic: row.is_periodic,
-    source: row.source as never,
+    source: row.source,
     primary_document: row.primary_document,
     document_url: row.primary_document ? `${folder}/${row.primary_document}` : null,
     filing_index_url: `${folder}/${row.accession_id}-index.htm`,
@@ -114,9 +115,9 @@ export function filingOut(row: FilingRow): z.input<typeof FilingOut> {
 export function versionRef(v: VersionHeader): z.input<typeof VersionRef> {
   return {
     statement_version_id: v.statement_version_id,
-    statement_type: v.statement_type as never,
+    statement_type: v.statement_type,
     fiscal_year: v.fiscal_year,
-    fiscal_period: v.fiscal_period as never,
+    fiscal_period: v.fiscal_period,
     version_sequence: v.version_sequence,
     period_end: v.period_end,
   };

@@ -1,5 +1,6 @@
 import type { Sql } from '../../db/client.ts';
 import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionRow } from '../../db/statement-versions.ts';
+import type { FiscalPeriod, StatementType } from '../../domain/statements/types.ts';
 
 /**
  * Reads across a company's statement types: the financial state per fiscal period (latest
@@ -19,7 +20,7 @@ export interface StateFilter {
 
 export interface StatePeriod {
   fiscal_year: number;
-  fiscal_period: string;
+  fiscal_period: FiscalPeriod;
   period_end: string;
   /** latest visible version of each statement type the period has, income statement first */
   versions: VersionRow[];
@@ -39,7 +40,7 @@ export async function financialState(sql: Sql, f: StateFilter, page: { limit: nu
       ${f.fiscal_year_to !== null ? sql`AND v.fiscal_year <= ${f.fiscal_year_to}` : sql``}
       AND ${visible(sql, f.as_of_date)}`,
   );
-  const periods = await sql<{ fiscal_year: number; fiscal_period: string; period_end: string; total: number }[]>`
+  const periods = await sql<{ fiscal_year: number; fiscal_period: FiscalPeriod; period_end: string; total: number }[]>`
     SELECT fiscal_year, fiscal_period, max(period_end) AS period_end, count(*) OVER ()::int AS total
     FROM (${latest}) v
     GROUP BY fiscal_year, fiscal_period
@@ -71,7 +72,7 @@ export async function financialState(sql: Sql, f: StateFilter, page: { limit: nu
 
 export interface VisiblePeriod {
   fiscal_year: number;
-  fiscal_period: string;
+  fiscal_period: FiscalPeriod;
   period_end: string;
 }
 
@@ -104,9 +105,9 @@ export async function latestVersionsAsOf(sql: Sql, cik: string, asOf: string, pe
 export interface LedgerCounts {
   statement_version_id: string;
   rule_id: string;
-  statement_type: string;
+  statement_type: StatementType;
   fiscal_year: number;
-  fiscal_period: string;
+  fiscal_period: FiscalPeriod;
   version_sequence: number;
   rule_category: string;
   status: 'PASS' | 'WARNING' | 'FAIL';

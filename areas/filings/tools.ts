@@ -249,12 +249,12 @@ export const financialStateTimeSeries = defineTool({
       return {
         cik: input.cik,
         fiscal_year: p.fiscal_year,
-        fiscal_period: p.fiscal_period as never,
+        fiscal_period: p.fiscal_period,
         period_start: duration?.period_start ?? null,
         period_end: p.period_end,
         currency: p.versions.find((v) => v.currency)?.currency ?? null,
         statements: p.versions.map((v) => ({
-          statement_type: v.statement_type as never,
+          statement_type: v.statement_type,
           statement_version_id: v.statement_version_id,
           version_sequence: v.version_sequence,
           source_accession: v.accession,

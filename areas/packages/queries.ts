@@ -1,5 +1,6 @@
 import type { SegmentRow } from '../../domain/package-rows.ts';
 import type { Sql } from '../../db/client.ts';
+import type { FiscalPeriod, StatementType } from '../../domain/statements/types.ts';
 
 /** Reads of segment rows and narrative disclosures (written by db/package-write.ts). */
 
@@ -53,12 +54,14 @@ export async function disclosureById(sql: Sql, id: string): Promise<DisclosureRo
 }
 
 /** A stored segment row as read: the row's fields plus the company, the version id and the consolidated figure. */
-export interface SegmentReadRow extends Omit<SegmentRow, 'accession' | 'version_sequence' | 'dimension_type'> {
+export interface SegmentReadRow extends Omit<SegmentRow, 'accession' | 'version_sequence' | 'statement_type' | 'fiscal_period'> {
+  /** the column's CHECK holds it to the statement types and fiscal periods */
+  statement_type: StatementType;
+  fiscal_period: FiscalPeriod | null;
   statement_version_id: string | null;
   cik: string;
   company_id: string | null;
   accession_id: string;
-  dimension_type: string;
   consolidated_value: string | null;
 }
 

@@ -4,6 +4,7 @@ import { wireDecimal } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, DecimalString, FiscalPeriodParam, IsoDate, PageParams, pageOf, paginated, StatementTypeParam, Timestamp, Uuid } from '../../api/schemas.ts';
+import { DIMENSION_TYPES } from '../../domain/segments.ts';
 import { CanonicalMetricParam } from '../../api/params.ts';
 
 /**
@@ -97,7 +98,7 @@ export const disclosureDetail = defineTool({
   },
 });
 
-const DimensionType = z.enum(['BUSINESS_SEGMENT', 'GEOGRAPHIC', 'PRODUCT_SERVICE', 'MAJOR_CUSTOMER']);
+const DimensionType = z.enum(DIMENSION_TYPES);
 
 const PERIOD_FORMS = /^(\d{4})(?:-(FY|Q[1-4]))?$|^(\d{4}-\d{2}-\d{2})$/;
 
@@ -173,9 +174,9 @@ export const metricSegments = defineTool({
     const { total, rows } = await listSegments(ctx.services.sql, filter);
     const items = rows.map((r) => ({
       ...r,
-      statement_type: r.statement_type as never,
-      fiscal_period: r.fiscal_period as never,
-      dimension_type: r.dimension_type as never,
+      statement_type: r.statement_type,
+      fiscal_period: r.fiscal_period,
+      dimension_type: r.dimension_type,
       value: wireDecimal(r.value),
       consolidated_value: r.consolidated_value === null ? null : wireDecimal(r.consolidated_value),
     }));

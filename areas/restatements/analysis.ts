@@ -133,8 +133,8 @@ function comparisonHeader(
 ) {
   return {
     ...id,
-    statement_type: id.statement_type as never,
-    fiscal_period: id.fiscal_period as never,
+    statement_type: id.statement_type,
+    fiscal_period: id.fiscal_period,
     metric,
     unit: unitOf(versions, metric),
     versions_count: versions.length,
@@ -349,13 +349,13 @@ export const modelImpact = defineTool({
     return {
       data: {
         ...id,
-        statement_type: id.statement_type as never,
-        fiscal_period: id.fiscal_period as never,
+        statement_type: id.statement_type,
+        fiscal_period: id.fiscal_period,
         versions_count: versions.length,
         // a later version that only added figures told first later revises nothing
         restated: out.some((v) => v.changes_from_original.some((c) => c.status === 'CHANGED')),
         held_inputs: held.map((h) => ({
-          statement_type: h.statement_type as never,
+          statement_type: h.statement_type,
           fiscal_period: h.fiscal_period,
           statement_version_id: h.statement_version_id,
           version_sequence: h.version_sequence,

@@ -132,8 +132,8 @@ async function deltaOf(ctx: ToolContext, input: z.output<z.ZodObject<typeof Delt
   return {
     data: {
       ...id,
-      statement_type: id.statement_type as never,
-      fiscal_period: id.fiscal_period as never,
+      statement_type: id.statement_type,
+      fiscal_period: id.fiscal_period,
       from_version: versionRef(from, versions),
       to_version: versionRef(to, versions),
       metrics_compared: rows.length,
@@ -272,8 +272,8 @@ export const restatementTimeline = defineTool({
     return {
       data: {
         ...id,
-        statement_type: id.statement_type as never,
-        fiscal_period: id.fiscal_period as never,
+        statement_type: id.statement_type,
+        fiscal_period: id.fiscal_period,
         period_start: latest.period_start,
         period_end: latest.period_end,
         versions_count: versions.length,
@@ -344,8 +344,8 @@ export const restatementLedger = defineTool({
     return {
       data: {
         ...id,
-        statement_type: id.statement_type as never,
-        fiscal_period: id.fiscal_period as never,
+        statement_type: id.statement_type,
+        fiscal_period: id.fiscal_period,
         versions_count: versions.length,
         restatements_count: entries.filter((e) => e.entry_type === 'RESTATEMENT').length,
         latest_statement_version_id: versions[versions.length - 1]!.statement_version_id,

@@ -198,7 +198,3 @@ export const DATASETS: readonly Dataset[] = [
     ],
   },
 ];
-
-export function datasetNamed(name: string): Dataset | undefined {
-  return DATASETS.find((d) => d.dataset === name);
-}
