@@ -39,7 +39,8 @@ const health: Target = {
   check: (status, body) => (status === 200 && isObject(body) && body.status === 'ok' ? null : 'expected 200 {"status":"ok"}'),
 };
 
-function reads(apiKey: string): Target[] {
+/** The read targets of this suite, shared with the scale suite (same URLs at 1x and Nx). */
+export function readTargets(apiKey: string): Target[] {
   const headers = { 'x-api-key': apiKey };
   return [
     {
@@ -107,7 +108,7 @@ export async function run(args: string[]): Promise<number> {
     if (problem) throw new Error(`pre-check of ${health.name} failed, not measuring: ${problem}`);
     const results: ReadResult[] = [];
     const toMeasure: Target[] = [];
-    for (const t of reads(server.apiKey)) {
+    for (const t of readTargets(server.apiKey)) {
       const base = { name: t.name, path: t.path, latency: null, throughput: null, goals: null, rps_share_of_health: null };
       const missing = await unregistered(server.baseUrl, t);
       if (missing) {
