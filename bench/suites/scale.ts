@@ -2,9 +2,11 @@
  * The "scale" suite: the same reads and the same ingestion at 1x and Nx of the mirror, in one run.
  *   1. a synthetic mirror N times the source (bench/lib/synth-corpus.ts: the mirror plus N-1 clones
  *      of every company, whole histories, perturbed values), N = BENCH_SCALE_FACTOR (default 10)
- *   2. ingestion of the 1x mirror and of the Nx mirror, each in its own child process
- *      (bench/lib/ingest-child.ts) on its own throwaway database, which is kept for step 3.
- *      Goal: seconds per company-facts MB at Nx within 1.2x of 1x (time linear in bytes)
+ *   2. ingestion of the 1x mirror, a 2x one and the Nx one, each in its own child process
+ *      (bench/lib/ingest-child.ts) on its own throwaway database (1x and Nx kept for step 3).
+ *      Clones carry no filing packages, which make most of the 1x time, so linearity compares
+ *      like with like: the seconds per MB the clones add (t(k) - t(1)) / (bytes(k) - bytes(1)) at
+ *      Nx against 2x. Goal: within 1.2x (time linear in bytes)
  *   3. a server over each database; the reads suite's normalized statement and 5-company panel at 4
  *      connections, BENCH_SCALE_ROUNDS (default 3) rounds of BENCH_DURATION_S (default 5) alternating
  *      between 1x and Nx, medians compared; and the tables' sequential and index scans counted around the load
@@ -168,12 +170,16 @@ export async function run(args: string[]): Promise<number> {
   try {
     let t = performance.now();
     const synth = await synthesizeCorpus({ source, out: path.join(dir, 'mirror'), factor });
+    const synth2 = await synthesizeCorpus({ source, out: path.join(dir, 'mirror-2x'), factor: 2 });
     const synthS = (performance.now() - t) / 1000;
     console.log(`synthetic mirror: ${synth.companies_total} companies, ${fixed(synth.companyfacts_bytes_total / 1e6, 1)} MB of company facts in ${fixed(synthS, 1)} s`);
 
     console.log('ingesting 1x');
     const one = await ingestKeeping(source, adminUrl);
     databases.push(one.database_url!);
+    console.log('ingesting 2x');
+    const two = await ingestKeeping(synth2.out, adminUrl);
+    databases.push(two.database_url!);
     console.log(`ingesting ${factor}x`);
     const many = await ingestKeeping(synth.out, adminUrl);
     databases.push(many.database_url!);
@@ -181,12 +187,14 @@ export async function run(args: string[]): Promise<number> {
     const reads = await measureReads([one.database_url!, many.database_url!], ['1x', `${factor}x`], rounds, durationS, warmupS);
 
     const sPerMb = (r: IngestChildResult) => r.elapsed_s / (r.bytes / 1e6);
-    const ingestRatio = sPerMb(many) / sPerMb(one);
+    const marginal = (r: IngestChildResult) => (r.elapsed_s - one.elapsed_s) / ((r.bytes - one.bytes) / 1e6);
+    const ingestRatio = marginal(many) / marginal(two);
     const rows: string[][] = [['measure', '1x', `${factor}x`, `${factor}x / 1x`, 'goal', 'result']];
     rows.push(['company facts ingested', `${fixed(one.bytes / 1e6, 1)} MB`, `${fixed(many.bytes / 1e6, 1)} MB`, fixed(many.bytes / one.bytes, 2), '', '']);
     rows.push(['statement versions', String(one.versions), String(many.versions), fixed(many.versions / one.versions, 2), '', '']);
     rows.push(['ingest time', `${fixed(one.elapsed_s, 1)} s`, `${fixed(many.elapsed_s, 1)} s`, fixed(many.elapsed_s / one.elapsed_s, 2), '', '']);
-    rows.push(['ingest s per MB', fixed(sPerMb(one), 3), fixed(sPerMb(many), 3), fixed(ingestRatio, 3), `<= ${GOAL_INGEST}`, verdict(ingestRatio <= GOAL_INGEST)]);
+    rows.push(['ingest s per MB, whole corpus', fixed(sPerMb(one), 3), fixed(sPerMb(many), 3), fixed(sPerMb(many) / sPerMb(one), 3), '', '']);
+    rows.push([`ingest s per clone MB (2x: ${fixed(marginal(two), 3)})`, '', fixed(marginal(many), 3), `${fixed(ingestRatio, 3)} of 2x`, `<= ${GOAL_INGEST}`, verdict(ingestRatio <= GOAL_INGEST)]);
     rows.push(['ingest peak RSS', `${fixed(one.max_rss_kib / 1024, 0)} MiB`, `${fixed(many.max_rss_kib / 1024, 0)} MiB`, fixed(many.max_rss_kib / one.max_rss_kib, 2), '', '']);
     const readRatios: { name: string; p50: number; mean: number }[] = [];
     for (const [i, r] of reads.one.entries()) {
@@ -213,7 +221,7 @@ export async function run(args: string[]): Promise<number> {
         machine: m,
         factor,
         synth: { ...synth, seconds: synthS },
-        ingest: { one, many, s_per_mb_ratio: ingestRatio, goal: GOAL_INGEST },
+        ingest: { one, two, many, clone_s_per_mb: { two: marginal(two), many: marginal(many) }, ratio_many_over_two: ingestRatio, goal: GOAL_INGEST },
         reads: { ...reads, rounds, ratios: readRatios, goal: GOAL_READ },
         load: { tool: 'autocannon', connections: CONNECTIONS, duration_s: durationS, warmup_s: warmupS },
       },
