@@ -13,12 +13,15 @@ import { loadMacro } from './ingest/macro/load-macro.ts';
 import { BuildBusyError, buildSnapshot } from './export/build.ts';
 import { openBlobStore } from './export/stores.ts';
 import { synthesizeCorpus } from './bench/lib/synth-corpus.ts';
+import { installQueue, startJobWorker } from './jobs/runner.ts';
 
 const USAGE = `Usage: npm run fds -- <command> [options]
 
 Commands:
   serve                                   migrate, load data when the database is empty, serve on PORT (default 8080)
   migrate                                 apply pending database migrations
+  worker                                  run only a job-queue worker (snapshot builds, the daily export), no HTTP;
+                                          it shares the queue with every other instance on the same database
   keys create --plan <plan> --org <name>  create an API key (plans: ${PLANS.join(', ')}); the key is the last line printed
   identity load [--source DIR|URL]        (re)load ticker and company identity from SEC_SOURCE
   macro load [--source DIR|URL]           load the registered macro series from MACRO_SOURCE (a directory
@@ -51,6 +54,32 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       return new Promise(() => {}); // serve until signalled
+    }
+    case 'worker': {
+      const db = await openDatabase(config, log);
+      await migrate(db.sql);
+      await installQueue(db.url, log);
+      const store = await openBlobStore(config, () => config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`);
+      const worker = await startJobWorker({
+        databaseUrl: db.url,
+        sql: db.sql,
+        bulkStore: store,
+        bulkDir: config.bulkDir,
+        concurrency: config.jobConcurrency,
+        buildStaleSeconds: config.buildStaleSeconds,
+        exportSchedule: config.exportSchedule,
+        now: () => new Date(),
+        log: (m) => console.log(m),
+      });
+      console.log(`job worker running (concurrency ${config.jobConcurrency})`);
+      const stop = async () => {
+        await worker.stop();
+        await db.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return new Promise(() => {}); // work until signalled
     }
     case 'migrate': {
       const db = await openDatabase(config, log);

@@ -36,8 +36,14 @@ export interface Config {
   gcsBucket: string | null;
   /** GCS JSON API endpoint override (an emulator); null: Google's */
   gcsApiEndpoint: string | null;
-  /** run the bulk export daily at 04:30 UTC inside the service */
+  /** schedule the bulk export daily at 04:30 UTC on the job queue's crontab (EXPORT_SCHEDULE=off: not from this instance) */
   exportSchedule: boolean;
+  /** run a job-queue worker in this instance (JOBS=off: this instance only enqueues; another one runs the jobs) */
+  jobsWorker: boolean;
+  /** jobs one instance's worker runs at once (JOB_CONCURRENCY) */
+  jobConcurrency: number;
+  /** seconds without a heartbeat after which a snapshot build's worker is presumed dead and its job handed on (MODELING_BUILD_STALE_S) */
+  buildStaleSeconds: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -88,5 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gcsBucket: env.GCS_BUCKET || null,
     gcsApiEndpoint: env.GCS_API_ENDPOINT || null,
     exportSchedule: flag(env, 'EXPORT_SCHEDULE', true),
+    jobsWorker: flag(env, 'JOBS', true),
+    jobConcurrency: Math.max(1, intFrom(env, 'JOB_CONCURRENCY', 2)),
+    buildStaleSeconds: Math.max(1, intFrom(env, 'MODELING_BUILD_STALE_S', 60)),
   };
 }

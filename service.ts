@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import type { BlobStore } from './export/blob-store.ts';
 import { openBlobStore } from './export/stores.ts';
-import { startExportSchedule } from './export/scheduler.ts';
+import { installQueue, startJobWorker, type JobWorker } from './jobs/runner.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { countKeys, createApiKey, type IssuedKey } from './db/keys.ts';
 import { migrate } from './db/migrate.ts';
@@ -33,6 +33,8 @@ export interface RunningService {
   /** resolves once start-up loading is done and the service reports ready */
   ready: Promise<void>;
   devKeys: IssuedKey[];
+  /** this instance's job-queue worker once ready (null with JOBS=off) */
+  jobs(): JobWorker | null;
   close(): Promise<void>;
 }
 
@@ -89,6 +91,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const database = options.database ?? (await openDatabase(config, log));
   const { applied } = await migrate(database.sql);
   if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
+  // every instance can enqueue (snapshot builds), so the queue's schema is installed even with JOBS=off
+  await installQueue(database.url, log);
 
   let port = 0;
   const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -103,7 +107,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   log(`listening on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port} (reference at /docs)`);
 
   const devKeys: IssuedKey[] = [];
-  let schedule: { stop(): void } | null = null;
+  let jobs: JobWorker | null = null;
+  let closing = false;
   const ready = (async () => {
     // keys first, so the ingestion status can be read with one while loading runs
     if (config.devKeys && (await countKeys(database.sql, 'dev')) === 0) {
@@ -142,7 +147,20 @@ export async function startService(config: Config, options: StartOptions = {}): 
     services.status.phase = 'ready';
     services.status.progress = null;
     log('ready');
-    if (config.exportSchedule) schedule = startExportSchedule(services, { log });
+    // the worker starts once the corpus is loaded, so no job reads a half-ingested corpus
+    if (config.jobsWorker && !closing) {
+      jobs = await startJobWorker({
+        databaseUrl: database.url,
+        sql: database.sql,
+        bulkStore,
+        bulkDir: config.bulkDir,
+        concurrency: config.jobConcurrency,
+        buildStaleSeconds: config.buildStaleSeconds,
+        exportSchedule: config.exportSchedule,
+        now: services.now,
+        log,
+      });
+    }
   })();
   ready.catch((err) => {
     services.status.progress = `start-up failed: ${(err as Error).message}`;
@@ -156,12 +174,14 @@ export async function startService(config: Config, options: StartOptions = {}): 
     database,
     ready,
     devKeys,
+    jobs: () => jobs,
     close: async () => {
-      schedule?.stop();
+      closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
       await ready.catch(() => {});
+      await jobs?.stop();
       await database.close();
     },
   };

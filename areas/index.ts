@@ -1,6 +1,7 @@
 import { COVERAGE_TOOLS } from './coverage/tools.ts';
 import type { ToolDefinition } from '../api/define-tool.ts';
 import { DQ_TOOLS } from './data-quality/tools.ts';
+import { MODELING_TOOLS } from './modeling/tools.ts';
 import { IDENTITY_TOOLS } from './identity/tools.ts';
 import { INGESTION_TOOLS } from './system/ingestion.ts';
 import { PACKAGE_TOOLS } from './packages/tools.ts';
@@ -21,4 +22,4 @@ import { QUERY_TOOLS } from './queries/tools.ts';
  * The registry: the single list every surface is generated from. Its order is the tools/list
  * order. A definition joins only when its handler is real; nothing registers itself.
  */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...IDENTITY_TOOLS, ...STATEMENT_TOOLS, ...FILING_TOOLS, ...RESTATEMENT_TOOLS, ...PROVENANCE_TOOLS, ...CATALOG_TOOLS, ...SERIES_TOOLS, ...PACKAGE_TOOLS, ...BULK_TOOLS, ...SYSTEM_TOOLS, ...INGESTION_TOOLS, ...RECONCILIATION_TOOLS, ...SELECTION_TOOLS, ...COVERAGE_TOOLS, ...DQ_TOOLS, ...MACRO_TOOLS, ...QUERY_TOOLS];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...IDENTITY_TOOLS, ...STATEMENT_TOOLS, ...FILING_TOOLS, ...RESTATEMENT_TOOLS, ...PROVENANCE_TOOLS, ...CATALOG_TOOLS, ...SERIES_TOOLS, ...PACKAGE_TOOLS, ...BULK_TOOLS, ...SYSTEM_TOOLS, ...INGESTION_TOOLS, ...RECONCILIATION_TOOLS, ...SELECTION_TOOLS, ...COVERAGE_TOOLS, ...DQ_TOOLS, ...MACRO_TOOLS, ...QUERY_TOOLS, ...MODELING_TOOLS];

@@ -22,6 +22,10 @@ const SUITES: Record<string, { description: string; load: () => Promise<SuiteMod
     description: 'statement reads (normalized statement, 5-year panel): latency at 4 connections, throughput at 50 against /health/z; goals PASS/MISS',
     load: () => import('./suites/reads.ts'),
   },
+  modeling: {
+    description: 'a point-in-time snapshot build over every company of the mirror (job and request to 200) against a plain read of the same versions; ratios page latency',
+    load: () => import('./suites/modeling.ts'),
+  },
   export: {
     description: 'bulk build rows/s (PostgreSQL to published Parquet snapshot) against DuckDB COPY of the same rows; goal >= 25%',
     load: () => import('./suites/export.ts'),

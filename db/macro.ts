@@ -6,12 +6,14 @@ import type { Sql } from './client.ts';
  * its knowable_from <= asOf, and per observation date the row knowable latest wins.
  */
 
+/** One observation as the loader computed it: value (null = listed without one) and knowable date. */
 export interface ObservationInput {
   date: string;
   value: string | null;
   knowable_from: string;
 }
 
+/** What the last load of a series held (one macro_series row); the registry route shows it. */
 export interface SeriesLoadState {
   series_code: string;
   source: string;
@@ -22,10 +24,12 @@ export interface SeriesLoadState {
   loaded_at: string;
 }
 
+/** Every loaded series' state, for the registry route. */
 export async function loadStates(sql: Sql): Promise<SeriesLoadState[]> {
   return sql<SeriesLoadState[]>`SELECT * FROM macro_series ORDER BY series_code`;
 }
 
+/** One series' state: the loader compares its checksum to skip an unchanged file. */
 export async function loadState(sql: Sql, code: string): Promise<SeriesLoadState | null> {
   const [row] = await sql<SeriesLoadState[]>`SELECT * FROM macro_series WHERE series_code = ${code}`;
   return row ?? null;
@@ -75,6 +79,7 @@ export async function writeSeries(
   });
 }
 
+/** An observation as read: the row knowable latest (on the as-of date) for its date. */
 export interface ObservationRow {
   observation_date: string;
   value: string | null;
@@ -82,20 +87,25 @@ export interface ObservationRow {
   knowable_basis: string;
 }
 
-/** The latest row per date knowable on `asOf` (every row when null). */
-function visible(sql: Sql, code: string, asOf: string | null) {
+/**
+ * The latest row per date knowable on `asOf` (every row when null), among dates in `range`. The
+ * date bounds sit inside DISTINCT ON: a date's rows never depend on other dates, and the primary
+ * key (series, date, knowable_from) then serves the read.
+ */
+function visible(sql: Sql, code: string, asOf: string | null, range: { from?: string; to: string }) {
   return sql`
     SELECT DISTINCT ON (observation_date) observation_date, value::text AS value, knowable_from, knowable_basis
     FROM macro_observations
-    WHERE series_code = ${code} ${asOf ? sql`AND knowable_from <= ${asOf}` : sql``}
+    WHERE series_code = ${code} AND observation_date <= ${range.to}
+      ${range.from ? sql`AND observation_date >= ${range.from}` : sql``}
+      ${asOf ? sql`AND knowable_from <= ${asOf}` : sql``}
     ORDER BY observation_date, knowable_from DESC`;
 }
 
 /** Observations dated from..to (inclusive) as knowable on `asOf`, oldest first. */
 export async function observationsBetween(sql: Sql, code: string, from: string, to: string, asOf: string | null): Promise<ObservationRow[]> {
   return sql<ObservationRow[]>`
-    SELECT * FROM (${visible(sql, code, asOf)}) v
-    WHERE v.observation_date BETWEEN ${from} AND ${to}
+    SELECT * FROM (${visible(sql, code, asOf, { from, to })}) v
     ORDER BY v.observation_date`;
 }
 
@@ -105,8 +115,7 @@ export async function observationsBetween(sql: Sql, code: string, from: string, 
  */
 export async function observationsUpTo(sql: Sql, code: string, date: string, asOf: string, limit: number): Promise<ObservationRow[]> {
   return sql<ObservationRow[]>`
-    SELECT * FROM (${visible(sql, code, asOf)}) v
-    WHERE v.observation_date <= ${date}
+    SELECT * FROM (${visible(sql, code, asOf, { to: date })}) v
     ORDER BY v.observation_date DESC
     LIMIT ${limit}`;
 }

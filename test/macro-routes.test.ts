@@ -264,3 +264,19 @@ describe('macro loading', () => {
     }
   });
 });
+
+describe('macro loading at start-up', () => {
+  it('loads every registered series into an empty database before the service reports ready', async () => {
+    const fresh = await startTestService({ rateLimits: false, ingestOnStart: false }, undefined, { emptyDatabase: true });
+    try {
+      const r = await get(`${fresh.baseUrl}/v1/fundamentals/macro/series`, fresh.keys.free);
+      assert.equal(r.status, 200, r.text);
+      for (const s of r.body.data) assert.equal(s.observation_count, readCsv(s.series_code).length, s.series_code);
+      const [rows] = await fresh.sql`SELECT count(*)::int AS n, count(*) FILTER (WHERE knowable_basis = 'release_lag')::int AS lagged FROM macro_observations`;
+      assert.equal(rows!.n, MACRO_SERIES.reduce((n, s) => n + readCsv(s.series_code).length, 0));
+      assert.equal(rows!.lagged, rows!.n, 'a first load dates every value by release lag');
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -16,7 +16,7 @@ import { REAL_SERIES_TOOLS } from './real-series.ts';
  */
 
 /** Most observations one request returns (about twenty years of a daily series). */
-export const MAX_OBSERVATIONS = 5000;
+const MAX_OBSERVATIONS = 5000;
 /** rows read back from a date to find the latest value, its predecessor and newer gaps */
 const CONTEXT_WINDOW = 12;
 

@@ -152,10 +152,10 @@ export const queryReplay = defineTool({
   output: ExecuteOut,
   handler: async (ctx, input) => {
     if (!TOKEN.test(input.replay_token)) {
-      throw new ServiceError('VALIDATION_ERROR', 'A replay token is qr_ followed by 32 base64url characters, as returned by POST /v1/query/execute.', { replay_token: input.replay_token });
+      throw new ServiceError('VALIDATION_ERROR', 'A replay token is qr_ followed by 32 base64url characters, as returned by query execute (POST /v1/query/execute or the query_execute tool).', { replay_token: input.replay_token });
     }
     const row = await manifestByToken(ctx.services.sql, input.replay_token);
-    if (!row) throw new ServiceError('NOT_FOUND', `No recorded query has replay token ${input.replay_token}; tokens come from POST /v1/query/execute.`, { replay_token: input.replay_token });
+    if (!row) throw new ServiceError('NOT_FOUND', `No recorded query has replay token ${input.replay_token}; tokens come from query execute (POST /v1/query/execute or the query_execute tool).`, { replay_token: input.replay_token });
     await ctx.reach(row.ciks);
     return JSON.parse(row.response_text) as z.input<typeof ExecuteOut>;
   },

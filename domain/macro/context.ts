@@ -14,7 +14,7 @@ import type { MacroSeries } from './series-registry.ts';
  * market holidays are listed without one. "A year earlier" is the same period a year before for
  * monthly and quarterly series; for daily series the last value within a week before that date.
  */
-export const PERCENT_SCALE = 6;
+const PERCENT_SCALE = 6;
 const DAILY_WINDOW_DAYS = 7;
 
 export interface ContextRow {

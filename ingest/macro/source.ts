@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
+import { isLoopbackHost } from '../../domain/loopback.ts';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableStatus, type RetryPolicy } from '../retry-policy.ts';
 
 /**
@@ -18,11 +19,12 @@ export interface MacroSource {
   readSeries(code: string): Promise<{ text: string; origin: string } | null>;
 }
 
-export const FRED_BASE = 'https://fred.stlouisfed.org';
 
 /** Opens MACRO_SOURCE; a directory that does not exist fails at once rather than loading nothing. */
 export async function openMacroSource(root: string, opts: { retry?: Partial<RetryPolicy> } = {}): Promise<MacroSource> {
   if (/^https:\/\//i.test(root)) return liveFredSource(root, opts.retry);
+  // plain http only to this machine: a stand-in publisher for tests of the live path
+  if (/^http:\/\//i.test(root) && isLoopbackHost(new URL(root).hostname)) return liveFredSource(root, opts.retry);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(root)) throw new Error(`MACRO_SOURCE must be a directory or an https:// FRED base, got ${JSON.stringify(root)}`);
   const dir = path.resolve(root);
   const folder = path.join(dir, 'fred');
@@ -59,19 +61,20 @@ function liveFredSource(base: string, retry: Partial<RetryPolicy> = {}): MacroSo
     async readSeries(code) {
       const url = `${origin}/graph/fredgraph.csv?id=${encodeURIComponent(code)}`;
       for (let attempt = 1; ; attempt++) {
-        let status = 0;
+        let failure: Error;
+        let retryable = true;
         try {
           const res = await request(url, { method: 'GET', headersTimeout: 30_000, bodyTimeout: 60_000 });
-          status = res.statusCode;
-          if (status >= 200 && status < 300) return { text: await res.body.text(), origin: url };
+          if (res.statusCode >= 200 && res.statusCode < 300) return { text: await res.body.text(), origin: url };
           await res.body.dump();
-          if (status === 404) return null;
-          if (!isRetryableStatus(status)) throw new Error(`FRED answered ${status} for ${url}`);
+          if (res.statusCode === 404) return null;
+          failure = new Error(`FRED answered ${res.statusCode} for ${url}`);
+          retryable = isRetryableStatus(res.statusCode);
         } catch (err) {
-          if (status !== 0 && !isRetryableStatus(status)) throw err;
-          if (attempt >= policy.attempts) throw new Error(`FRED request failed for ${url} after ${attempt} attempts`, { cause: err });
+          failure = new Error(`request to FRED failed for ${url}: ${(err as Error).message}`, { cause: err });
         }
-        if (attempt >= policy.attempts) throw new Error(`FRED answered ${status} for ${url} after ${attempt} attempts`);
+        if (!retryable) throw failure;
+        if (attempt >= policy.attempts) throw new Error(`${failure.message} (gave up after ${attempt} attempts)`, { cause: failure });
         await sleep(backoffDelayMs(policy, attempt, null));
       }
     },

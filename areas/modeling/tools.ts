@@ -1,0 +1,180 @@
+/**
+ * The modeling area: point-in-time snapshot builds (POST, answered 202 while the build job runs)
+ * and the company reads of a built snapshot (periods, ratios, growth, TTM, multi-year valuation
+ * inputs), keyed by company_id. Reads page stored rows; they never compute (PENDING_REBUILD is a
+ * lookup of versions that arrived after the build).
+ */
+import { z } from 'zod';
+import { defineTool, type ToolContext } from '../../api/define-tool.ts';
+import { Cik, IsoDate, PageParams, pageOf, paginated, StatementTypeParam } from '../../api/schemas.ts';
+import { cikOfCompany, flatRowsPage, lateVersions, rowsPage } from '../../db/modeling-rows.ts';
+import { readySnapshotFor, requestSnapshot, type SnapshotRecord } from '../../db/modeling-snapshots.ts';
+import { wireDecimal } from '../../domain/decimal.ts';
+import { withPendingRebuild } from '../../domain/modeling/pending.ts';
+import { asOfTimestamp, METRICS_BUNDLES, normalizeRequest, snapshotIdOf, strategyIdOf, type RowKind } from '../../domain/modeling/snapshot.ts';
+import type { Unavailable } from '../../domain/modeling/types.ts';
+import type { FiscalPeriod } from '../../domain/statement-types.ts';
+import { ServiceError } from '../../domain/service-error.ts';
+import { BuildRow, GrowthRow, MultiYearRow, PeriodRow, RatioRow, TtmRow } from './shapes.ts';
+
+const MAX_CIKS = 50;
+const IDENTITY_ROUTE = 'GET /v1/identity/companies/{cik}';
+
+const CompanyIdParam = z
+  .string()
+  .superRefine((s, ctx) => {
+    if (/^\d{1,10}$/.test(s)) {
+      ctx.addIssue({ code: 'custom', message: `${s} looks like a CIK; modeling routes take our company_id (a UUID). Get it from ${IDENTITY_ROUTE} (field company_id).` });
+    } else if (!z.string().uuid().safeParse(s).success) {
+      ctx.addIssue({ code: 'custom', message: `company_id must be a UUID (from ${IDENTITY_ROUTE}).` });
+    }
+  })
+  .describe(`our company UUID (from ${IDENTITY_ROUTE}); a CIK is refused`);
+
+const ReadInput = z.object({
+  company_id: CompanyIdParam,
+  as_of: IsoDate.describe('date (YYYY-MM-DD) of a built snapshot (POST /v1/modeling/universe/pit-snapshot with this as_of_date); 404 NOT_FOUND when none is built'),
+  ...PageParams,
+});
+type ReadInput = z.output<typeof ReadInput>;
+
+function snapshotFields(s: SnapshotRecord) {
+  return { snapshot_id: s.snapshot_id, as_of_snapshot_id: s.as_of_snapshot_id, as_of_timestamp: asOfTimestamp(s.as_of_date), snapshot_hash: s.snapshot_hash! };
+}
+
+/** A company's stored rows of one kind from the snapshot `as_of` names, with PENDING_REBUILD looked up. */
+async function readRows(ctx: ToolContext, input: ReadInput, kind: RowKind) {
+  const sql = ctx.services.sql;
+  const cik = await cikOfCompany(sql, input.company_id);
+  if (!cik) throw new ServiceError('NOT_FOUND', `No company has company_id ${input.company_id}. Look it up with ${IDENTITY_ROUTE}.`, { company_id: input.company_id });
+  await ctx.reach([cik]);
+  const snapshot = await readySnapshotFor(sql, input.as_of, cik);
+  if (!snapshot) {
+    throw new ServiceError(
+      'NOT_FOUND',
+      `No modeling snapshot is built for as_of ${input.as_of}. Build one with POST /v1/modeling/universe/pit-snapshot (as_of_date ${input.as_of}) and read again once it answers 200.`,
+      { as_of: input.as_of },
+    );
+  }
+  // a snapshot of that date that did not include the company: an empty page, not an error
+  if (!snapshot.ciks.includes(cik)) return pageOf([], 0, input.page, input.page_size);
+  const [{ total, rows }, late] = await Promise.all([
+    rowsPage(sql, snapshot.as_of_snapshot_id, kind, cik, { limit: input.page_size, offset: (input.page - 1) * input.page_size }),
+    lateVersions(sql, snapshot, cik),
+  ]);
+  const fields = snapshotFields(snapshot);
+  const items = rows.map((r) => {
+    const body: Record<string, unknown> = { ...r.body, ...fields };
+    if (Array.isArray(body.unavailable_metrics)) body.unavailable_metrics = withPendingRebuild(body.unavailable_metrics as Unavailable[], r.reads, late);
+    return body;
+  });
+  return pageOf(items, total, input.page, input.page_size);
+}
+
+const READ_NOTE =
+  'Needs as_of naming a built snapshot (build with POST /v1/modeling/universe/pit-snapshot; 404 NOT_FOUND otherwise) and company_id (a UUID from GET /v1/identity/companies/{cik}; a CIK is refused). ' +
+  'An empty page means the snapshot of that date did not include the company. Every metric of the route is on every row, in metrics or in unavailable_metrics with its reason.';
+
+function companyRead(o: { name: string; title: string; path: string; kind: RowKind; item: z.ZodType; what: string }) {
+  return defineTool({
+    name: o.name,
+    title: o.title,
+    description: `${o.what} ${READ_NOTE}`,
+    http: { method: 'GET', path: `/v1/modeling/companies/{company_id}/${o.path}` },
+    tool: true,
+    plan: 'growth',
+    input: ReadInput,
+    output: paginated(o.item),
+    handler: (ctx, input) => readRows(ctx, input, o.kind),
+  });
+}
+
+export const modelingPeriods = companyRead({
+  name: 'modeling.periods',
+  title: 'Modeling periods (normalized statements of a snapshot)',
+  path: 'periods',
+  kind: 'periods',
+  item: PeriodRow,
+  what: 'One row per statement version a point-in-time snapshot read for the company (latest version knowable at the end of as_of): statement identity, version_sequence, statement_version_id, normalization_provenance_id and the statement as reported. Ordered by period end.',
+});
+
+export const modelingRatios = companyRead({
+  name: 'modeling.ratios',
+  title: 'Modeling ratios',
+  path: 'ratios',
+  kind: 'ratios',
+  item: RatioRow,
+  what: 'Fourteen ratios (GROSS_MARGIN, OPERATING_MARGIN, NET_MARGIN, ROE, ROA, ROIC, DEBT_TO_EQUITY, CURRENT_RATIO, QUICK_RATIO, BOOK_VALUE_PER_SHARE, DSO, DPO, INVENTORY_TURNOVER, CASH_CONVERSION_CYCLE) per income-statement and balance-sheet row, as decimal strings with 12 fraction digits. Flows over balances use averaged balances; quarters are not annualized; day counts use 365 for a year, the quarter\'s days otherwise. A ratio of the other statement is NOT_ON_STATEMENT.',
+});
+
+export const modelingGrowth = companyRead({
+  name: 'modeling.growth',
+  title: 'Modeling growth',
+  path: 'growth',
+  kind: 'growth',
+  item: GrowthRow,
+  what: 'Growth per statement row: *_YOY against the same fiscal period a year earlier, *_QOQ against the previous quarter (NOT_APPLICABLE_TO_PERIOD on years), REVENUE_CAGR / NET_INCOME_CAGR over cagr_years fiscal years (years only). (current - prior) / |prior|, 12 fraction digits.',
+});
+
+export const modelingTtm = companyRead({
+  name: 'modeling.ttm',
+  title: 'Modeling trailing twelve months',
+  path: 'ttm',
+  kind: 'ttm',
+  item: TtmRow,
+  what: 'One row per quarter with four consecutive quarters on record (ttm_window_start..ttm_window_end; derived Q4s named in window_quarters). A flow is summed only when every quarter reports it, else INCOMPLETE_TRAILING_YEAR; balances are the window-end balance sheet, never summed; EPS is TTM net income over the mean weighted-average share count, never a sum of quarterly EPS.',
+});
+
+export const modelingValuationInputs = companyRead({
+  name: 'modeling.valuation_inputs',
+  title: 'Modeling multi-year valuation inputs',
+  path: 'multi-year',
+  kind: 'multi_year',
+  item: MultiYearRow,
+  what: 'One row per fiscal year, oldest first, with valuation_inputs (revenue, EBITDA, free cash flow, debt, net debt, equity, share counts, EPS, ...). Every null input has an unavailable_metrics entry; market inputs (price, market cap, EV) are never persisted (see market_data).',
+});
+
+export const modelingPitSnapshot = defineTool({
+  name: 'modeling.pit_snapshot',
+  title: 'Build (or read) a point-in-time modeling snapshot',
+  description:
+    'Body: ciks (1 to 50, zero-padded or not), as_of_date, statement_types (array), metrics_bundle (all: every figure; tier1: only figures exactly as tagged, so no derived quarter or corrected value feeds anything), all required. ' +
+    'The snapshot sees exactly the statement versions knowable at the end of as_of_date. Answers 200 with the paginated rows once built, or 202 with status computing while the build job runs: retry the same POST (it never starts a second build). ' +
+    'The company routes /v1/modeling/companies/{company_id}/... read the built snapshot with as_of = as_of_date.',
+  http: { method: 'POST', path: '/v1/modeling/universe/pit-snapshot' },
+  tool: false,
+  plan: 'growth',
+  input: z.object({
+    ciks: z.array(Cik).min(1).max(MAX_CIKS).describe(`CIKs of the universe, 1 to ${MAX_CIKS}`),
+    as_of_date: IsoDate.describe('point in time: versions whose SEC filing date is on or before this date'),
+    statement_types: z.array(StatementTypeParam).min(1).describe('statement types whose rows the snapshot serves (ratios and TTM read every type)'),
+    metrics_bundle: z.enum(METRICS_BUNDLES).describe('all, or tier1 (figures exactly as tagged only)'),
+    ...PageParams,
+  }),
+  output: paginated(BuildRow).extend({
+    status: z.enum(['ready', 'computing']).describe('computing: the build is queued or running (HTTP 202); retry the same request'),
+    snapshot_id: z.string(),
+    as_of_snapshot_id: z.string().uuid(),
+    snapshot_hash: z.string().nullable().describe('null while computing'),
+  }),
+  companies: (input) => input.ciks,
+  httpStatus: (out) => (out.status === 'ready' ? 200 : 202),
+  annotations: { readOnlyHint: false, idempotentHint: true },
+  handler: async (ctx, input) => {
+    const request = normalizeRequest({ ciks: input.ciks, as_of_date: input.as_of_date, statement_types: input.statement_types, metrics_bundle: input.metrics_bundle });
+    const { snapshot } = await requestSnapshot(ctx.services.sql, snapshotIdOf(request), request);
+    const head = { snapshot_id: snapshot.snapshot_id, as_of_snapshot_id: snapshot.as_of_snapshot_id };
+    if (snapshot.status !== 'ready') return { ...pageOf([], 0, input.page, input.page_size), status: 'computing' as const, ...head, snapshot_hash: null };
+    const { total, rows } = await flatRowsPage(ctx.services.sql, snapshot, { limit: input.page_size, offset: (input.page - 1) * input.page_size });
+    const meta = { ...head, snapshot_hash: snapshot.snapshot_hash!, strategy_id: strategyIdOf(snapshot.metrics_bundle) };
+    const items = rows.map(({ statement_version_id, metric_value, ...r }) => ({
+      ...r,
+      fiscal_period: r.fiscal_period as FiscalPeriod,
+      metric_value: wireDecimal(metric_value),
+      _meta: { ...meta, statement_version_id },
+    }));
+    return { ...pageOf(items, total, input.page, input.page_size), status: 'ready' as const, ...head, snapshot_hash: snapshot.snapshot_hash };
+  },
+});
+
+export const MODELING_TOOLS = [modelingPitSnapshot, modelingPeriods, modelingTtm, modelingGrowth, modelingRatios, modelingValuationInputs];

@@ -1,0 +1,153 @@
+/**
+ * The modeling snapshot state machine (queued -> building -> ready, or failed), the only module
+ * that names modeling_snapshots' columns. A request inserts the snapshot row and enqueues its build
+ * in one transaction, so of two identical requests exactly one enqueues; the build claims the row,
+ * beats a heartbeat while it runs, and marks it ready only if it still owns it, so a build whose
+ * worker was presumed dead can never overwrite the one that replaced it.
+ */
+import type { SnapshotRequest } from '../domain/modeling/snapshot.ts';
+import { MODEL_VERSION } from '../domain/modeling/types.ts';
+import type { Sql } from './client.ts';
+
+/** Task identifier of a snapshot build on the job queue (jobs/ registers the task under it). */
+export const MODELING_BUILD_TASK = 'modeling_build_snapshot';
+/** Attempts before a build is marked failed (a worker that died counts as one). */
+export const MODELING_BUILD_MAX_ATTEMPTS = 5;
+
+export type SnapshotStatus = 'queued' | 'building' | 'ready' | 'failed';
+
+export interface SnapshotRecord {
+  as_of_snapshot_id: string;
+  snapshot_id: string;
+  as_of_date: string;
+  ciks: string[];
+  statement_types: string[];
+  metrics_bundle: 'all' | 'tier1';
+  model_version: number;
+  status: SnapshotStatus;
+  requested_at: string;
+  started_at: string | null;
+  heartbeat_at: string | null;
+  built_at: string | null;
+  worker_id: string | null;
+  attempts: number;
+  error: string | null;
+  snapshot_hash: string | null;
+  row_count: number | null;
+}
+
+async function enqueue(tx: Sql, s: { as_of_snapshot_id: string; snapshot_id: string }): Promise<void> {
+  await tx`SELECT graphile_worker.add_job(
+    ${MODELING_BUILD_TASK}, json_build_object('as_of_snapshot_id', ${s.as_of_snapshot_id}::text),
+    max_attempts := ${MODELING_BUILD_MAX_ATTEMPTS}, job_key := ${s.snapshot_id}, job_key_mode := 'preserve_run_at')`;
+}
+
+/**
+ * The snapshot of a request: created and enqueued when new (or re-enqueued when its last build
+ * failed), otherwise returned as it stands. Never enqueues a second build of a live snapshot.
+ */
+export async function requestSnapshot(sql: Sql, snapshotId: string, r: SnapshotRequest): Promise<{ snapshot: SnapshotRecord; enqueued: boolean }> {
+  return sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const [created] = await tx<SnapshotRecord[]>`
+      INSERT INTO modeling_snapshots (snapshot_id, as_of_date, ciks, statement_types, metrics_bundle, model_version, status)
+      VALUES (${snapshotId}, ${r.as_of_date}, ${r.ciks}, ${r.statement_types}, ${r.metrics_bundle}, ${MODEL_VERSION}, 'queued')
+      ON CONFLICT (snapshot_id) DO NOTHING
+      RETURNING *`;
+    if (created) {
+      await enqueue(tx, created);
+      return { snapshot: created, enqueued: true };
+    }
+    const [current] = await tx<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE snapshot_id = ${snapshotId}`;
+    if (current!.status !== 'failed') return { snapshot: current!, enqueued: false };
+    // a failed build is requeued by exactly one request: the row lock serializes them
+    const [existing] = await tx<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE snapshot_id = ${snapshotId} FOR UPDATE`;
+    if (existing!.status !== 'failed') return { snapshot: existing!, enqueued: false };
+    const [requeued] = await tx<SnapshotRecord[]>`
+      UPDATE modeling_snapshots SET status = 'queued', error = NULL, attempts = 0, worker_id = NULL
+      WHERE as_of_snapshot_id = ${existing!.as_of_snapshot_id} RETURNING *`;
+    await enqueue(tx, requeued!);
+    return { snapshot: requeued!, enqueued: true };
+  });
+}
+
+export async function snapshotById(sql: Sql, asOfSnapshotId: string): Promise<SnapshotRecord | undefined> {
+  const [row] = await sql<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE as_of_snapshot_id = ${asOfSnapshotId}`;
+  return row;
+}
+
+export async function snapshotByIdentity(sql: Sql, snapshotId: string): Promise<SnapshotRecord | undefined> {
+  const [row] = await sql<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE snapshot_id = ${snapshotId}`;
+  return row;
+}
+
+/**
+ * The built snapshot a company read with `as_of` uses: among the ready snapshots of that date, the
+ * latest built one whose universe holds the company, else the latest built one (which then answers
+ * an empty page); undefined when no snapshot of that date is built.
+ */
+export async function readySnapshotFor(sql: Sql, asOfDate: string, cik: string): Promise<SnapshotRecord | undefined> {
+  const [row] = await sql<SnapshotRecord[]>`
+    SELECT * FROM modeling_snapshots
+    WHERE as_of_date = ${asOfDate} AND status = 'ready'
+    ORDER BY (${cik} = ANY (ciks)) DESC, built_at DESC, as_of_snapshot_id
+    LIMIT 1`;
+  return row;
+}
+
+/** Claims a snapshot for a build by `workerId`; undefined when it is already built (nothing to do). */
+export async function claimBuild(sql: Sql, asOfSnapshotId: string, workerId: string): Promise<SnapshotRecord | undefined> {
+  const [row] = await sql<SnapshotRecord[]>`
+    UPDATE modeling_snapshots
+    SET status = 'building', worker_id = ${workerId}, started_at = now(), heartbeat_at = now(), attempts = attempts + 1, error = NULL
+    WHERE as_of_snapshot_id = ${asOfSnapshotId} AND status <> 'ready'
+    RETURNING *`;
+  return row;
+}
+
+/** The running build is alive; false when another worker has taken the snapshot over. */
+export async function beat(sql: Sql, asOfSnapshotId: string, workerId: string): Promise<boolean> {
+  const rows = await sql`
+    UPDATE modeling_snapshots SET heartbeat_at = now()
+    WHERE as_of_snapshot_id = ${asOfSnapshotId} AND worker_id = ${workerId} AND status = 'building'
+    RETURNING 1`;
+  return rows.length > 0;
+}
+
+/** Inside the build's write transaction: locks the snapshot and says whether `workerId` still owns it. */
+export async function stillOwned(tx: Sql, asOfSnapshotId: string, workerId: string): Promise<boolean> {
+  const [row] = await tx<{ ok: boolean }[]>`
+    SELECT (status = 'building' AND worker_id = ${workerId}) AS ok FROM modeling_snapshots
+    WHERE as_of_snapshot_id = ${asOfSnapshotId} FOR UPDATE`;
+  return row?.ok ?? false;
+}
+
+export async function markReady(tx: Sql, asOfSnapshotId: string, hash: string, rowCount: number): Promise<void> {
+  await tx`
+    UPDATE modeling_snapshots SET status = 'ready', built_at = clock_timestamp(), heartbeat_at = clock_timestamp(), snapshot_hash = ${hash}, row_count = ${rowCount}
+    WHERE as_of_snapshot_id = ${asOfSnapshotId}`;
+}
+
+/** A build attempt failed: back to queued for the queue's retry, or failed after the last attempt. */
+export async function markFailed(sql: Sql, asOfSnapshotId: string, workerId: string, message: string, final: boolean): Promise<void> {
+  await sql`
+    UPDATE modeling_snapshots SET status = ${final ? 'failed' : 'queued'}, error = ${message}, worker_id = NULL
+    WHERE as_of_snapshot_id = ${asOfSnapshotId} AND worker_id = ${workerId} AND status = 'building'`;
+}
+
+/**
+ * Builds whose heartbeat stopped `staleSeconds` ago: their worker died (or lost its database). Each
+ * is released (back to queued, worker cleared) in the same statement, so of several sweeping
+ * instances exactly one gets it; the caller then unlocks that worker's jobs on the queue.
+ */
+export async function releaseStaleBuilds(sql: Sql, staleSeconds: number): Promise<{ as_of_snapshot_id: string; worker_id: string }[]> {
+  return sql<{ as_of_snapshot_id: string; worker_id: string }[]>`
+    UPDATE modeling_snapshots s SET status = 'queued', worker_id = NULL, error = 'the worker building it stopped responding'
+    FROM (
+      SELECT as_of_snapshot_id, worker_id FROM modeling_snapshots
+      WHERE status = 'building' AND heartbeat_at < now() - make_interval(secs => ${staleSeconds})
+      FOR UPDATE SKIP LOCKED
+    ) stale
+    WHERE s.as_of_snapshot_id = stale.as_of_snapshot_id
+    RETURNING stale.as_of_snapshot_id, stale.worker_id`;
+}

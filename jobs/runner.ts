@@ -1,0 +1,87 @@
+/**
+ * The job queue (graphile-worker over the service's own PostgreSQL). Every instance installs the
+ * queue's schema (so it can enqueue) and, unless JOBS=off, runs a worker with JOB_CONCURRENCY slots
+ * over the task list: snapshot builds and the daily bulk export. Jobs are rows: any instance's
+ * worker takes any job, each job runs on one worker at a time, LISTEN/NOTIFY wakes idle workers.
+ * Each worker also sweeps for builds whose heartbeat stopped (a dead worker) and unlocks their jobs
+ * so another worker retries them at once instead of after the queue's four-hour lock expiry.
+ */
+import { Logger, makeWorkerUtils, run, runMigrations, type LogFunctionFactory, type Runner, type TaskList, type WorkerUtils } from 'graphile-worker';
+import type { Sql } from '../db/client.ts';
+import { MODELING_BUILD_TASK } from '../db/modeling-snapshots.ts';
+import type { BlobStore } from '../export/blob-store.ts';
+import { bulkExportTask } from './bulk-export.ts';
+import { BULK_EXPORT_TASK, crontabFor } from './crontab.ts';
+import { modelingBuildTask, sweepStaleBuilds } from './modeling-build.ts';
+
+export interface JobsOptions {
+  databaseUrl: string;
+  sql: Sql;
+  bulkStore: BlobStore;
+  bulkDir: string;
+  concurrency: number;
+  /** seconds without a heartbeat before a build's worker is presumed dead */
+  buildStaleSeconds: number;
+  exportSchedule: boolean;
+  now: () => Date;
+  log: (m: string) => void;
+}
+
+export interface JobWorker {
+  /** graphile-worker's pool id (jobs it runs carry it as locked_by) */
+  readonly runner: Runner;
+  readonly utils: WorkerUtils;
+  /** one sweep now (tests; the worker also sweeps on its own timer) */
+  sweep(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** graphile-worker's messages at warning and above go to the service log; the rest is noise. */
+function queueLogger(log: (m: string) => void): Logger {
+  const factory: LogFunctionFactory = (scope) => (level, message) => {
+    if (level === 'error' || level === 'warning') log(`[jobs${scope.taskIdentifier ? ` ${scope.taskIdentifier}` : ''}] ${message}`);
+  };
+  return new Logger(factory);
+}
+
+/** Creates or upgrades the queue's schema (graphile_worker); every instance runs it at start-up. */
+export async function installQueue(databaseUrl: string, log: (m: string) => void): Promise<void> {
+  await runMigrations({ connectionString: databaseUrl, logger: queueLogger(log) });
+}
+
+export function taskList(o: JobsOptions): TaskList {
+  const heartbeatMs = Math.max(200, Math.floor((o.buildStaleSeconds * 1000) / 4));
+  return {
+    [MODELING_BUILD_TASK]: modelingBuildTask(o.sql, { heartbeatMs, log: o.log }),
+    [BULK_EXPORT_TASK]: bulkExportTask({ sql: o.sql, store: o.bulkStore, bulkDir: o.bulkDir, now: o.now, log: o.log }),
+  };
+}
+
+/** Starts this instance's worker: the task list, the crontab, and the stale-build sweep. */
+export async function startJobWorker(o: JobsOptions): Promise<JobWorker> {
+  const logger = queueLogger(o.log);
+  const runner = await run({
+    connectionString: o.databaseUrl,
+    concurrency: o.concurrency,
+    maxPoolSize: o.concurrency + 2,
+    noHandleSignals: true,
+    pollInterval: 1000,
+    taskList: taskList(o),
+    crontab: crontabFor({ exportSchedule: o.exportSchedule }),
+    logger,
+  });
+  const utils = await makeWorkerUtils({ connectionString: o.databaseUrl, logger });
+  const sweep = () => sweepStaleBuilds(o.sql, o.buildStaleSeconds, (ids) => utils.forceUnlockWorkers(ids));
+  const timer = setInterval(() => void sweep().catch((err) => o.log(`stale-build sweep failed: ${(err as Error).message}`)), Math.max(250, (o.buildStaleSeconds * 1000) / 2));
+  timer.unref();
+  return {
+    runner,
+    utils,
+    sweep,
+    stop: async () => {
+      clearInterval(timer);
+      await runner.stop();
+      await utils.release();
+    },
+  };
+}
