@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
-import type { BlobStore } from './export/blob-store.ts';
+import type { BlobStore } from './domain/bulk/blob-store.ts';
 import { openBlobStore } from './export/stores.ts';
 import { installQueue, startJobWorker, type JobWorker } from './jobs/runner.ts';
 import { openDatabase, type Database } from './db/database.ts';

@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Sql } from '../db/client.ts';
-import type { BlobStore } from '../export/blob-store.ts';
+import type { BlobStore } from '../domain/bulk/blob-store.ts';
 import type { FixedWindowLimiter } from '../domain/rate-limit.ts';
 import type { Authenticator } from './auth.ts';
 import type { CoverageGate } from './coverage-gate.ts';

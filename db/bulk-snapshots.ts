@@ -1,4 +1,4 @@
-import type { Manifest } from '../export/manifest.ts';
+import type { Manifest } from '../domain/bulk/manifest.ts';
 import type { Sql } from './client.ts';
 
 export type SnapshotStatus = 'building' | 'published' | 'failed' | 'expired';

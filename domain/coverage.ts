@@ -2,6 +2,7 @@ import type { StatementType } from './catalog/types.ts';
 import { daysBetween } from './dates.ts';
 import { dec } from './decimal.ts';
 import { STATEMENT_TYPES, type FiledFiscalPeriod } from './statements/types.ts';
+import { COVERAGE_CORE_METRICS } from './catalog/traits.ts';
 
 /**
  * Company coverage: what should exist for a filer (expected periods, from its own reporting
@@ -48,11 +49,7 @@ import { STATEMENT_TYPES, type FiledFiscalPeriod } from './statements/types.ts';
  * of them is populated; a statement carrying only line items (say share-based compensation from a
  * cash-flow comparative) is not.
  */
-export const CORE_METRICS: Readonly<Record<StatementType, readonly string[]>> = Object.freeze({
-  INCOME_STATEMENT: ['REVENUE', 'OPERATING_INCOME', 'NET_INCOME', 'EPS_DILUTED'],
-  BALANCE_SHEET: ['TOTAL_ASSETS', 'TOTAL_LIABILITIES', 'STOCKHOLDERS_EQUITY', 'TOTAL_EQUITY'],
-  CASH_FLOW_STATEMENT: ['OPERATING_CASH_FLOW', 'INVESTING_CASH_FLOW', 'FINANCING_CASH_FLOW'],
-});
+export const CORE_METRICS: Readonly<Record<StatementType, readonly string[]>> = COVERAGE_CORE_METRICS;
 
 export const ALL_CORE_METRICS: readonly string[] = Object.freeze(Object.values(CORE_METRICS).flat());
 

@@ -25,6 +25,7 @@ import { checkIdentities, IDENTITY_RULES, toleranceFor } from './identity-checks
 import { statementKey } from './statements/key.ts';
 import { latestKnowable } from './statements/visibility.ts';
 import type { CalculationStep, FiscalPeriod, Severity, StatementType, ValueOrigin } from './statement-types.ts';
+import { HEADLINE_METRICS, NON_NEGATIVE_METRICS, QUALITY_REQUIRED_METRICS } from './catalog/traits.ts';
 
 export type IssueSeverity = Exclude<Severity, 'NONE'>;
 /** Ascending; the issues list orders by the reverse. */
@@ -44,45 +45,11 @@ export interface QualityRule {
   reference: string | null;
 }
 
-/** Statement totals and share counts: a defect there moves every ratio built on them. */
-const HEADLINE_METRICS = new Set([
-  'REVENUE', 'TOTAL_ASSETS', 'TOTAL_CURRENT_ASSETS', 'TOTAL_LIABILITIES', 'LIABILITIES_AND_EQUITY', 'CASH_AND_EQUIVALENTS',
-  'SHARES_OUTSTANDING', 'WEIGHTED_AVERAGE_SHARES_BASIC', 'WEIGHTED_AVERAGE_SHARES_DILUTED',
-]);
+/** Read from the catalog entries' traits (domain/catalog/traits.ts); re-exported for the rules' tests. */
+export { NON_NEGATIVE_METRICS };
 
-/**
- * Metrics that are never negative under their sign convention (domain/catalog: "positive balance",
- * "positive expense", "positive payment", share counts). Left out on purpose: metrics that may
- * legitimately turn negative (impairment and restructuring reversals, income taxes paid net of
- * refunds, acquisitions net of cash acquired, interest income under negative rates).
- */
-export const NON_NEGATIVE_METRICS: ReadonlySet<string> = new Set([
-  // income statement
-  'REVENUE', 'COST_OF_REVENUE', 'RESEARCH_AND_DEVELOPMENT', 'SELLING_GENERAL_AND_ADMINISTRATIVE', 'SELLING_AND_MARKETING',
-  'GENERAL_AND_ADMINISTRATIVE', 'OPERATING_EXPENSES', 'COSTS_AND_EXPENSES', 'INTEREST_EXPENSE',
-  'WEIGHTED_AVERAGE_SHARES_BASIC', 'WEIGHTED_AVERAGE_SHARES_DILUTED', 'DIVIDENDS_PER_SHARE',
-  // balance sheet
-  'CASH_AND_EQUIVALENTS', 'CASH_CASH_EQUIVALENTS_AND_RESTRICTED_CASH', 'SHORT_TERM_INVESTMENTS', 'ACCOUNTS_RECEIVABLE',
-  'INVENTORY', 'TOTAL_CURRENT_ASSETS', 'PROPERTY_PLANT_EQUIPMENT_GROSS', 'ACCUMULATED_DEPRECIATION',
-  'PROPERTY_PLANT_EQUIPMENT_NET', 'OPERATING_LEASE_RIGHT_OF_USE_ASSET', 'GOODWILL', 'INTANGIBLE_ASSETS_NET',
-  'TOTAL_NONCURRENT_ASSETS', 'TOTAL_ASSETS', 'ACCOUNTS_PAYABLE', 'TOTAL_CURRENT_LIABILITIES', 'LONG_TERM_DEBT',
-  'OPERATING_LEASE_LIABILITY', 'TOTAL_LIABILITIES', 'TREASURY_STOCK', 'LIABILITIES_AND_EQUITY', 'SHARES_OUTSTANDING',
-  'SHARES_ISSUED',
-  // cash flow (payments and proceeds are positive amounts; the direction is in the name)
-  'DEPRECIATION_AND_AMORTIZATION', 'DEPRECIATION', 'AMORTIZATION_OF_INTANGIBLES', 'SHARE_BASED_COMPENSATION',
-  'CAPITAL_EXPENDITURES', 'PROCEEDS_FROM_SALE_OF_PPE', 'PURCHASES_OF_INTANGIBLE_ASSETS', 'PURCHASES_OF_INVESTMENTS',
-  'PROCEEDS_FROM_INVESTMENTS', 'PROCEEDS_FROM_DEBT', 'REPAYMENTS_OF_DEBT', 'PROCEEDS_FROM_STOCK_ISSUANCE',
-  'SHARE_REPURCHASES', 'DIVIDENDS_PAID', 'TAX_WITHHOLDING_ON_SHARE_BASED_COMPENSATION',
-  'FINANCE_LEASE_PRINCIPAL_PAYMENTS', 'INTEREST_PAID',
-]);
-
-/** Metrics every statement of a type should carry, with the severity of their absence. */
-export const CORE_METRICS: Record<StatementType, readonly { metric: string; severity: IssueSeverity }[]> = {
-  // banks and insurers report no revenue total, so its absence is less telling than net income's
-  INCOME_STATEMENT: [{ metric: 'REVENUE', severity: 'MEDIUM' }, { metric: 'NET_INCOME', severity: 'HIGH' }],
-  BALANCE_SHEET: [{ metric: 'TOTAL_ASSETS', severity: 'HIGH' }],
-  CASH_FLOW_STATEMENT: [{ metric: 'OPERATING_CASH_FLOW', severity: 'HIGH' }],
-};
+/** Metrics every statement of a type should carry, with the severity of their absence (catalog trait quality_required). */
+export const CORE_METRICS: Readonly<Record<StatementType, readonly { metric: string; severity: IssueSeverity }[]>> = QUALITY_REQUIRED_METRICS;
 
 /** Scale factors a mis-keyed figure shows: thousands and millions. */
 export const SCALE_FACTORS = ['1000', '1000000'] as const;

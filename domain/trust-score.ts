@@ -24,6 +24,7 @@ import { Decimal } from 'decimal.js';
 import { checkIdentities } from './identity-checks.ts';
 import type { FiscalPeriod, StatementType } from './statement-types.ts';
 import { STATEMENT_TYPES } from './statements/types.ts';
+import { TRUST_REQUIREMENTS } from './catalog/traits.ts';
 
 const D = Decimal.clone({ precision: 60 });
 
@@ -47,11 +48,7 @@ export interface ScoredStatement {
  * STOCKHOLDERS_EQUITY or TOTAL_EQUITY satisfies the equity line). The headline totals of
  * domain/coverage.ts CORE_METRICS, counted one requirement each.
  */
-export const CORE_REQUIREMENTS: Readonly<Record<StatementType, readonly (readonly string[])[]>> = Object.freeze({
-  INCOME_STATEMENT: [['REVENUE'], ['OPERATING_INCOME'], ['NET_INCOME'], ['EPS_DILUTED']],
-  BALANCE_SHEET: [['TOTAL_ASSETS'], ['TOTAL_LIABILITIES'], ['STOCKHOLDERS_EQUITY', 'TOTAL_EQUITY']],
-  CASH_FLOW_STATEMENT: [['OPERATING_CASH_FLOW'], ['INVESTING_CASH_FLOW'], ['FINANCING_CASH_FLOW']],
-});
+export const CORE_REQUIREMENTS: Readonly<Record<StatementType, readonly (readonly string[])[]>> = TRUST_REQUIREMENTS;
 
 export const TRUST_WEIGHTS = Object.freeze({
   identity_pass_rate: '0.40',

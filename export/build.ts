@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
-import { exportCsv, tuneExportTransaction } from '../db/export-read.ts';
+import { exportCsv, tuneExportTransaction } from './dataset-queries.ts';
 import {
   abandonedBuilds,
   BUILD_LOCK,
@@ -15,9 +15,9 @@ import {
   startBuild,
   type PublishedSnapshot,
 } from '../db/bulk-snapshots.ts';
-import { blobKey, type BlobStore } from './blob-store.ts';
-import { DATASETS, FORMAT_VERSION, type Dataset, type DatasetName } from './datasets.ts';
-import { partPath, snapshotIdOf, type Manifest, type ManifestDataset, type ManifestFile } from './manifest.ts';
+import { blobKey, type BlobStore } from '../domain/bulk/blob-store.ts';
+import { DATASETS, FORMAT_VERSION, type Dataset, type DatasetName } from '../domain/bulk/datasets.ts';
+import { partPath, snapshotIdOf, type Manifest, type ManifestDataset, type ManifestFile } from '../domain/bulk/manifest.ts';
 import { ParquetWriter, type PlannedFile } from './parquet-writer.ts';
 
 /** Spec "Limits": the seven most recent snapshots are kept. */

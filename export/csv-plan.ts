@@ -17,7 +17,7 @@ const QUOTE = 0x22;
 const COMMA = 0x2c;
 
 /**
- * Splits PostgreSQL's CSV (db/export-read.ts: `rid, part, <columns>` per record, in rid order,
+ * Splits PostgreSQL's CSV (export/dataset-queries.ts: `rid, part, <columns>` per record, in rid order,
  * each partition's rows together) into part files of `rowsPerFile` rows per partition while it
  * streams, and hashes each file's rows on the way: the rows never make a second pass, and DuckDB
  * only ever casts and writes (a part is a rid range). A record ends at a newline outside

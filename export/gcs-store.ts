@@ -1,5 +1,5 @@
 import { IdempotencyStrategy, Storage, type Bucket, type StorageOptions } from '@google-cloud/storage';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobStore } from '../domain/bulk/blob-store.ts';
 
 export interface GcsStoreOptions {
   bucket: string;

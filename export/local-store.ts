@@ -1,22 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { copyFile, link, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BlobStore } from './blob-store.ts';
-
-/** The keyless route that serves the local store's objects (routes/server.ts). */
-export const DOWNLOAD_PREFIX = '/v1/bulk/download/';
-
-/*
- * A segment may not start with '.': that rules out '.' and '..', and keeps the store's own files
- * (temp names during put, the signing secret) out of list() and out of the download route.
- */
-const SEGMENT = '[A-Za-z0-9_=-][A-Za-z0-9_.=-]*';
-const KEY = new RegExp(`^${SEGMENT}(/${SEGMENT})*$`);
-const MAX_KEY_LENGTH = 1024;
-
-export function isValidKey(key: string): boolean {
-  return key.length <= MAX_KEY_LENGTH && KEY.test(key);
-}
+import { DOWNLOAD_PREFIX, isValidKey, type BlobStore, type DownloadCheck, type LocalDownloads } from '../domain/bulk/blob-store.ts';
 
 function assertKey(key: string): void {
   if (!isValidKey(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
@@ -25,8 +10,6 @@ function assertKey(key: string): void {
 function signature(secret: Buffer, key: string, expires: string): string {
   return createHmac('sha256', secret).update(`GET\n${DOWNLOAD_PREFIX}${key}\n${expires}`).digest('hex');
 }
-
-export type DownloadCheck = 'ok' | 'expired' | 'bad_signature';
 
 /** The signature is checked before the expiry, so an altered `expires` reads as tampering. */
 export function verifyDownload(
@@ -43,7 +26,7 @@ export function verifyDownload(
   return now.getTime() >= Number(expires) * 1000 ? 'expired' : 'ok';
 }
 
-export class LocalStore implements BlobStore {
+export class LocalStore implements BlobStore, LocalDownloads {
   readonly kind = 'local' as const;
   private readonly root: string;
   private readonly secret: Buffer;

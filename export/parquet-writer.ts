@@ -1,13 +1,13 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { PlannedFile } from './csv-plan.ts';
-import type { Column, Dataset } from './datasets.ts';
+import type { Column, Dataset } from '../domain/bulk/datasets.ts';
 
 /**
- * Parquet through DuckDB. A dataset's CSV (db/export-read.ts, already split into planned part
- * files and hashed while it streamed: export/csv-plan.ts) is loaded into a table of VARCHAR
- * columns, only when some file of the dataset needs writing; `write` sends one part through
- * `COPY (SELECT <casts>) TO ... (FORMAT parquet, COMPRESSION zstd)`. The casts are where types
- * happen: DECIMAL(38,12) exact from the decimal string, TIMESTAMPTZ (Parquet TIMESTAMP,
+ * Parquet through DuckDB. A dataset's CSV (export/dataset-queries.ts, already split into planned
+ * part files and hashed while it streamed: export/csv-plan.ts) is loaded into a table of VARCHAR
+ * columns, only when some file of the dataset needs writing; `write` sends one part (a rid range)
+ * through `COPY (SELECT <casts>) TO ... (FORMAT parquet, COMPRESSION zstd)`. The casts are where
+ * types happen: DECIMAL(38,12) exact from the decimal string, TIMESTAMPTZ (Parquet TIMESTAMP,
  * isAdjustedToUTC), DATE, lists.
  *
  * Why DuckDB and not parquetjs-lite (the design card's first pick): parquetjs-lite writes neither

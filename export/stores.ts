@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobStore } from '../domain/bulk/blob-store.ts';
 import { GcsStore } from './gcs-store.ts';
 import { loadSigningSecret, LocalStore } from './local-store.ts';
 

@@ -5,7 +5,7 @@
 import type { Task } from 'graphile-worker';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
-import type { BlobStore } from '../export/blob-store.ts';
+import type { BlobStore } from '../domain/bulk/blob-store.ts';
 import { BuildBusyError, buildSnapshot } from '../export/build.ts';
 
 export function bulkExportTask(deps: { sql: Sql; store: BlobStore; bulkDir: string; now: () => Date; log: (m: string) => void }): Task {

@@ -9,7 +9,7 @@
 import { Logger, makeWorkerUtils, run, runMigrations, type LogFunctionFactory, type Runner, type TaskList, type WorkerUtils } from 'graphile-worker';
 import type { Sql } from '../db/client.ts';
 import { MODELING_BUILD_TASK } from '../db/modeling-snapshots.ts';
-import type { BlobStore } from '../export/blob-store.ts';
+import type { BlobStore } from '../domain/bulk/blob-store.ts';
 import { bulkExportTask } from './bulk-export.ts';
 import { BULK_EXPORT_TASK, crontabFor } from './crontab.ts';
 import { modelingBuildTask, sweepStaleBuilds } from './modeling-build.ts';

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { pipeline } from 'node:stream/promises';
 import { isLoopbackHost } from '../domain/loopback.ts';
 import { ServiceError } from '../domain/service-error.ts';
-import { DOWNLOAD_PREFIX, isValidKey, LocalStore } from '../export/local-store.ts';
+import { DOWNLOAD_PREFIX, isValidKey, servesDownloads } from '../domain/bulk/blob-store.ts';
 import { buildManifest } from '../manifest/manifest.ts';
 import type { ToolDefinition } from '../api/define-tool.ts';
 import { JsonRpcDispatcher, RPC, type ServerInfo } from '../api/jsonrpc.ts';
@@ -149,7 +149,7 @@ async function serveDownload(
 ): Promise<void> {
   const method = req.method ?? 'GET';
   const store = services.bulkStore;
-  if (!(store instanceof LocalStore)) {
+  if (!servesDownloads(store)) {
     return sendError(res, new ServiceError('NOT_FOUND', `No route ${method} ${DOWNLOAD_PREFIX}${key}: bulk files are downloaded from the URLs the service issues.`), traceId);
   }
   if (method !== 'GET' && method !== 'HEAD') {

@@ -9,8 +9,8 @@ import { Decimal } from 'decimal.js';
 import { parquetMetadataAsync } from 'hyparquet';
 import { DAILY_BYTE_CAP } from '../domain/bulk-budget.ts';
 import { buildSnapshot, type BuildResult } from '../export/build.ts';
-import { DATASETS } from '../export/datasets.ts';
-import { snapshotIdOf, type Manifest } from '../export/manifest.ts';
+import { DATASETS } from '../domain/bulk/datasets.ts';
+import { snapshotIdOf, type Manifest } from '../domain/bulk/manifest.ts';
 import { get } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 

@@ -5,7 +5,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { isValidKey, loadSigningSecret, LocalStore, verifyDownload } from '../export/local-store.ts';
+import { isValidKey } from '../domain/bulk/blob-store.ts';
+import { loadSigningSecret, LocalStore, verifyDownload } from '../export/local-store.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
 const SECRET = Buffer.from('test secret');

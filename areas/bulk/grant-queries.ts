@@ -1,6 +1,6 @@
 import { checkAllowance, DAILY_BYTE_CAP, WINDOW_MS } from '../../domain/bulk-budget.ts';
 import { ServiceError } from '../../domain/service-error.ts';
-import { DOWNLOAD_URL_LIFETIME_MS } from '../../export/blob-store.ts';
+import { DOWNLOAD_URL_LIFETIME_MS } from '../../domain/bulk/blob-store.ts';
 import type { Sql } from '../../db/client.ts';
 
 export interface Grant {

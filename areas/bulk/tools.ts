@@ -3,9 +3,9 @@ import { issueGrant } from './grant-queries.ts';
 import { latestPublished, listPublished, snapshotById } from '../../db/bulk-snapshots.ts';
 import { DAILY_BYTE_CAP } from '../../domain/bulk-budget.ts';
 import { ServiceError } from '../../domain/service-error.ts';
-import { blobKey } from '../../export/blob-store.ts';
-import { DATASETS } from '../../export/datasets.ts';
-import { SNAPSHOT_ID, type Manifest } from '../../export/manifest.ts';
+import { blobKey } from '../../domain/bulk/blob-store.ts';
+import { DATASETS } from '../../domain/bulk/datasets.ts';
+import { SNAPSHOT_ID, type Manifest } from '../../domain/bulk/manifest.ts';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';
 import { dataEnvelope, pageOf, paginated, PageParams, Timestamp } from '../../api/schemas.ts';
 

@@ -41,7 +41,7 @@ export const metricDefinitions = defineTool({
   name: 'metrics.definitions',
   title: 'Canonical metric definitions',
   description:
-    'The 132 canonical metric definitions in catalog order (income statement, balance sheet, cash flow): name, category, statement, unit and sourcing notes. ' +
+    `The ${CANONICAL_METRICS.length} canonical metric definitions in catalog order (income statement, balance sheet, cash flow): name, category, statement, unit and sourcing notes. ` +
     'These are the names every statement, panel and metric time series uses. Derived metrics (ratios) are listed by /v1/edgar/derived-metrics/catalog.',
   http: { method: 'GET', path: '/v1/metrics/definitions' },
   tool: false,

@@ -22,6 +22,7 @@ import {
   type Identity,
 } from '../../api/restatement-shapes.ts';
 import { companyOf } from '../../api/params.ts';
+import { CANONICAL_METRICS } from '../../domain/catalog/index.ts';
 
 /**
  * Comparisons across the versions of one statement: the per-metric delta between two chosen
@@ -171,7 +172,7 @@ export const fundamentalsRestatementDelta = defineTool({
   tool: false,
   plan: 'free',
   input: z
-    .object({ ...DeltaFields, metrics: z.array(FiledMetricParam).min(1).max(132).optional().describe('canonical metrics to compare (repeatable, or comma-separated); all reported ones when omitted') })
+    .object({ ...DeltaFields, metrics: z.array(FiledMetricParam).min(1).max(CANONICAL_METRICS.length).optional().describe('canonical metrics to compare (repeatable, or comma-separated); all reported ones when omitted') })
     .superRefine(checkPairs),
   output: dataEnvelope(DeltaOut),
   companies: (input) => (input.cik ? [input.cik] : []),
@@ -216,7 +217,7 @@ export const restatementTimeline = defineTool({
   input: z.object({
     cik: Cik,
     ...IdentityParams,
-    metrics: z.array(FiledMetricParam).min(1).max(132).optional().describe('canonical metrics to list (repeatable); all reported ones when omitted'),
+    metrics: z.array(FiledMetricParam).min(1).max(CANONICAL_METRICS.length).optional().describe('canonical metrics to list (repeatable); all reported ones when omitted'),
     changed_only: z.boolean().default(false).describe('list only metrics whose value changed on some version'),
   }),
   output: dataEnvelope(

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { buildSnapshot } from '../../export/build.ts';
-import { DATASETS } from '../../export/datasets.ts';
+import { DATASETS } from '../../domain/bulk/datasets.ts';
 import { LocalStore } from '../../export/local-store.ts';
 import { createTestDatabase } from '../../test/helpers/database.ts';
 import { onCleanup } from '../lib/cleanup.ts';

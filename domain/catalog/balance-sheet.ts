@@ -13,30 +13,35 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   // ---- current assets
   balanceMetric({
     metric: 'CASH_AND_EQUIVALENTS', display_name: 'Cash and cash equivalents', category: 'ASSETS',
+    traits: { non_negative: true, headline: true },
     concepts: [usgaap('CashAndCashEquivalentsAtCarryingValue'), ifrs('CashAndCashEquivalents')],
     sign_convention: BALANCE,
     source_notes: 'The balance-sheet cash line, CashAndCashEquivalentsAtCarryingValue (IFRS CashAndCashEquivalents); restricted cash is excluded (see CASH_CASH_EQUIVALENTS_AND_RESTRICTED_CASH).',
   }),
   balanceMetric({
     metric: 'CASH_CASH_EQUIVALENTS_AND_RESTRICTED_CASH', display_name: 'Cash, cash equivalents and restricted cash', category: 'ASSETS',
+    traits: { non_negative: true },
     concepts: [usgaap('CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents')],
     sign_convention: BALANCE,
     source_notes: 'The cash balance the cash-flow statement reconciles to (ASU 2016-18, 2018+), CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents; its change over a period is NET_CHANGE_IN_CASH.',
   }),
   balanceMetric({
     metric: 'SHORT_TERM_INVESTMENTS', display_name: 'Short-term investments', category: 'ASSETS',
+    traits: { non_negative: true },
     concepts: [usgaap('ShortTermInvestments'), usgaap('MarketableSecuritiesCurrent'), usgaap('AvailableForSaleSecuritiesCurrent'), usgaap('AvailableForSaleSecuritiesDebtSecuritiesCurrent')],
     sign_convention: BALANCE,
     source_notes: 'ShortTermInvestments, then current marketable securities, then current available-for-sale securities (the line filers such as Apple and Nike present); no IFRS total exists for current financial assets held as investments.',
   }),
   balanceMetric({
     metric: 'ACCOUNTS_RECEIVABLE', display_name: 'Accounts receivable, net', category: 'ASSETS',
+    traits: { non_negative: true },
     concepts: [usgaap('AccountsReceivableNetCurrent'), usgaap('ReceivablesNetCurrent'), usgaap('AccountsNotesAndLoansReceivableNetCurrent'), ifrs('CurrentTradeReceivables')],
     sign_convention: BALANCE,
     source_notes: 'Trade receivables net of allowances: AccountsReceivableNetCurrent, then the balance-sheet receivables line for filers that present one combined line (ReceivablesNetCurrent, AccountsNotesAndLoansReceivableNetCurrent); IFRS CurrentTradeReceivables.',
   }),
   balanceMetric({
     metric: 'INVENTORY', display_name: 'Inventory', category: 'ASSETS',
+    traits: { non_negative: true },
     concepts: [usgaap('InventoryNet'), ifrs('Inventories')],
     sign_convention: BALANCE,
     source_notes: 'InventoryNet (IFRS Inventories); components such as finished goods are never used for the total.',
@@ -55,6 +60,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'TOTAL_CURRENT_ASSETS', display_name: 'Total current assets', category: 'ASSETS',
+    traits: { non_negative: true, headline: true },
     concepts: [usgaap('AssetsCurrent'), ifrs('CurrentAssets')],
     sign_convention: BALANCE,
     source_notes: `AssetsCurrent (IFRS CurrentAssets). ${NO_NARROWER}`,
@@ -62,24 +68,28 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   // ---- non-current assets
   balanceMetric({
     metric: 'PROPERTY_PLANT_EQUIPMENT_GROSS', display_name: 'Property, plant and equipment, gross', category: 'ASSETS',
+    traits: { non_negative: true },
     concepts: [usgaap('PropertyPlantAndEquipmentGross'), usgaap('PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetBeforeAccumulatedDepreciationAndAmortization')],
     sign_convention: BALANCE,
     source_notes: 'Cost before accumulated depreciation: PropertyPlantAndEquipmentGross, then the variant including finance-lease right-of-use assets for filers that present them together.',
   }),
   balanceMetric({
     metric: 'ACCUMULATED_DEPRECIATION', display_name: 'Accumulated depreciation', category: 'ASSETS',
+    traits: { non_negative: true },
     concepts: [usgaap('AccumulatedDepreciationDepletionAndAmortizationPropertyPlantAndEquipment'), usgaap('PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetAccumulatedDepreciationAndAmortization')],
     sign_convention: 'positive amount deducted from gross PP&E',
     source_notes: 'AccumulatedDepreciationDepletionAndAmortizationPropertyPlantAndEquipment, then the variant including finance-lease assets; a positive contra-asset amount.',
   }),
   balanceMetric({
     metric: 'PROPERTY_PLANT_EQUIPMENT_NET', display_name: 'Property, plant and equipment, net', category: 'ASSETS',
+    traits: { non_negative: true },
     concepts: [usgaap('PropertyPlantAndEquipmentNet'), usgaap('PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetAfterAccumulatedDepreciationAndAmortization'), ifrs('PropertyPlantAndEquipment')],
     sign_convention: BALANCE,
     source_notes: 'PropertyPlantAndEquipmentNet, then the net line including finance-lease right-of-use assets for filers that present one combined line (Home Depot, Alphabet); IFRS PropertyPlantAndEquipment.',
   }),
   balanceMetric({
     metric: 'OPERATING_LEASE_RIGHT_OF_USE_ASSET', display_name: 'Operating lease right-of-use assets', category: 'ASSETS',
+    traits: { non_negative: true },
     concepts: [usgaap('OperatingLeaseRightOfUseAsset')],
     sign_convention: BALANCE,
     source_notes: 'OperatingLeaseRightOfUseAsset (ASC 842, 2019+). IFRS 16 has no operating/finance split, so IFRS RightofuseAssets is not mapped here.',
@@ -92,12 +102,14 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'GOODWILL', display_name: 'Goodwill', category: 'ASSETS',
+    traits: { non_negative: true },
     concepts: [usgaap('Goodwill'), ifrs('Goodwill')],
     sign_convention: BALANCE,
     source_notes: 'Goodwill (IFRS Goodwill); a combined goodwill-and-intangibles line is never split or used.',
   }),
   balanceMetric({
     metric: 'INTANGIBLE_ASSETS_NET', display_name: 'Intangible assets, net (excluding goodwill)', category: 'ASSETS',
+    traits: { non_negative: true },
     concepts: [usgaap('IntangibleAssetsNetExcludingGoodwill'), usgaap('FiniteLivedIntangibleAssetsNet'), ifrs('IntangibleAssetsOtherThanGoodwill')],
     sign_convention: BALANCE,
     source_notes: 'IntangibleAssetsNetExcludingGoodwill, then FiniteLivedIntangibleAssetsNet for filers whose balance-sheet line holds only finite-lived intangibles; IFRS IntangibleAssetsOtherThanGoodwill.',
@@ -128,12 +140,14 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'TOTAL_NONCURRENT_ASSETS', display_name: 'Total non-current assets', category: 'ASSETS',
+    traits: { non_negative: true },
     concepts: [usgaap('AssetsNoncurrent'), ifrs('NoncurrentAssets')],
     sign_convention: BALANCE,
     source_notes: `AssetsNoncurrent (IFRS NoncurrentAssets). us-gaap NoncurrentAssets is the long-lived-assets-by-geography disclosure, not this total, and is not used. ${NO_NARROWER}`,
   }),
   balanceMetric({
     metric: 'TOTAL_ASSETS', display_name: 'Total assets', category: 'ASSETS',
+    traits: { non_negative: true, headline: true, quality_required: 'HIGH', coverage_core: true, trust_requirement: 'TOTAL_ASSETS' },
     concepts: [usgaap('Assets'), ifrs('Assets')],
     sign_convention: BALANCE,
     source_notes: `Assets (IFRS Assets). ${NO_NARROWER}`,
@@ -141,6 +155,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   // ---- current liabilities
   balanceMetric({
     metric: 'ACCOUNTS_PAYABLE', display_name: 'Accounts payable', category: 'LIABILITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('AccountsPayableCurrent'), usgaap('AccountsPayableTradeCurrent'), usgaap('AccountsPayableAndAccruedLiabilitiesCurrent'), ifrs('TradeAndOtherCurrentPayablesToTradeSuppliers')],
     sign_convention: BALANCE,
     source_notes: 'AccountsPayableCurrent, then trade payables; the combined payables-and-accrued line is used only for filers that present no separate payables line (Disney), and then includes accrued liabilities. IFRS payables to trade suppliers.',
@@ -201,6 +216,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'TOTAL_CURRENT_LIABILITIES', display_name: 'Total current liabilities', category: 'LIABILITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('LiabilitiesCurrent'), ifrs('CurrentLiabilities')],
     sign_convention: BALANCE,
     source_notes: `LiabilitiesCurrent (IFRS CurrentLiabilities). ${NO_NARROWER}`,
@@ -208,6 +224,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   // ---- non-current liabilities
   balanceMetric({
     metric: 'LONG_TERM_DEBT', display_name: 'Long-term debt, non-current', category: 'LIABILITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('LongTermDebtNoncurrent'), usgaap('LongTermDebtAndCapitalLeaseObligations'), ifrs('NoncurrentPortionOfNoncurrentBorrowings')],
     sign_convention: BALANCE,
     source_notes: 'The balance-sheet long-term debt line excluding current maturities: LongTermDebtNoncurrent, then LongTermDebtAndCapitalLeaseObligations (non-current, including finance leases); IFRS NoncurrentPortionOfNoncurrentBorrowings. us-gaap LongTermDebt includes current maturities and is LONG_TERM_DEBT_INCLUDING_CURRENT.',
@@ -226,6 +243,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'OPERATING_LEASE_LIABILITY', display_name: 'Operating lease liabilities, total', category: 'LIABILITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('OperatingLeaseLiability')],
     sign_convention: BALANCE,
     source_notes: `Present value of operating lease payments, current plus non-current, from the lease note: OperatingLeaseLiability. ${NO_NARROWER}`,
@@ -268,6 +286,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'TOTAL_LIABILITIES', display_name: 'Total liabilities', category: 'LIABILITIES',
+    traits: { non_negative: true, headline: true, coverage_core: true, trust_requirement: 'TOTAL_LIABILITIES' },
     concepts: [usgaap('Liabilities'), ifrs('Liabilities')],
     sign_convention: BALANCE,
     source_notes: `Liabilities (IFRS Liabilities). Filers that present no total-liabilities line (Walmart, McDonald's, Nike) have none; current liabilities never stand in for it. ${NO_NARROWER}`,
@@ -317,12 +336,14 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'TREASURY_STOCK', display_name: 'Treasury stock, at cost', category: 'EQUITY',
+    traits: { non_negative: true },
     concepts: [usgaap('TreasuryStockValue'), usgaap('TreasuryStockCommonValue'), ifrs('TreasuryShares')],
     sign_convention: 'positive cost, deducted from equity',
     source_notes: 'TreasuryStockValue, then the common-only TreasuryStockCommonValue (IFRS TreasuryShares); a positive amount that reduces equity. Filers that retire repurchased shares have none.',
   }),
   balanceMetric({
     metric: 'STOCKHOLDERS_EQUITY', display_name: 'Stockholders\' equity attributable to parent', category: 'EQUITY',
+    traits: { coverage_core: true, trust_requirement: 'EQUITY' },
     concepts: [usgaap('StockholdersEquity'), ifrs('EquityAttributableToOwnersOfParent')],
     sign_convention: 'positive equity, negative deficit',
     source_notes: 'Parent-only equity: StockholdersEquity (IFRS EquityAttributableToOwnersOfParent); excludes noncontrolling interest and temporary equity.',
@@ -335,12 +356,14 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'TOTAL_EQUITY', display_name: 'Total equity including noncontrolling interest', category: 'EQUITY',
+    traits: { coverage_core: true, trust_requirement: 'EQUITY' },
     concepts: [usgaap('StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest'), ifrs('Equity')],
     sign_convention: 'positive equity, negative deficit',
     source_notes: `StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest (IFRS Equity). It does not fall back to StockholdersEquity: parent-only equity is a narrower total, so a filer that tags only that has no TOTAL_EQUITY. ${NO_NARROWER}`,
   }),
   balanceMetric({
     metric: 'LIABILITIES_AND_EQUITY', display_name: 'Total liabilities and equity', category: 'EQUITY',
+    traits: { non_negative: true, headline: true },
     concepts: [usgaap('LiabilitiesAndStockholdersEquity'), ifrs('EquityAndLiabilities')],
     sign_convention: BALANCE,
     source_notes: `LiabilitiesAndStockholdersEquity (IFRS EquityAndLiabilities); equals TOTAL_ASSETS. ${NO_NARROWER}`,
@@ -348,12 +371,14 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   // ---- share counts at the balance-sheet date
   balanceMetric({
     metric: 'SHARES_OUTSTANDING', display_name: 'Common shares outstanding', category: 'SHARES', unit_type: 'shares',
+    traits: { non_negative: true, headline: true },
     concepts: [usgaap('CommonStockSharesOutstanding'), dei('EntityCommonStockSharesOutstanding')],
     sign_convention: 'positive share count',
     source_notes: 'Shares outstanding at the balance-sheet date, CommonStockSharesOutstanding. The cover-page dei:EntityCommonStockSharesOutstanding is stated at a later date (near filing) and only matches when no balance-sheet count is tagged for the date.',
   }),
   balanceMetric({
     metric: 'SHARES_ISSUED', display_name: 'Common shares issued', category: 'SHARES', unit_type: 'shares',
+    traits: { non_negative: true },
     concepts: [usgaap('CommonStockSharesIssued'), ifrs('NumberOfSharesIssuedAndFullyPaid')],
     sign_convention: 'positive share count',
     source_notes: 'CommonStockSharesIssued (IFRS NumberOfSharesIssuedAndFullyPaid); includes treasury shares, so it never stands in for SHARES_OUTSTANDING.',

@@ -6,6 +6,7 @@ import type {
   CanonicalMetric,
   ConceptSource,
   DerivedMetric,
+  MetricTraits,
   PeriodKind,
   StatementType,
   UnitType,
@@ -33,7 +34,11 @@ export interface CanonicalSpec {
   concepts: ConceptSource[];
   sign_convention: string;
   source_notes: string;
+  /** only the traits that hold; every other trait is false (or null) */
+  traits?: Partial<MetricTraits>;
 }
+
+const NO_TRAITS: MetricTraits = { non_negative: false, headline: false, quality_required: null, coverage_core: false, trust_requirement: null };
 
 function canonical(statement_type: StatementType, period_kind: PeriodKind, spec: CanonicalSpec): CanonicalMetric {
   return {
@@ -53,6 +58,7 @@ function canonical(statement_type: StatementType, period_kind: PeriodKind, spec:
     period_kind,
     concepts: spec.concepts,
     sign_convention: spec.sign_convention,
+    traits: { ...NO_TRAITS, ...spec.traits },
   };
 }
 

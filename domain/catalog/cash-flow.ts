@@ -17,24 +17,28 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   // ---- operating activities: non-cash items
   cashFlowMetric({
     metric: 'DEPRECIATION_AND_AMORTIZATION', display_name: 'Depreciation and amortization', category: 'OPERATING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('DepreciationAmortizationAndAccretionNet'), usgaap('DepreciationDepletionAndAmortization'), usgaap('DepreciationAndAmortization'), ifrs('DepreciationAndAmortisationExpense')],
     sign_convention: 'positive add-back',
     source_notes: 'The cash-flow add-back: DepreciationAmortizationAndAccretionNet (a cash-flow-only element), then DepreciationDepletionAndAmortization, then DepreciationAndAmortization, which some filers use for a narrower income-statement line excluding D&A inside cost of sales; IFRS DepreciationAndAmortisationExpense.',
   }),
   cashFlowMetric({
     metric: 'DEPRECIATION', display_name: 'Depreciation', category: 'OPERATING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('Depreciation'), ifrs('DepreciationExpense')],
     sign_convention: 'positive expense',
     source_notes: 'Depreciation of property, plant and equipment, often from the PP&E note: Depreciation (IFRS DepreciationExpense). Segment-specific tags such as non-rental depreciation are not used.',
   }),
   cashFlowMetric({
     metric: 'AMORTIZATION_OF_INTANGIBLES', display_name: 'Amortization of intangible assets', category: 'OPERATING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('AmortizationOfIntangibleAssets'), ifrs('AmortisationExpense')],
     sign_convention: 'positive expense',
     source_notes: 'AmortizationOfIntangibleAssets (IFRS AmortisationExpense).',
   }),
   cashFlowMetric({
     metric: 'SHARE_BASED_COMPENSATION', display_name: 'Share-based compensation', category: 'OPERATING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('ShareBasedCompensation'), usgaap('AllocatedShareBasedCompensationExpense'), ifrs('AdjustmentsForSharebasedPayments')],
     sign_convention: 'positive add-back',
     source_notes: 'The non-cash add-back ShareBasedCompensation, then the expense recognized per the stock-compensation note (AllocatedShareBasedCompensationExpense, pre-tax); IFRS AdjustmentsForSharebasedPayments.',
@@ -102,6 +106,7 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   }),
   cashFlowMetric({
     metric: 'OPERATING_CASH_FLOW', display_name: 'Net cash from operating activities', category: 'OPERATING_ACTIVITIES',
+    traits: { quality_required: 'HIGH', coverage_core: true, trust_requirement: 'OPERATING_CASH_FLOW' },
     concepts: [usgaap('NetCashProvidedByUsedInOperatingActivities'), usgaap('NetCashProvidedByUsedInOperatingActivitiesContinuingOperations'), ifrs('CashFlowsFromUsedInOperatingActivities')],
     sign_convention: SECTION_TOTAL,
     source_notes: 'NetCashProvidedByUsedInOperatingActivities, then the continuing-operations element, which filers without discontinued operations used for their total in 2012-2018 (a filer with discontinued-operations cash flows tags the total, which wins); IFRS CashFlowsFromUsedInOperatingActivities.',
@@ -109,12 +114,14 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   // ---- investing activities
   cashFlowMetric({
     metric: 'CAPITAL_EXPENDITURES', display_name: 'Capital expenditures', category: 'INVESTING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('PaymentsToAcquirePropertyPlantAndEquipment'), usgaap('PaymentsToAcquireProductiveAssets'), ifrs('PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities')],
     sign_convention: PAYMENT,
     source_notes: 'Cash paid for property, plant and equipment as a positive payment: PaymentsToAcquirePropertyPlantAndEquipment, then PaymentsToAcquireProductiveAssets (capital expenditures including other productive assets); IFRS PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities.',
   }),
   cashFlowMetric({
     metric: 'PROCEEDS_FROM_SALE_OF_PPE', display_name: 'Proceeds from sale of property and equipment', category: 'INVESTING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('ProceedsFromSaleOfPropertyPlantAndEquipment'), usgaap('ProceedsFromSaleOfProductiveAssets'), ifrs('ProceedsFromSalesOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities')],
     sign_convention: PROCEEDS,
     source_notes: 'ProceedsFromSaleOfPropertyPlantAndEquipment, then ProceedsFromSaleOfProductiveAssets (IFRS proceeds from sales of PP&E).',
@@ -127,18 +134,21 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   }),
   cashFlowMetric({
     metric: 'PURCHASES_OF_INTANGIBLE_ASSETS', display_name: 'Purchases of intangible assets', category: 'INVESTING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('PaymentsToAcquireIntangibleAssets'), ifrs('PurchaseOfIntangibleAssetsClassifiedAsInvestingActivities')],
     sign_convention: PAYMENT,
     source_notes: 'PaymentsToAcquireIntangibleAssets (IFRS PurchaseOfIntangibleAssetsClassifiedAsInvestingActivities), a positive payment.',
   }),
   cashFlowMetric({
     metric: 'PURCHASES_OF_INVESTMENTS', display_name: 'Purchases of investments', category: 'INVESTING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('PaymentsToAcquireInvestments'), usgaap('PaymentsToAcquireMarketableSecurities'), usgaap('PaymentsToAcquireAvailableForSaleSecurities'), usgaap('PaymentsToAcquireAvailableForSaleSecuritiesDebt'), usgaap('PaymentsToAcquireShortTermInvestments'), ifrs('PurchaseOfInvestmentsOtherThanInvestmentsAccountedForUsingEquityMethod')],
     sign_convention: PAYMENT,
     source_notes: 'PaymentsToAcquireInvestments (all investments), then the filer\'s single purchases line by security class (marketable, available-for-sale, short-term); a filer with several purchase lines is served only its broadest tagged one.',
   }),
   cashFlowMetric({
     metric: 'PROCEEDS_FROM_INVESTMENTS', display_name: 'Proceeds from sales and maturities of investments', category: 'INVESTING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('ProceedsFromSaleMaturityAndCollectionsOfInvestments'), usgaap('ProceedsFromSaleAndMaturityOfMarketableSecurities'), usgaap('ProceedsFromSaleAndMaturityOfAvailableForSaleSecurities')],
     sign_convention: PROCEEDS,
     source_notes: 'Only combined sale-and-maturity tags; filers that present sales and maturities on separate lines have none, since one of them would understate the total.',
@@ -151,6 +161,7 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   }),
   cashFlowMetric({
     metric: 'INVESTING_CASH_FLOW', display_name: 'Net cash from investing activities', category: 'INVESTING_ACTIVITIES',
+    traits: { coverage_core: true, trust_requirement: 'INVESTING_CASH_FLOW' },
     concepts: [usgaap('NetCashProvidedByUsedInInvestingActivities'), usgaap('NetCashProvidedByUsedInInvestingActivitiesContinuingOperations'), ifrs('CashFlowsFromUsedInInvestingActivities')],
     sign_convention: SECTION_TOTAL,
     source_notes: 'NetCashProvidedByUsedInInvestingActivities as filed (negative = net outflow), then the continuing-operations element used as the total by filers without discontinued operations; IFRS CashFlowsFromUsedInInvestingActivities.',
@@ -158,12 +169,14 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   // ---- financing activities
   cashFlowMetric({
     metric: 'PROCEEDS_FROM_DEBT', display_name: 'Proceeds from issuance of debt', category: 'FINANCING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('ProceedsFromIssuanceOfLongTermDebt'), usgaap('ProceedsFromIssuanceOfLongTermDebtAndCapitalSecuritiesNet'), usgaap('ProceedsFromDebtNetOfIssuanceCosts'), usgaap('ProceedsFromIssuanceOfDebt')],
     sign_convention: PROCEEDS,
     source_notes: 'Proceeds from long-term borrowings: ProceedsFromIssuanceOfLongTermDebt, then its variant net of costs; then the all-debt lines of filers that present one borrowing line. Net short-term flows are NET_CHANGE_IN_SHORT_TERM_DEBT. TSMC splits bonds and bank loans with no total, so it has none.',
   }),
   cashFlowMetric({
     metric: 'REPAYMENTS_OF_DEBT', display_name: 'Repayments of debt', category: 'FINANCING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('RepaymentsOfLongTermDebt'), usgaap('RepaymentsOfLongTermDebtAndCapitalSecurities'), usgaap('RepaymentsOfDebt')],
     sign_convention: PAYMENT,
     source_notes: 'RepaymentsOfLongTermDebt, then the variant including capital securities, then RepaymentsOfDebt for filers that present one repayment line; a positive payment.',
@@ -176,30 +189,35 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   }),
   cashFlowMetric({
     metric: 'PROCEEDS_FROM_STOCK_ISSUANCE', display_name: 'Proceeds from issuance of stock', category: 'FINANCING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('ProceedsFromIssuanceOrSaleOfEquity'), usgaap('ProceedsFromIssuanceOfCommonStock'), usgaap('ProceedsFromStockPlans'), usgaap('ProceedsFromIssuanceOfSharesUnderIncentiveAndShareBasedCompensationPlansIncludingStockOptions'), usgaap('ProceedsFromIssuanceOfSharesUnderIncentiveAndShareBasedCompensationPlans'), usgaap('ProceedsFromStockOptionsExercised'), ifrs('ProceedsFromIssuingShares'), ifrs('ProceedsFromExerciseOfOptions')],
     sign_convention: PROCEEDS,
     source_notes: 'Cash from issuing shares, including employee plans: ProceedsFromIssuanceOrSaleOfEquity, ProceedsFromIssuanceOfCommonStock, then the employee-plan and option-exercise lines for filers whose only issuance line is one of those.',
   }),
   cashFlowMetric({
     metric: 'SHARE_REPURCHASES', display_name: 'Repurchases of common stock', category: 'FINANCING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('PaymentsForRepurchaseOfCommonStock'), usgaap('PaymentsForRepurchaseOfEquity'), ifrs('PaymentsToAcquireOrRedeemEntitysShares')],
     sign_convention: PAYMENT,
     source_notes: 'PaymentsForRepurchaseOfCommonStock as a positive payment, then PaymentsForRepurchaseOfEquity for filers that tag buybacks only that way; IFRS PaymentsToAcquireOrRedeemEntitysShares.',
   }),
   cashFlowMetric({
     metric: 'DIVIDENDS_PAID', display_name: 'Dividends paid', category: 'FINANCING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('PaymentsOfDividends'), usgaap('PaymentsOfDividendsCommonStock'), ifrs('DividendsPaidClassifiedAsFinancingActivities')],
     sign_convention: PAYMENT,
     source_notes: 'PaymentsOfDividends, then PaymentsOfDividendsCommonStock; IFRS DividendsPaidClassifiedAsFinancingActivities. A positive payment; dividends to noncontrolling holders shown on a separate line are excluded.',
   }),
   cashFlowMetric({
     metric: 'TAX_WITHHOLDING_ON_SHARE_BASED_COMPENSATION', display_name: 'Taxes paid for net share settlement', category: 'FINANCING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('PaymentsRelatedToTaxWithholdingForShareBasedCompensation')],
     sign_convention: PAYMENT,
     source_notes: 'PaymentsRelatedToTaxWithholdingForShareBasedCompensation: employee taxes paid by withholding shares, economically a repurchase; a positive payment.',
   }),
   cashFlowMetric({
     metric: 'FINANCE_LEASE_PRINCIPAL_PAYMENTS', display_name: 'Finance lease principal payments', category: 'FINANCING_ACTIVITIES',
+    traits: { non_negative: true },
     concepts: [usgaap('FinanceLeasePrincipalPayments'), usgaap('RepaymentsOfLongTermCapitalLeaseObligations')],
     sign_convention: PAYMENT,
     source_notes: 'FinanceLeasePrincipalPayments, then the pre-2019 RepaymentsOfLongTermCapitalLeaseObligations; a positive payment.',
@@ -212,6 +230,7 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   }),
   cashFlowMetric({
     metric: 'FINANCING_CASH_FLOW', display_name: 'Net cash from financing activities', category: 'FINANCING_ACTIVITIES',
+    traits: { coverage_core: true, trust_requirement: 'FINANCING_CASH_FLOW' },
     concepts: [usgaap('NetCashProvidedByUsedInFinancingActivities'), usgaap('NetCashProvidedByUsedInFinancingActivitiesContinuingOperations'), ifrs('CashFlowsFromUsedInFinancingActivities')],
     sign_convention: SECTION_TOTAL,
     source_notes: 'NetCashProvidedByUsedInFinancingActivities as filed (negative = net outflow), then the continuing-operations element used as the total by filers without discontinued operations; IFRS CashFlowsFromUsedInFinancingActivities.',
@@ -238,6 +257,7 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   }),
   cashFlowMetric({
     metric: 'INTEREST_PAID', display_name: 'Interest paid', category: 'SUPPLEMENTAL',
+    traits: { non_negative: true },
     concepts: [usgaap('InterestPaidNet'), usgaap('InterestPaid'), ifrs('InterestPaidClassifiedAsOperatingActivities'), ifrs('InterestPaidClassifiedAsFinancingActivities')],
     sign_convention: PAYMENT,
     source_notes: 'Supplemental cash paid for interest: InterestPaidNet (net of capitalized interest), then InterestPaid; IFRS interest paid, classified as operating or financing.',

@@ -48,9 +48,34 @@ export interface MetricDefinition {
   source_notes: string;
 }
 
+/** How severe the absence of a required metric is (the data-quality severities a catalog trait may name). */
+export type RequiredSeverity = 'HIGH' | 'MEDIUM';
+
+/**
+ * What the service's rules need to know about a canonical metric, kept on its catalog entry so a
+ * new metric is one entry: data quality, coverage and the trust score derive their lists from these.
+ */
+export interface MetricTraits {
+  /** never negative under its sign convention (a negative value is a DQ_NEGATIVE_VALUE finding) */
+  non_negative: boolean;
+  /** a statement total or share count: a defect there moves every ratio built on it (HIGH severity findings) */
+  headline: boolean;
+  /** data-quality core role: a statement of its type lacking it is a finding of this severity; null when not required */
+  quality_required: RequiredSeverity | null;
+  /** coverage role: a headline total an analyst models from; a period holding one of its type is populated */
+  coverage_core: boolean;
+  /**
+   * trust-score requirement this metric satisfies on its statement type's core completeness;
+   * metrics naming the same requirement are alternatives (STOCKHOLDERS_EQUITY or TOTAL_EQUITY); null when not counted
+   */
+  trust_requirement: string | null;
+}
+
 export interface CanonicalMetric extends MetricDefinition {
   is_canonical: true;
   is_derived: false;
+  /** the rules' view of the metric (not published: /v1/metrics/definitions serves the spec fields) */
+  traits: MetricTraits;
   period_kind: PeriodKind;
   /** ordered candidates; the first tagged for the period wins */
   concepts: ConceptSource[];

@@ -1,13 +1,14 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { CsvPartPlanner, type PlannedFile } from '../export/csv-plan.ts';
-import type { DatasetName } from '../export/datasets.ts';
-import type { Sql } from './client.ts';
-import { latestPerPeriod } from './statement-versions.ts';
+import { CsvPartPlanner, type PlannedFile } from './csv-plan.ts';
+import type { DatasetName } from '../domain/bulk/datasets.ts';
+import type { Sql } from '../db/client.ts';
+import { latestPerPeriod } from '../db/statement-versions.ts';
 
 /**
  * The rows of each bulk dataset as CSV straight out of PostgreSQL's COPY: `rid` (the row's place
- * in file order), the partition value, then the dataset's columns exactly as export/datasets.ts
- * lists them, in rid order (each query sorts once: by its window's keys). Every value leaves as text (NUMERIC keeps every digit, timestamps their offset), so
+ * in file order), the partition value, then the dataset's columns exactly as domain/bulk/datasets.ts
+ * lists them, in rid order (each query sorts once, by its window's keys). Every value leaves as
+ * text (NUMERIC keeps every digit, timestamps their offset), so
  * nothing passes through a JS number, and no cell passes through JS at all: the Parquet writer
  * reads the CSV itself. File order is partition, then key, so the same corpus yields the same files.
  */

@@ -1,0 +1,43 @@
+/**
+ * The lists the rules read, derived from the traits on each catalog entry (never typed again):
+ * data quality's non-negative, headline and required metrics, coverage's core metrics and the
+ * trust score's core requirements. Adding a metric with a trait is one catalog entry.
+ *
+ * Non-negative means never negative under the metric's sign convention ("positive balance",
+ * "positive expense", "positive payment", share counts). Left out on purpose: metrics that may
+ * legitimately turn negative (impairment and restructuring reversals, income taxes paid net of
+ * refunds, acquisitions net of cash acquired, interest income under negative rates).
+ */
+import { CANONICAL_METRICS } from './index.ts';
+import type { CanonicalMetric, RequiredSeverity, StatementType } from './types.ts';
+import { STATEMENT_TYPES } from '../statements/types.ts';
+
+const named = (keep: (m: CanonicalMetric) => boolean): ReadonlySet<string> => new Set(CANONICAL_METRICS.filter(keep).map((m) => m.metric));
+
+function byStatement<T>(of: (metrics: CanonicalMetric[]) => T): Readonly<Record<StatementType, T>> {
+  return Object.freeze(Object.fromEntries(STATEMENT_TYPES.map((t) => [t, of(CANONICAL_METRICS.filter((m) => m.statement_type === t))])) as Record<StatementType, T>);
+}
+
+/** Metrics never negative under their sign convention. */
+export const NON_NEGATIVE_METRICS = named((m) => m.traits.non_negative);
+
+/** Statement totals and share counts: a defect there moves every ratio built on them. */
+export const HEADLINE_METRICS = named((m) => m.traits.headline);
+
+/** Per statement type, the metrics a statement should carry, with the severity of their absence (catalog order). */
+export const QUALITY_REQUIRED_METRICS = byStatement((ms) =>
+  Object.freeze(ms.filter((m) => m.traits.quality_required !== null).map((m) => ({ metric: m.metric, severity: m.traits.quality_required as RequiredSeverity }))),
+);
+
+/** Per statement type, the headline totals whose presence makes a period populated (catalog order). */
+export const COVERAGE_CORE_METRICS = byStatement((ms) => Object.freeze(ms.filter((m) => m.traits.coverage_core).map((m) => m.metric)));
+
+/**
+ * Per statement type, the trust score's core requirements in catalog order; each is the list of
+ * metrics that satisfy it (alternatives share a requirement name on their entries).
+ */
+export const TRUST_REQUIREMENTS = byStatement((ms) => {
+  const groups = new Map<string, string[]>();
+  for (const m of ms) if (m.traits.trust_requirement !== null) groups.set(m.traits.trust_requirement, [...(groups.get(m.traits.trust_requirement) ?? []), m.metric]);
+  return Object.freeze([...groups.values()].map((g) => Object.freeze(g)));
+});

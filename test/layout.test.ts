@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The import rules of ARCHITECTURE.md, enforced on every .ts file of the repository: each folder
+ * ("room") may import only the rooms its rule names, an area never imports another area, and no
+ * two rooms import each other (directly or round a longer cycle). A new area folder gets the area
+ * rule by itself; a new top-level folder fails here until it is given a rule.
+ */
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SKIP = new Set(['node_modules', '.git', '.data', 'test', 'bench']);
+
+/** Rooms whose imports are not restricted: the test suites, the benchmarks and the composition root (cli.ts, service.ts, config.ts). */
+const FREE = new Set(['test', 'bench', '(root)']);
+
+/**
+ * What each room may import besides itself. `areas/*` stands for every area folder. `config` is
+ * config.ts, the environment read once (it imports nothing of ours); pure domain/ never reads it.
+ */
+const RULES: Record<string, readonly string[]> = {
+  config: [],
+  domain: [],
+  db: ['domain', 'config'],
+  api: ['domain', 'db', 'config'],
+  'areas/*': ['domain', 'db', 'api'],
+  // the registry: the one module that lists every area
+  'areas/index.ts': ['areas/*', 'api'],
+  ingest: ['domain', 'db', 'config'],
+  export: ['domain', 'db', 'config'],
+  jobs: ['domain', 'db', 'export', 'ingest', 'config'],
+  routes: ['domain', 'api', 'manifest', 'areas/index.ts', 'config'],
+  manifest: ['domain', 'api', 'areas/index.ts'],
+};
+
+/** The room a repository path belongs to: `areas/<area>` for an area, `areas/index.ts` for the registry, else the top folder. */
+export function roomOf(path: string): string {
+  const parts = path.split('/');
+  if (path === 'config.ts') return 'config';
+  if (parts.length === 1) return '(root)';
+  if (parts[0] === 'areas') return `areas/${parts[1]}`;
+  return parts[0]!;
+}
+
+function ruleOf(room: string): readonly string[] | undefined {
+  if (room === 'areas/index.ts') return RULES['areas/index.ts'];
+  if (room.startsWith('areas/')) return RULES['areas/*'];
+  return RULES[room];
+}
+
+function allowed(from: string, to: string): boolean {
+  if (from === to || FREE.has(from)) return true;
+  const rule = ruleOf(from);
+  if (!rule) return false;
+  return rule.some((r) => r === to || (r === 'areas/*' && to.startsWith('areas/') && to !== 'areas/index.ts'));
+}
+
+function sourceFiles(dir = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+    if (SKIP.has(e.name) || e.name.startsWith('.')) continue;
+    const rel = dir ? `${dir}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...sourceFiles(rel));
+    else if (e.name.endsWith('.ts')) out.push(rel);
+  }
+  return out;
+}
+
+/** Relative module specifiers of a file: static imports, re-exports and dynamic import() calls. */
+export function importsOf(src: string): string[] {
+  const specs = [
+    ...src.matchAll(/^\s*(?:import|export)\s[^;]*?\bfrom\s*['"]([^'"]+)['"]/gms),
+    ...src.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm),
+    ...src.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((m) => m[1]!);
+  return specs.filter((s) => s.startsWith('.'));
+}
+
+interface Edge {
+  file: string;
+  target: string;
+  from: string;
+  to: string;
+}
+
+function edges(): Edge[] {
+  const out: Edge[] = [];
+  for (const file of sourceFiles()) {
+    const src = readFileSync(join(ROOT, file), 'utf8');
+    for (const spec of importsOf(src)) {
+      const target = relative(ROOT, normalize(join(ROOT, dirname(file), spec))).split('\\').join('/');
+      const room = (p: string) => (p === 'areas/index.ts' ? 'areas/index.ts' : roomOf(p));
+      out.push({ file, target, from: room(file), to: room(target) });
+    }
+  }
+  return out;
+}
+
+/** Every cycle among rooms (strongly connected components of more than one room). */
+export function roomCycles(graph: Map<string, Set<string>>): string[][] {
+  let index = 0;
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1) out.push(scc.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  return out;
+}
+
+describe('the layout', () => {
+  const all = edges();
+
+  it('finds the imports of the repository (the rules are checked against real edges)', () => {
+    assert.ok(all.length > 300, `only ${all.length} imports found`);
+    assert.ok(all.some((e) => e.from.startsWith('areas/') && e.to === 'api'));
+  });
+
+  it('gives every folder a rule: a new top-level folder must be added to RULES in test/layout.test.ts', () => {
+    const rooms = new Set(all.map((e) => e.from).filter((r) => !FREE.has(r)));
+    const missing = [...rooms].filter((r) => !ruleOf(r)).sort();
+    assert.deepEqual(missing, [], 'folders without an import rule (add one, following ARCHITECTURE.md)');
+  });
+
+  it('lets each folder import only what ARCHITECTURE.md allows (domain only domain; db: domain; api: domain, db; an area: domain, db, api, never another area)', () => {
+    const broken = all.filter((e) => !allowed(e.from, e.to)).map((e) => `${e.file} imports ${e.target} (${e.from} may import ${(ruleOf(e.from) ?? []).join(', ') || 'only itself'})`);
+    assert.deepEqual(broken, []);
+  });
+
+  it('has no folder-level import cycle', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const e of all) {
+      if (e.from === e.to || FREE.has(e.from)) continue;
+      if (!graph.has(e.from)) graph.set(e.from, new Set());
+      graph.get(e.from)!.add(e.to);
+    }
+    assert.deepEqual(roomCycles(graph), []);
+  });
+
+  it('detects a cycle and a forbidden import when shown one', () => {
+    assert.deepEqual(roomCycles(new Map([['db', new Set(['export'])], ['export', new Set(['db'])]])), [['db', 'export']]);
+    assert.deepEqual(roomCycles(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]])), [['a', 'b', 'c']]);
+    assert.equal(allowed('areas/filings', 'areas/statements'), false);
+    assert.equal(allowed('areas/modeling', 'api'), true);
+    assert.equal(allowed('domain', 'db'), false);
+    assert.equal(allowed('jobs', 'ingest'), true);
+    assert.equal(allowed('jobs', 'api'), false);
+    assert.deepEqual(importsOf("import { a } from '../db/x.ts';\nexport * from './y.ts';\nconst m = await import('../export/z.ts');\nimport 'zod';"), ['../db/x.ts', './y.ts', '../export/z.ts']);
+  });
+});
