@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { availablePeriods, metricSeries, revisionsOf, statementVersions } from '../../db/statement-read.ts';
+import { availablePeriods, latestVersionId, metricSeries, revisionsOf, statementVersions, versionById } from '../../db/statement-read.ts';
 import { CANONICAL_METRIC_NAMES, canonicalMetric } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';
@@ -21,6 +21,7 @@ import {
 import { FigureProvenance, StatementVersionOut, versionOut } from '../../api/statement-shapes.ts';
 import { CanonicalMetricParam, companyOf } from '../../api/params.ts';
 import { QUARTERS } from '../../domain/statements/types.ts';
+import { versionPayloadsOf } from './version-payloads.ts';
 
 const METRIC_RANK = new Map(CANONICAL_METRIC_NAMES.map((m, i) => [m, i]));
 const byCatalogOrder = (a: string, b: string) => (METRIC_RANK.get(a) ?? 1e9) - (METRIC_RANK.get(b) ?? 1e9) || a.localeCompare(b);
@@ -178,7 +179,20 @@ export const statementsNormalized = defineTool({
   handler: async (ctx, input) => {
     const cik = await companyOf(ctx, input);
     const identity = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
-    const versions = await statementVersions(ctx.services.sql, identity, { as_of_date: input.as_of_date ?? null, as_reported: false });
+    const visibility = { as_of_date: input.as_of_date ?? null, as_reported: false };
+    if (!input.include_version_history) {
+      // the hot read: the latest id, then its payload prepared once (versions never change)
+      const id = await latestVersionId(ctx.services.sql, identity, visibility);
+      if (id !== null) {
+        const payloads = versionPayloadsOf<ReturnType<typeof versionOut>>(ctx.services);
+        const hit = payloads.get(id);
+        if (hit) return { data: hit };
+        const fresh = await versionById(ctx.services.sql, id);
+        if (fresh) return { data: payloads.set(id, versionOut(fresh, true, byCatalogOrder)) };
+      }
+    }
+    // with history, or nothing visible: the full read (it also says what exists when nothing does)
+    const versions = await statementVersions(ctx.services.sql, identity, visibility);
     const latest = versions[versions.length - 1];
     if (!latest) {
       const have = await availablePeriods(ctx.services.sql, cik, input.statement_type);

@@ -1,0 +1,51 @@
+/**
+ * Prepared payloads of statement versions. A stored version never changes (a restatement is a new
+ * version with a new id), so the wire shape of a version, once built from its row, serves every
+ * later read of that version: a read then costs one small index lookup of the latest id instead of
+ * the figures' JSON, their decimals and the identity checks. One cache per service instance (keyed
+ * by its Services object), bounded, least recently used first out; entries are frozen, so a caller
+ * that tried to change a shared payload would fail loudly instead of corrupting later answers.
+ */
+export class VersionPayloads<T extends object> {
+  private readonly entries = new Map<string, T>();
+
+  constructor(private readonly max = 4096) {}
+
+  get(versionId: string): T | undefined {
+    const hit = this.entries.get(versionId);
+    if (hit !== undefined) {
+      // most recently used goes last, so eviction takes the oldest
+      this.entries.delete(versionId);
+      this.entries.set(versionId, hit);
+    }
+    return hit;
+  }
+
+  set(versionId: string, payload: T): T {
+    const frozen = deepFreeze(payload);
+    this.entries.set(versionId, frozen);
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    return frozen;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value as object)) deepFreeze(v);
+  }
+  return value;
+}
+
+const perService = new WeakMap<object, VersionPayloads<object>>();
+
+/** The payload cache of one service instance (tests run several over different databases). */
+export function versionPayloadsOf<T extends object>(services: object): VersionPayloads<T> {
+  let c = perService.get(services);
+  if (!c) perService.set(services, (c = new VersionPayloads<object>()));
+  return c as VersionPayloads<T>;
+}

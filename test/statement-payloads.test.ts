@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { VersionPayloads } from '../areas/statements/version-payloads.ts';
+import { get, post } from './helpers/http.ts';
+import { startTestService, type TestService } from './helpers/service.ts';
+
+const APPLE = '0000320193';
+const QUERY = `cik=${APPLE}&statement_type=INCOME_STATEMENT&fiscal_year=2023&fiscal_period=FY`;
+
+describe('prepared statement payloads (one per immutable version)', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService();
+  });
+  after(async () => {
+    await svc?.close();
+  });
+  const read = async (q: string) => {
+    const r = await get(`${svc.baseUrl}/v1/fundamentals/normalized-statements?${q}`, svc.keys.enterprise);
+    assert.equal(r.status, 200, r.text);
+    return r;
+  };
+
+  it('answers a repeated read with the same bytes as the first, and as the full read with history', async () => {
+    const first = await read(QUERY);
+    const again = await read(QUERY);
+    assert.equal(again.text, first.text);
+    const full = await read(`${QUERY}&include_version_history=true`);
+    const { version_history, ...rest } = full.body.data;
+    assert.ok(Array.isArray(version_history) && version_history.length >= 1);
+    assert.deepEqual(rest, first.body.data);
+    const mcp = await post(
+      `${svc.baseUrl}/mcp`,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'statements_normalized', arguments: { cik: APPLE, statement_type: 'INCOME_STATEMENT', fiscal_year: 2023, fiscal_period: 'FY' } } }),
+      svc.keys.enterprise,
+      { 'content-type': 'application/json' },
+    );
+    assert.deepEqual(mcp.body.result.structuredContent, first.body);
+  });
+
+  it('serves a version added after the first read at once, and the earlier one still as of a date before it', async () => {
+    const before = (await read(QUERY)).body.data;
+    // a restatement lands: the next version, filed later, with revenue changed
+    await svc.sql`
+      INSERT INTO statement_versions (cik, statement_type, fiscal_year, fiscal_period, version_sequence, period_start, period_end,
+        accession, form, filing_date, accepted_at, currency, accounting_standard, figures, content_hash, previous_version_id)
+      SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence + 1, period_start, period_end,
+        accession, form, DATE '2024-11-01', accepted_at, currency, accounting_standard,
+        jsonb_set(figures, '{REVENUE,value}', '"383285000001.000000"'), content_hash || '-restated', statement_version_id
+      FROM statement_versions WHERE statement_version_id = ${before.statement_version_id}`;
+    const after = (await read(QUERY)).body.data;
+    assert.equal(after.version_sequence, before.version_sequence + 1);
+    assert.equal(after.normalized_payload.facts.find((f: { metric: string }) => f.metric === 'REVENUE').value, '383285000001.000000');
+    const asOf = (await read(`${QUERY}&as_of_date=2024-06-30`)).body.data;
+    assert.deepEqual(asOf, before);
+  });
+
+  it('keeps at most its bound, dropping the least recently used, and freezes what it keeps', () => {
+    const c = new VersionPayloads<{ n: number; inner: { m: number } }>(2);
+    c.set('a', { n: 1, inner: { m: 1 } });
+    c.set('b', { n: 2, inner: { m: 2 } });
+    assert.equal(c.get('a')?.n, 1); // a is now the most recent
+    c.set('c', { n: 3, inner: { m: 3 } });
+    assert.deepEqual([c.get('a')?.n, c.get('b'), c.get('c')?.n, c.size], [1, undefined, 3, 2]);
+    assert.throws(() => {
+      (c.get('a')!.inner as { m: number }).m = 9;
+    }, TypeError);
+  });
+});
