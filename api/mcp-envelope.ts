@@ -1,4 +1,5 @@
 import type { ServiceError } from '../domain/service-error.ts';
+import { memoOf } from './prepared-json.ts';
 
 /** A tools/call result, per MCP: text content plus structured content, and whether the tool failed. */
 export interface ToolResult {

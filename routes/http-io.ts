@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateDecision } from '../domain/rate-limit.ts';
 import type { ServiceError } from '../domain/service-error.ts';
+import { jsonOf } from '../api/prepared-json.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -49,7 +50,8 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  // a prepared (immutable) payload is serialized once, whatever the number of requests for it
+  const text = jsonOf(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),

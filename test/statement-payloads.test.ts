@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { jsonOf, memoOf, prepared } from '../api/prepared-json.ts';
 import { VersionPayloads } from '../areas/statements/version-payloads.ts';
 import { get, post } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
@@ -65,5 +66,20 @@ describe('prepared statement payloads (one per immutable version)', () => {
     assert.throws(() => {
       (c.get('a')!.inner as { m: number }).m = 9;
     }, TypeError);
+  });
+
+  it('serializes a prepared value once, to the same text as JSON.stringify, and a plain value every time', () => {
+    const value = prepared({ data: { a: '1.000000', list: [{ x: 1 }, { x: 2 }] } });
+    assert.equal(jsonOf(value), JSON.stringify(value));
+    let renders = 0;
+    const render = (v: unknown) => (renders++, JSON.stringify(v));
+    memoOf(value, 'test', render);
+    memoOf(value, 'test', render);
+    assert.equal(renders, 1);
+    const plain = { a: 1 };
+    memoOf(plain, 'test', render);
+    memoOf(plain, 'test', render);
+    assert.equal(renders, 3);
+    assert.ok(Object.isFrozen(value.data.list[1]));
   });
 });

@@ -184,11 +184,12 @@ export const statementsNormalized = defineTool({
       // the hot read: the latest id, then its payload prepared once (versions never change)
       const id = await latestVersionId(ctx.services.sql, identity, visibility);
       if (id !== null) {
-        const payloads = versionPayloadsOf<ReturnType<typeof versionOut>>(ctx.services);
+        // the whole answer is kept, so its serializations are too
+        const payloads = versionPayloadsOf<{ data: ReturnType<typeof versionOut> }>(ctx.services);
         const hit = payloads.get(id);
-        if (hit) return { data: hit };
+        if (hit) return hit;
         const fresh = await versionById(ctx.services.sql, id);
-        if (fresh) return { data: payloads.set(id, versionOut(fresh, true, byCatalogOrder)) };
+        if (fresh) return payloads.set(id, { data: versionOut(fresh, true, byCatalogOrder) });
       }
     }
     // with history, or nothing visible: the full read (it also says what exists when nothing does)

@@ -1,9 +1,12 @@
+import { prepared } from '../../api/prepared-json.ts';
+
 /**
  * Prepared payloads of statement versions. A stored version never changes (a restatement is a new
  * version with a new id), so the wire shape of a version, once built from its row, serves every
  * later read of that version: a read then costs one small index lookup of the latest id instead of
  * the figures' JSON, their decimals and the identity checks. One cache per service instance (keyed
- * by its Services object), bounded, least recently used first out; entries are frozen, so a caller
+ * by its Services object), bounded, least recently used first out; entries are prepared
+ * (api/prepared-json.ts: deep-frozen, their HTTP body and MCP text serialized once), so a caller
  * that tried to change a shared payload would fail loudly instead of corrupting later answers.
  */
 export class VersionPayloads<T extends object> {
@@ -22,7 +25,7 @@ export class VersionPayloads<T extends object> {
   }
 
   set(versionId: string, payload: T): T {
-    const frozen = deepFreeze(payload);
+    const frozen = prepared(payload);
     this.entries.set(versionId, frozen);
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
     return frozen;
@@ -31,14 +34,6 @@ export class VersionPayloads<T extends object> {
   get size(): number {
     return this.entries.size;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
-  }
-  return value;
 }
 
 const perService = new WeakMap<object, VersionPayloads<object>>();
