@@ -5,7 +5,40 @@ type Json = Record<string, unknown>;
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER;
 
-/** Drop what only adds noise for agents: the dialect marker and the safe-integer bounds zod adds. */
+function isEmptySchema(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+}
+
+/** Keywords that annotate a schema rather than constrain it: they stay beside an anyOf. */
+const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
+
+/**
+ * `type: ["string", "null"]` (what z.toJSONSchema writes for a plain nullable) as anyOf branches
+ * with one type each: the array form is legal JSON Schema, but several MCP clients read `type` as
+ * one string and reject the tool or drop the constraint (the Inspector's type-union warning).
+ * The branches keep every constraint, so the schema says exactly what it said before.
+ */
+function splitTypeArray(node: Json): Json {
+  const types = node.type as string[];
+  const outer: Json = {};
+  const constraints: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'type') continue;
+    (ANNOTATIONS.has(k) ? outer : constraints)[k] = v;
+  }
+  const branches = types.map((t) => {
+    if (t === 'null') return { type: 'null' };
+    const branch: Json = { type: t, ...constraints };
+    if (Array.isArray(branch.enum)) branch.enum = branch.enum.filter((e) => e !== null);
+    return branch;
+  });
+  return branches.length === 1 ? { ...branches[0], ...outer } : { anyOf: branches, ...outer };
+}
+
+/**
+ * Drop what only adds noise for agents (the dialect marker, the safe-integer bounds and the uuid
+ * pattern zod adds) and write nullable types portably (see splitTypeArray).
+ */
 function tidy(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(tidy);
   if (!node || typeof node !== 'object') return node;
@@ -13,9 +46,16 @@ function tidy(node: unknown): unknown {
   for (const [k, v] of Object.entries(node as Json)) {
     if (k === '$schema') continue;
     if ((k === 'maximum' && v === SAFE_INT) || (k === 'minimum' && v === -SAFE_INT)) continue;
+    // zod spells `format: uuid` out again as a 200-character pattern; the format says it.
+    if (k === 'pattern' && (node as Json).format === 'uuid') continue;
+    // A free-form map's values: say "any value" as `true`, not as a schema without a keyword.
+    if (k === 'additionalProperties' && isEmptySchema(v)) {
+      out[k] = true;
+      continue;
+    }
     out[k] = tidy(v);
   }
-  return out;
+  return Array.isArray(out.type) ? splitTypeArray(out) : out;
 }
 
 /** Input schemas describe what a caller sends (before transforms such as CIK padding). */

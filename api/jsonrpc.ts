@@ -149,7 +149,9 @@ export class JsonRpcDispatcher {
       capabilities: { tools: { listChanged: false } },
       serverInfo: this.serverInfo,
       instructions:
-        'SEC XBRL fundamentals. Send your API key in the X-Api-Key header. Resolve a ticker to its CIK with companies_resolve: every company read is keyed by CIK. Decimal values are strings; dates are YYYY-MM-DD.',
+        'SEC XBRL fundamentals. Send your API key in the X-Api-Key header. Resolve a ticker to its CIK with companies_resolve: every company read is keyed by CIK. Decimal values are strings; dates are YYYY-MM-DD. ' +
+        'A result\'s text is compact JSON (an array of objects is written once as { columns, rows }); structuredContent holds the same data as objects. ' +
+        'Lists are paginated (page, page_size; total says how many).',
     };
   }
 

@@ -8,9 +8,37 @@ export interface ToolResult {
   isError: boolean;
 }
 
+/**
+ * A success carries the full object as structuredContent and a compact rendering of it as text:
+ * the same JSON, except that an array of two or more objects becomes one table
+ * `{ columns, rows }` (keys once, values by position; a key an item lacks is null). Lists of
+ * periods, filings or segment rows then cost about half the tokens, and nothing is dropped.
+ */
 export function toolSuccess(output: unknown): ToolResult {
   const structured = output as Record<string, unknown>;
-  return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: structured, isError: false };
+  return { content: [{ type: 'text', text: compactJson(output) }], structuredContent: structured, isError: false };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function tabulate(v: unknown): unknown {
+  if (Array.isArray(v)) {
+    const items = v.map(tabulate);
+    if (items.length < 2 || !items.every(isPlainObject)) return items;
+    const columns = [...new Set(items.flatMap((o) => Object.keys(o)))];
+    return { columns, rows: items.map((o) => columns.map((c) => o[c] ?? null)) };
+  }
+  if (!isPlainObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = tabulate(x);
+  return out;
+}
+
+/** The text rendering of a tool's output (see toolSuccess). */
+export function compactJson(output: unknown): string {
+  return JSON.stringify(tabulate(output));
 }
 
 /**

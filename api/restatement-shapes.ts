@@ -38,7 +38,7 @@ export const FiledMetricParam = z
     const hint = DERIVED_NAMES.has(name) ? `${name} is a derived metric (computed from canonical ones; see /v1/analysis/model-impact), not a canonical one. ` : '';
     ctx.addIssue({ code: 'custom', message: `${hint}unknown canonical metric ${JSON.stringify(name)}; accepted names: ${CANONICAL_METRIC_NAMES.join(', ')}` });
   })
-  .describe('canonical statement metric, e.g. NET_INCOME, REVENUE, TOTAL_ASSETS (list: /v1/metrics/definitions); market-dependent metrics such as MARKET_CAP are refused');
+  .describe('canonical statement metric, e.g. NET_INCOME, REVENUE, TOTAL_ASSETS (metrics_definitions lists them); market-dependent metrics such as MARKET_CAP are refused');
 
 export const IdentityParams = {
   statement_type: StatementTypeParam,
@@ -68,7 +68,7 @@ export async function lineageOf(ctx: ToolContext, id: Identity): Promise<Version
   throw new ServiceError(
     'NOT_FOUND',
     `No ${id.statement_type} for CIK ${id.cik} fiscal ${id.fiscal_year} ${id.fiscal_period}. ` +
-      (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; /v1/coverage/companies/{cik} tells whether that is a gap.'),
+      (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; coverage_company (HTTP: /v1/coverage/companies/{cik}) tells whether that is a gap.'),
     { ...id },
   );
 }

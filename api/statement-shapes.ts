@@ -55,9 +55,10 @@ export const FactOut = z.object({
   metric: z.string(),
   value: DecimalString,
   unit: z.string().describe('USD, TWD, USD/shares, shares ...'),
-  period_start: z.string().nullable(),
-  period_end: z.string(),
-  ...FigureProvenance,
+  period_start: z.string().nullable().optional().describe("a compact read leaves it out where it equals the statement's period_start"),
+  period_end: z.string().optional().describe("a compact read leaves it out where it equals the statement's period_end"),
+  // Provenance is left out of a compact read (see FactView); every other read carries all of it.
+  ...z.object(FigureProvenance).partial().shape,
 });
 
 export function figureOut(metric: string, f: StoredFigure): z.input<typeof FactOut> {
@@ -126,7 +127,9 @@ export const StatementVersionOut = z.object({
       calculation_evidence: z
         .array(CalculationEvidenceOut)
         .nullable()
+        .optional()
         .describe(
+          'left out of a compact read. ' +
           "the filer's own calculation linkbase for this version's filing, checked with the filing's facts: for each figure whose tag is a calculation total, " +
             'its declared children, their sum and whether it matches. A failing identity check beside a holding calculation points at how lines map to metrics, not at the filing. null when the filing had no calculation linkbase',
         ),
@@ -171,5 +174,35 @@ export function versionOut(row: VersionRow, isLatest: boolean, metricOrder: (a: 
   return {
     ...versionRecord(row, isLatest),
     normalized_payload: { facts, _meta: { identity: identityOf(row), calculation_evidence: row.calculation_evidence ?? null } },
+  };
+}
+
+/**
+ * How much of a statement a read returns. Agents rarely need every figure with its provenance
+ * (an as-of read of three statements is ~80 KB in full): `metrics` keeps the named figures,
+ * `compact` keeps value, unit and period of each and drops the calculation evidence.
+ */
+export interface FactView {
+  metrics: ReadonlySet<string> | null;
+  compact: boolean;
+}
+
+/** value and unit; a period only where it is not the statement's own (a figure of another span). */
+function compactFact(f: z.input<typeof FactOut>, version: z.input<typeof StatementVersionOut>): z.input<typeof FactOut> {
+  const out: z.input<typeof FactOut> = { metric: f.metric, value: f.value, unit: f.unit };
+  if (f.period_start !== version.period_start) out.period_start = f.period_start ?? null;
+  if (f.period_end !== version.period_end) out.period_end = f.period_end!;
+  return out;
+}
+
+export function viewOf(version: z.input<typeof StatementVersionOut>, view: FactView): z.input<typeof StatementVersionOut> {
+  if (!view.metrics && !view.compact) return version;
+  const kept = view.metrics ? version.normalized_payload.facts.filter((f) => view.metrics!.has(f.metric)) : version.normalized_payload.facts;
+  const facts = view.compact ? kept.map((f) => compactFact(f, version)) : kept;
+  const meta = version.normalized_payload._meta;
+  const evidence = meta.calculation_evidence && view.metrics ? meta.calculation_evidence.filter((e) => view.metrics!.has(e.metric)) : meta.calculation_evidence;
+  return {
+    ...version,
+    normalized_payload: { facts, _meta: view.compact ? { identity: meta.identity } : { identity: meta.identity, calculation_evidence: evidence } },
   };
 }

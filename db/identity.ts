@@ -46,6 +46,12 @@ export async function firstObservation(sql: Sql, ticker: string): Promise<string
   return row?.first ?? null;
 }
 
+/** The date of our first identity load: no mapping can have been observed before it. */
+export async function firstIdentityLoad(sql: Sql): Promise<string | null> {
+  const [row] = await sql<{ first: string | null }[]>`SELECT min(active_from)::text AS first FROM identity_mappings`;
+  return row?.first ?? null;
+}
+
 export async function mappingsForCik(sql: Sql, cik: string): Promise<IdentityRow[]> {
   return sql<IdentityRow[]>`
     SELECT ${sql(COLUMNS)} FROM identity_mappings WHERE cik = ${cik}

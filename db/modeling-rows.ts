@@ -91,9 +91,17 @@ export interface StoredRow {
   body: Record<string, unknown>;
 }
 
-/** One page of a company's stored rows of one kind, in build order. */
-export async function rowsPage(sql: Sql, asOfSnapshotId: string, kind: RowKind, cik: string, page: { limit: number; offset: number }): Promise<{ total: number; rows: StoredRow[] }> {
-  const where = sql`as_of_snapshot_id = ${asOfSnapshotId} AND kind = ${kind} AND cik = ${cik}`;
+/** One page of a company's stored rows of one kind, in build order; `from` keeps rows whose statement_date is on or after it. */
+export async function rowsPage(
+  sql: Sql,
+  asOfSnapshotId: string,
+  kind: RowKind,
+  cik: string,
+  page: { limit: number; offset: number },
+  from: string | null = null,
+): Promise<{ total: number; rows: StoredRow[] }> {
+  const where = sql`as_of_snapshot_id = ${asOfSnapshotId} AND kind = ${kind} AND cik = ${cik}
+    ${from ? sql`AND body ->> 'statement_date' >= ${from}` : sql``}`;
   const rows = await sql<(StoredRow & { total: number })[]>`
     SELECT reads, body, count(*) OVER ()::int AS total FROM modeling_rows WHERE ${where}
     ORDER BY ord LIMIT ${page.limit} OFFSET ${page.offset}`;

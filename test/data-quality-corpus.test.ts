@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { get, post } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { compactJson } from '../api/mcp-envelope.ts';
 
 /**
  * Data-quality findings over the ingested ../shared/sec corpus: recorded by ingestion, listed in
@@ -243,7 +244,7 @@ describe('dq_anomalies on the tool server', () => {
   it('returns the latest version with its overlay by default, and an earlier one by version_sequence', async () => {
     const latest = await toolsCall({ ticker: 'SUNE', statement_type: 'BALANCE_SHEET', fiscal_year: 2021, fiscal_period: 'Q1' });
     assert.equal(latest.isError, false, JSON.stringify(latest));
-    assert.deepEqual(JSON.parse(latest.content[0].text), latest.structuredContent);
+    assert.equal(latest.content[0].text, compactJson(latest.structuredContent), 'the text is the compact rendering of structuredContent');
     const d = latest.structuredContent.data;
     assert.deepEqual([d.cik, d.version_sequence, d.dq_overlay.max_severity, d.dq_overlay.flagged_metrics], [SUNATION, 2, 'CRITICAL', ['TOTAL_ASSETS']]);
     const first = await toolsCall({ cik: '22701', statement_type: 'BALANCE_SHEET', fiscal_year: 2021, fiscal_period: 'Q1', version_sequence: 1 });

@@ -325,8 +325,8 @@ describe('financials as known on a date', () => {
     await refused(`/v1/financials/as-of-snapshot?cik=${APPLE}&ticker=AAPL&date=2023-11-03`);
   });
 
-  it('is the provenance_as_of tool, answering what the HTTP route answers', async () => {
-    const result = await callTool('provenance_as_of', { date: '2010-01-24', cik: APPLE, fiscal_year: 2008 });
+  it('is the provenance_as_of tool, answering what the HTTP route answers when compact=false', async () => {
+    const result = await callTool('provenance_as_of', { date: '2010-01-24', cik: APPLE, fiscal_year: 2008, compact: false });
     assert.equal(result.isError, false, JSON.stringify(result).slice(0, 300));
     const data = result.structuredContent.data;
     assert.equal(fact(data.statements.find((s: any) => s.statement_type === 'INCOME_STATEMENT'), 'NET_INCOME').value, '4834000000.000000');
@@ -341,7 +341,7 @@ describe('financials as known on a date', () => {
   });
 
   it('is the financials_get_as_of_snapshot tool too, which also takes a ticker, on its own HTTP path', async () => {
-    const result = await callTool('financials_get_as_of_snapshot', { ticker: 'AAPL', date: '2010-01-25', fiscal_year: 2008 });
+    const result = await callTool('financials_get_as_of_snapshot', { ticker: 'AAPL', date: '2010-01-25', fiscal_year: 2008, compact: false });
     assert.equal(result.isError, false, JSON.stringify(result).slice(0, 300));
     const data = result.structuredContent.data;
     assert.equal(data.cik, APPLE);

@@ -244,7 +244,7 @@ describe('modeling snapshots on the real corpus', () => {
       const rpc = await post(`${svc.baseUrl}/mcp`, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } }), svc.keys.growth);
       assert.equal(rpc.body.result.isError, false, rpc.text.slice(0, 300));
       const http = await get(`${svc.baseUrl}/v1/modeling/companies/${ids.get(MICROSOFT)}/${route}?as_of=${AS_OF}&page_size=5`, svc.keys.growth);
-      assert.deepEqual(JSON.parse(rpc.body.result.content[0].text), http.body, tool);
+      assert.deepEqual(rpc.body.result.structuredContent, http.body, tool);
     }
   });
 

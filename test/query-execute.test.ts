@@ -170,11 +170,21 @@ describe('POST /v1/query/execute', () => {
     assert.equal(r.body.data.manifest.as_of_date, new Date().toISOString().slice(0, 10));
   });
 
-  it('keeps manifests immutable: the database refuses to update or delete one', async () => {
+  it('keeps manifests immutable: the database refuses to update or delete one, and replay refuses bytes that no longer match the result hash', async () => {
     const r = await executed({ query_type: 'restatement_history', as_of_date: '2015-01-01', parameters: { cik: APPLE, page_size: 1 } });
     const token = r.body.data.replay_token;
     await assert.rejects(svc.sql`UPDATE query_manifests SET response_text = '{}' WHERE replay_token = ${token}`, /immutable/);
     await assert.rejects(svc.sql`DELETE FROM query_manifests WHERE replay_token = ${token}`, /immutable/);
+    // and if someone with the rights to switch the guard off alters the bytes, replay refuses to serve them
+    await svc.sql.begin(async (tx) => {
+      await tx`ALTER TABLE query_manifests DISABLE TRIGGER query_manifests_no_change`;
+      await tx`UPDATE query_manifests SET response_text = replace(response_text, '"total":', '"total":1') WHERE replay_token = ${token}`;
+      await tx`ALTER TABLE query_manifests ENABLE TRIGGER query_manifests_no_change`;
+    });
+    const tampered = await get(`${svc.baseUrl}/v1/query/replay/${token}`, svc.keys.free);
+    assert.equal(tampered.status, 500);
+    assert.equal(tampered.body.error.code, 'INTERNAL_ERROR');
+    assert.doesNotMatch(tampered.text, /result_hash/, 'no internals in the body');
   });
 
   it('refuses bad inputs with clear 4xx: unknown query type naming the four, bad parameters, a future boundary, bad and unknown tokens', async () => {
@@ -188,6 +198,9 @@ describe('POST /v1/query/execute', () => {
     const noCik = await execute({ query_type: 'financial_state_time_series', parameters: { fiscal_year_from: 2020 } });
     assert.equal(noCik.status, 400);
     assert.match(noCik.body.error.message, /parameters\.cik/);
+    const typo = await execute({ query_type: 'financial_state_time_series', parameters: { cik: APPLE, fiscal_year: 2020 } });
+    assert.equal(typo.status, 400, 'an unknown parameter is refused, not silently dropped from the manifest');
+    assert.match(typo.body.error.message, /fiscal_year/);
     const quarterly = await execute({ query_type: 'financial_state_time_series', parameters: { cik: APPLE, period_type: 'quarterly' } });
     assert.equal(quarterly.status, 400);
     assert.match(quarterly.body.error.message, /parameters\.period_type/);

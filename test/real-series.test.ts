@@ -48,8 +48,8 @@ after(async () => {
   await svc?.close();
 });
 
-async function ok(p: string) {
-  const r = await get(`${svc.baseUrl}${p}`, svc.keys.free);
+async function ok(p: string, key = svc.keys.free) {
+  const r = await get(`${svc.baseUrl}${p}`, key);
   assert.equal(r.status, 200, r.text);
   return r.body;
 }
@@ -117,6 +117,34 @@ describe('GET /v1/fundamentals/companies/{cik}/metrics/{metric}/time-series/real
     const q2 = asOf.data.points.find((p: any) => p.fiscal_period === 'Q2');
     assert.ok(q2.real_value !== null, 'May-July 2025 CPI was knowable');
     assert.equal(asOf.data.points.find((p: any) => p.fiscal_period === 'Q3'), undefined, 'the Q3 report was not filed yet');
+  });
+
+  it('follows the rule for every company of the corpus: each point real = nominal x base / deflator, or null naming the missing months or a non-dollar unit', async () => {
+    const companies = await svc.sql<{ cik: string }[]>`SELECT DISTINCT cik FROM statement_versions WHERE statement_type = 'INCOME_STATEMENT' ORDER BY cik`;
+    assert.ok(companies.length >= 20);
+    const base = mean(months('2017-01-01', '2017-12-31'))!;
+    let checked = 0;
+    for (const { cik } of companies) {
+      const body = await ok(`/v1/fundamentals/companies/${cik}/metrics/NET_INCOME/time-series/real?base_year=2017`, svc.keys.enterprise);
+      for (const p of body.data.points) {
+        const span = months(p.period_start ?? p.period_end, p.period_end);
+        assert.deepEqual(p.cpi_months, span);
+        const missing = span.filter((m) => !CPI.get(m));
+        assert.deepEqual(p.missing_cpi_months, missing, `${cik} ${p.fiscal_year} ${p.fiscal_period}`);
+        if (p.unit !== 'USD') {
+          assert.equal(p.real_value, null);
+          assert.equal(p.real_value_reason, 'NOT_US_DOLLARS');
+        } else if (missing.length > 0) {
+          assert.equal(p.real_value, null);
+          assert.equal(p.real_value_reason, 'CPI_MONTH_MISSING');
+        } else {
+          const expected = new D(p.nominal_value).times(base).dividedBy(mean(span)!).toFixed(6, Decimal.ROUND_HALF_EVEN);
+          assert.equal(p.real_value, expected, `${cik} ${p.fiscal_year} ${p.fiscal_period}`);
+          checked++;
+        }
+      }
+    }
+    assert.ok(checked > 500, `${checked} real values recomputed`);
   });
 
   it('refuses share counts, per-share values, derived ratios, a non-CPI series and a base year with a missing month (400)', async () => {

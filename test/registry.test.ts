@@ -36,6 +36,28 @@ const SPEC_TOOLS: Record<string, string> = {
 };
 
 /**
+ * Tools beyond the spec's table (issue 16: agents reach the reads the spec left HTTP-only), with
+ * their routes' plans. Each is an existing route's definition listed on the tool server, named by
+ * the spec's rule; modeling_pit_snapshot builds what the spec's modeling tools read.
+ */
+const AGENT_TOOLS: Record<string, string> = {
+  edgar_metric_time_series: 'free',
+  fundamentals_time_series: 'free',
+  fundamentals_derived_time_series: 'free',
+  metrics_segments: 'free',
+  edgar_company_disclosures: 'free',
+  edgar_disclosure: 'free',
+  edgar_restatement_alerts: 'free',
+  fundamentals_restatement_delta: 'free',
+  identity_search: 'free',
+  coverage_company: 'free',
+  companies_completeness: 'free',
+  metrics_definitions: 'free',
+  metrics_definition: 'free',
+  modeling_pit_snapshot: 'growth',
+};
+
+/**
  * Tools beyond the spec's table from issue 17: macro observations and context, and the
  * deterministic query pair (the spec leaves their tools open; agents need them).
  */
@@ -61,12 +83,21 @@ describe('the tool registry', () => {
     }
   });
 
-  it('lists every tool under a spec name with the spec plan', () => {
+  it('lists spec tools under their spec names and plans, and every other tool is a macro/query tool (issue 17) or an agent tool (issue 16)', () => {
     for (const def of tools) {
       const name = toolName(def);
-      const plan = SPEC_TOOLS[name] ?? MACRO_QUERY_TOOLS[name];
-      assert.ok(plan, `${name} is not in the spec tool table`);
+      assert.equal(name, def.name.replaceAll('.', '_'), 'a tool is named after its route method, "_" for each "."');
+      const plan = SPEC_TOOLS[name] ?? MACRO_QUERY_TOOLS[name] ?? AGENT_TOOLS[name];
+      assert.ok(plan, `${name} is neither in the spec tool table, nor a macro/query tool, nor an agreed agent tool`);
       assert.equal(def.plan, plan, `${name} plan`);
+    }
+  });
+
+  it('lists every agent tool of issue 16, none under a spec name', () => {
+    const listed = new Set(tools.map(toolName));
+    for (const name of Object.keys(AGENT_TOOLS)) {
+      assert.ok(listed.has(name), `${name} is listed`);
+      assert.ok(!(name in SPEC_TOOLS), `${name} does not reuse a spec name`);
     }
   });
 

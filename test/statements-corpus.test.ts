@@ -4,6 +4,7 @@ import { loadConfig } from '../config.ts';
 import { runIngestion } from '../ingest/run-ingestion.ts';
 import { get, post } from './helpers/http.ts';
 import { SHARED_SEC, startTestService, type TestService } from './helpers/service.ts';
+import { compactJson } from '../api/mcp-envelope.ts';
 
 /**
  * Reads of the ingested ../shared/sec corpus through the real routes. Expected figures are the
@@ -288,7 +289,8 @@ describe('the statements_normalized tool', () => {
     const identity = data.normalized_payload._meta.identity;
     assert.equal(identity.checks.find((c: any) => c.rule_id === 'IS_GROSS_PROFIT').status, 'PASS');
     assert.ok(identity.skipped_rules_count > 0, 'balance-sheet and cash-flow rules are skipped on an income statement');
-    assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
+    assert.equal(result.content[0].text, compactJson(result.structuredContent), 'the text is the compact rendering of structuredContent');
+    assert.equal(data.normalized_payload.facts.find((f: any) => f.metric === 'REVENUE').source_accession, undefined, 'compact by default on the tool server');
   });
 });
 

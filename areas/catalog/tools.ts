@@ -41,14 +41,35 @@ export const metricDefinitions = defineTool({
   name: 'metrics.definitions',
   title: 'Canonical metric definitions',
   description:
-    `The ${CANONICAL_METRICS.length} canonical metric definitions in catalog order (income statement, balance sheet, cash flow): name, category, statement, unit and sourcing notes. ` +
-    'These are the names every statement, panel and metric time series uses. Derived metrics (ratios) are listed by /v1/edgar/derived-metrics/catalog.',
+    `Which metric names can I ask for? The ${CANONICAL_METRICS.length} canonical metrics in catalog order (income statement, balance sheet, cash flow): name, display name, category, statement and unit. ` +
+    'These are the names every statement, panel and metric time series uses; statement_type narrows the list. On the tool server rows are compact unless compact=false (adds formula fields and sourcing notes); ' +
+    `metrics_definition explains one metric, canonical or derived (derived names: ${DERIVED_NAMES.join(', ')}).`,
   http: { method: 'GET', path: '/v1/metrics/definitions' },
-  tool: false,
+  tool: true,
   plan: 'free',
-  input: z.object({}),
-  output: dataEnvelope(z.array(MetricDefinitionOut)),
-  handler: async () => ({ data: CANONICAL_METRICS.map(publicDefinition) }),
+  input: z.object({
+    statement_type: StatementTypeParam.optional().describe('only metrics of this statement'),
+    compact: z.boolean().optional().describe('true: metric, display_name, category, statement_type and unit_type only; default true on the tool server, false over HTTP'),
+  }),
+  output: dataEnvelope(
+    z.array(
+      MetricDefinitionOut.partial({
+        is_canonical: true,
+        is_derived: true,
+        formula: true,
+        dependencies: true,
+        denominator_zero_behavior: true,
+        missing_input_behavior: true,
+        market_data_required: true,
+        source_notes: true,
+      }),
+    ).describe('compact rows leave out is_canonical, is_derived, formula, dependencies, the null rules, market_data_required and source_notes'),
+  ),
+  handler: async (ctx, input) => {
+    const defs = CANONICAL_METRICS.filter((m) => !input.statement_type || m.statement_type === input.statement_type).map(publicDefinition);
+    if (!(input.compact ?? ctx.surface === 'mcp')) return { data: defs };
+    return { data: defs.map((m) => ({ metric: m.metric, display_name: m.display_name, category: m.category, statement_type: m.statement_type, unit_type: m.unit_type })) };
+  },
 });
 
 const AnyMetricParam = z
@@ -67,10 +88,10 @@ export const metricDefinition = defineTool({
   name: 'metrics.definition',
   title: 'One metric definition',
   description:
-    'The definition of one metric, canonical (e.g. REVENUE) or derived (e.g. GROSS_MARGIN, with formula and dependencies). ' +
-    'An unknown name is refused with 400 VALIDATION_ERROR listing the accepted names.',
+    'What does a metric mean and how is it computed? The definition of one metric, canonical (e.g. REVENUE: category, statement, unit, sourcing notes) or derived (e.g. GROSS_MARGIN: formula, dependencies, null rules). ' +
+    'An unknown name is refused listing the accepted names.',
   http: { method: 'GET', path: '/v1/metrics/definitions/{metric}' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z.object({ metric: AnyMetricParam }),
   output: dataEnvelope(MetricDefinitionOut),

@@ -108,11 +108,11 @@ export const coverageCompanyOne = defineTool({
   name: 'coverage.company',
   title: 'Coverage of one company',
   description:
-    'Company coverage for one CIK: reporting life, expected and populated annual and quarterly periods, completeness per statement type, continuity, and the gaps by period. ' +
+    'Is a missing statement a gap in our data or in the company\'s reporting? Coverage of one CIK (companies_resolve): reporting life, expected and populated annual and quarterly periods, completeness per statement type, continuity and the gaps by period. ' +
     COVERAGE_RULES +
-    ' A known company with nothing on record answers with zero counts and a status saying why; 404 only for a CIK we know nothing of.',
+    ' A known company with nothing on record answers with zero counts and a status saying why; NOT_FOUND only for a CIK we know nothing of.',
   http: { method: 'GET', path: '/v1/coverage/companies/{cik}' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z.object({ cik: Cik }),
   output: dataEnvelope(CompanyCoverage),
@@ -143,10 +143,10 @@ export const companyCompletenessSummary = defineTool({
   name: 'companies.completeness',
   title: 'Latest filing and statement counts of a company',
   description:
-    'Completeness summary of one company: the latest filing on record (any form) and the latest periodic report, with statement-version, statement-period and restated-period counts by statement type. ' +
-    'For expected-versus-present periods use /v1/coverage/companies/{cik}. 404 only for a CIK we know nothing of.',
+    'How current and how deep is our record of a company? Its latest filing (any form) and latest periodic report, with statement-version, statement-period and restated-period counts by statement type. ' +
+    'Takes a CIK (companies_resolve). For expected-versus-present periods use coverage_company. NOT_FOUND only for a CIK we know nothing of.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/completeness' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z.object({ cik: Cik }),
   output: dataEnvelope(

@@ -7,8 +7,8 @@ import { TRUST_FORMULA, trustScore, type ScoredStatement } from '../../domain/tr
 import { byCatalogOrder } from './shapes.ts';
 import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, FiscalPeriodParam, FiscalYear, IsoDate, StatementTypeParam, Ticker } from '../../api/schemas.ts';
-import { StatementVersionOut, versionOut } from '../../api/statement-shapes.ts';
-import { companyOf } from '../../api/params.ts';
+import { StatementVersionOut, versionOut, viewOf, type FactView } from '../../api/statement-shapes.ts';
+import { companyOf, FactViewParams, factViewOf } from '../../api/params.ts';
 
 /**
  * Point-in-time financials ("as known on a date, with provenance"): what an analyst could have
@@ -138,7 +138,7 @@ export function choosePeriods(visible: readonly VisiblePeriod[], fiscalYear: num
   return out;
 }
 
-async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: number | null): Promise<z.input<typeof AsOfOut>> {
+async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: number | null, view: FactView): Promise<z.input<typeof AsOfOut>> {
   const chosen = choosePeriods(await visiblePeriods(sql, cik, asOf), fiscalYear);
   const [versions, filing] = await Promise.all([
     latestVersionsAsOf(sql, cik, asOf, chosen.map((c) => c.period)),
@@ -166,7 +166,7 @@ async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: n
         .filter((v) => v.fiscal_year === period.fiscal_year && v.fiscal_period === period.fiscal_period)
         .map((v) => v.statement_type as never),
     })),
-    statements: versions.map((v) => versionOut(v, true, byCatalogOrder)),
+    statements: versions.map((v) => viewOf(versionOut(v, true, byCatalogOrder), view)),
     _meta: {
       visibility: VISIBILITY,
       reconciliation: {
@@ -198,22 +198,21 @@ const YearParam = FiscalYear.optional().describe(
 );
 
 const AS_OF_DESCRIPTION =
-  'Financials as known on a date, with provenance: for the most recent fiscal year with an annual report filed by that date, the latest version of its income statement, balance sheet and cash-flow statement ' +
-  'as it stood on the date (a later restatement is not seen), plus the newest quarter reported after that year ended. Each figure carries its provenance (accession, tag, mapping, corrections) and the accounting identities; ' +
-  '_meta.reconciliation summarises the reconciliation ledger of those versions and _meta.trust_score scores them (identity pass rate, core completeness, corrected and derived shares). ' +
-  'fiscal_year pins a year. A date before the first filing answers 200 with no statements.';
+  'What was known about a company on a date? For the most recent fiscal year with an annual report filed by that date, its income statement, balance sheet and cash-flow statement as they stood that day ' +
+  '(a later restatement is not seen), plus the newest quarter filed after that year ended; fiscal_year pins a year. _meta.reconciliation summarises the reconciliation checks and _meta.trust_score scores the statements. ' +
+  'metrics keeps only the named figures; figures are compact on the tool server unless compact=false, which adds each one\'s provenance (accession, XBRL tag, corrections). A date before the first filing gives no statements.';
 
 export const provenanceAsOf = defineTool({
   name: 'provenance.as_of',
   title: 'Financials as known on a date',
-  description: AS_OF_DESCRIPTION,
+  description: `${AS_OF_DESCRIPTION} Takes a CIK (companies_resolve gives it); financials_get_as_of_snapshot is the same read under the spec's second name and also takes a ticker.`,
   http: { method: 'GET', path: '/v1/edgar/as-of/{date}/financials/{cik}' },
   tool: true,
   plan: 'free',
-  input: z.object({ date: DateParam, cik: Cik, fiscal_year: YearParam }),
+  input: z.object({ date: DateParam, cik: Cik, fiscal_year: YearParam, ...FactViewParams }),
   output: dataEnvelope(AsOfOut),
   companies: (input) => [input.cik],
-  handler: async ({ services }, input) => ({ data: await asOfFinancials(services.sql, input.cik, input.date, input.fiscal_year ?? null) }),
+  handler: async (ctx, input) => ({ data: await asOfFinancials(ctx.services.sql, input.cik, input.date, input.fiscal_year ?? null, factViewOf(ctx, input)) }),
 });
 
 /**
@@ -223,7 +222,7 @@ export const provenanceAsOf = defineTool({
 export const financialsAsOfSnapshot = defineTool({
   name: 'financials.get_as_of_snapshot',
   title: 'Financials snapshot as known on a date',
-  description: `${AS_OF_DESCRIPTION} Same answer as provenance_as_of; this one also accepts a ticker instead of the CIK (pass one of them).`,
+  description: 'Alias of provenance_as_of (the spec names the read twice): the same answer for the same company and date, and it also takes a ticker instead of the CIK (pass one of them). ' + AS_OF_DESCRIPTION,
   http: { method: 'GET', path: '/v1/financials/as-of-snapshot' },
   tool: true,
   plan: 'free',
@@ -232,12 +231,13 @@ export const financialsAsOfSnapshot = defineTool({
     ticker: Ticker.optional().describe('exchange ticker, resolved to its CIK; pass cik or ticker'),
     date: DateParam,
     fiscal_year: YearParam,
+    ...FactViewParams,
   }),
   output: dataEnvelope(AsOfOut),
   companies: (input) => (input.cik ? [input.cik] : []),
   handler: async (ctx, input) => {
     const cik = await companyOf(ctx, input);
-    return { data: await asOfFinancials(ctx.services.sql, cik, input.date, input.fiscal_year ?? null) };
+    return { data: await asOfFinancials(ctx.services.sql, cik, input.date, input.fiscal_year ?? null, factViewOf(ctx, input)) };
   },
 });
 

@@ -57,7 +57,7 @@ export const filingsList = defineTool({
   description:
     "Lists a company's SEC filings, newest first: accession, form, filing and report dates, fiscal focus, whether it is a periodic report, " +
     'how many XBRL facts it carried and how many statement versions it created. Narrow with form (repeatable: 10-K, 10-Q, 10-K/A, 8-K ...) and filed_from/filed_to. ' +
-    'Only periodic reports (10-K, 10-Q, amendments, 20-F, 40-F) create statements; read what a filing created with /v1/edgar/companies/{cik}/filings/{accession_id}/statements, or a statement with statements_normalized. An empty page means no filing matches.',
+    'Only periodic reports (10-K, 10-Q, amendments, 20-F, 40-F) create statements; read one with statements_normalized. Takes a CIK (companies_resolve gives it). An empty page means no filing matches.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/filings' },
   tool: true,
   plan: 'free',

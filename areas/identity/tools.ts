@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ServiceError } from '../../domain/service-error.ts';
 import {
   companyByCik,
+  firstIdentityLoad,
   firstObservation,
   mappingsForCik,
   mappingsForTicker,
@@ -49,15 +50,33 @@ async function resolveOrExplain(services: Services, ticker: string, asOf: string
       { ticker, as_of: asOf, first_observed: first },
     );
   }
-  throw new ServiceError('NOT_FOUND', `No company has ticker ${ticker}. Search by name with /v1/identity/search?query=...`, { ticker });
+  throw new ServiceError('NOT_FOUND', `No company has ticker ${ticker}. Search by name with identity_search (HTTP: /v1/identity/search?query=...)`, { ticker });
+}
+
+/**
+ * A date before our first identity load has no observation at all, so "which CIK did the ticker
+ * name then" has no observed answer. We carry the mapping back when nothing we hold contradicts
+ * it: the ticker has named one CIK in every load, that mapping is live today, and it was there
+ * at the first load. Otherwise (it named another issuer, ended, or appeared later) we answer
+ * NOT_FOUND as for any unobserved date. The answer says it was carried back, and from when.
+ */
+async function carriedBack(services: Services, ticker: string, asOf: string): Promise<{ row: IdentityRow; from: string } | null> {
+  const first = await firstIdentityLoad(services.sql);
+  if (!first || asOf >= first) return null;
+  const mappings = await mappingsForTicker(services.sql, ticker);
+  const live = mappings.find((m) => m.is_active);
+  if (!live || mappings.some((m) => m.cik !== live.cik)) return null;
+  const observed = mappings.map((m) => m.active_from).sort()[0]!;
+  return observed === first ? { row: live, from: observed } : null;
 }
 
 export const companiesResolve = defineTool({
   name: 'companies.resolve',
   title: 'Resolve a ticker to a CIK',
   description:
-    'Returns the SEC CIK (10-digit issuer key) for an exchange ticker such as AAPL or BRK-B. Use it first: every statement and filing read is keyed by CIK. ' +
-    'Optional as_of (YYYY-MM-DD) resolves the mapping live on that date. Unknown tickers return NOT_FOUND; search names with the identity search route.',
+    'Which company is this ticker? Returns the SEC CIK (10-digit issuer key) of an exchange ticker such as AAPL or BRK-B. Call it first: every company tool takes a CIK. ' +
+    'as_of (YYYY-MM-DD) resolves the mapping live on that date. Our mappings are observed from our first identity load on; for an earlier date the ticker resolves when it has named the same CIK ' +
+    'in every load since (carried_back_from then gives the first observation), else NOT_FOUND. Unknown ticker: NOT_FOUND; find names with identity_search.',
   http: { method: 'GET', path: '/v1/edgar/companies:resolve' },
   tool: true,
   plan: 'free',
@@ -70,8 +89,14 @@ export const companiesResolve = defineTool({
     ticker: z.string(),
     exchange: z.null().describe('not populated on this light route; use /v1/identity/resolve for the exchange'),
     as_of: z.string().describe('the date the mapping was resolved for'),
+    carried_back_from: z
+      .string()
+      .optional()
+      .describe('present when as_of is before our first identity load: the date the mapping was first observed; the ticker has named only this CIK since'),
   }),
   handler: async ({ services }, input) => {
+    const back = input.as_of ? await carriedBack(services, input.ticker, input.as_of) : null;
+    if (back) return { cik: back.row.cik, ticker: back.row.ticker, exchange: null, as_of: input.as_of!, carried_back_from: back.from };
     const row = await resolveOrExplain(services, input.ticker, input.as_of ?? null);
     return { cik: row.cik, ticker: row.ticker, exchange: null, as_of: input.as_of ?? today(services) };
   },
@@ -100,9 +125,10 @@ export const identitySearch = defineTool({
   name: 'identity.search',
   title: 'Search companies by name, ticker or CIK',
   description:
-    'Identity records whose ticker, CIK or company name matches `query` (exact ticker first, then CIK, name prefix, ticker prefix, name containing). Paginated.',
+    'Which company is meant? Finds issuers by ticker, CIK or part of a name (exact ticker first, then CIK, name prefix, ticker prefix, name containing), live mappings before ended ones: CIK, ticker, name, exchange and the span each mapping was observed. ' +
+    'Use it when companies_resolve does not know a ticker or you only have a name. Paginated.',
   http: { method: 'GET', path: '/v1/identity/search' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z.object({
     query: z.string().trim().min(1).max(200).describe('text to find: a ticker, a CIK, or part of a company name'),

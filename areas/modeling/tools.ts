@@ -29,11 +29,18 @@ const CompanyIdParam = z
       ctx.addIssue({ code: 'custom', message: `company_id must be a UUID (from ${IDENTITY_ROUTE}).` });
     }
   })
-  .describe(`our company UUID (from ${IDENTITY_ROUTE}); a CIK is refused`);
+  .describe('our company UUID (field company_id of identity_search or of the identity records); a CIK is refused');
 
 const ReadInput = z.object({
   company_id: CompanyIdParam,
-  as_of: IsoDate.describe('date (YYYY-MM-DD) of a built snapshot (POST /v1/modeling/universe/pit-snapshot with this as_of_date); 404 NOT_FOUND when none is built'),
+  as_of: IsoDate.describe('date (YYYY-MM-DD) of a built snapshot (modeling_pit_snapshot with this as_of_date); NOT_FOUND when none is built'),
+  from: IsoDate.optional().describe('only rows whose statement_date is on or after this date (YYYY-MM-DD), e.g. the last year'),
+  metrics: z
+    .array(z.string().trim().toUpperCase())
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('only these metrics in metrics and unavailable_metrics, e.g. ["NET_INCOME"]; omitted: every metric of the route'),
   ...PageParams,
 });
 type ReadInput = z.output<typeof ReadInput>;
@@ -59,21 +66,33 @@ async function readRows(ctx: ToolContext, input: ReadInput, kind: RowKind) {
   // a snapshot of that date that did not include the company: an empty page, not an error
   if (!snapshot.ciks.includes(cik)) return pageOf([], 0, input.page, input.page_size);
   const [{ total, rows }, late] = await Promise.all([
-    rowsPage(sql, snapshot.as_of_snapshot_id, kind, cik, { limit: input.page_size, offset: (input.page - 1) * input.page_size }),
+    rowsPage(sql, snapshot.as_of_snapshot_id, kind, cik, { limit: input.page_size, offset: (input.page - 1) * input.page_size }, input.from ?? null),
     lateVersions(sql, snapshot, cik),
   ]);
   const fields = snapshotFields(snapshot);
   const items = rows.map((r) => {
     const body: Record<string, unknown> = { ...r.body, ...fields };
     if (Array.isArray(body.unavailable_metrics)) body.unavailable_metrics = withPendingRebuild(body.unavailable_metrics as Unavailable[], r.reads, late);
-    return body;
+    return input.metrics ? onlyMetrics(body, new Set(input.metrics)) : body;
   });
   return pageOf(items, total, input.page, input.page_size);
 }
 
+/** The `metrics` filter of a company read: the named keys of a row's metric maps and their unavailable entries. */
+function onlyMetrics(body: Record<string, unknown>, keep: ReadonlySet<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...body };
+  for (const [k, v] of Object.entries(body)) {
+    if (k === 'unavailable_metrics' && Array.isArray(v)) out[k] = v.filter((u: { metric?: string }) => u.metric !== undefined && keep.has(u.metric));
+    else if ((k === 'metrics' || k === 'valuation_inputs' || k === 'statement') && v && typeof v === 'object' && !Array.isArray(v)) {
+      out[k] = Object.fromEntries(Object.entries(v).filter(([m]) => keep.has(m)));
+    }
+  }
+  return out;
+}
+
 const READ_NOTE =
-  'Needs as_of naming a built snapshot (build with POST /v1/modeling/universe/pit-snapshot; 404 NOT_FOUND otherwise) and company_id (a UUID from GET /v1/identity/companies/{cik}; a CIK is refused). ' +
-  'An empty page means the snapshot of that date did not include the company. Every metric of the route is on every row, in metrics or in unavailable_metrics with its reason.';
+  'Needs as_of naming a built snapshot (build it with modeling_pit_snapshot for that date; NOT_FOUND otherwise) and company_id (a UUID: identity_search gives it for a ticker or CIK; a CIK is refused). ' +
+  'from keeps recent rows, metrics the named metrics. An empty page means the snapshot of that date did not include the company. Every metric of the route is on every row, in metrics or in unavailable_metrics with its reason.';
 
 function companyRead(o: { name: string; title: string; path: string; kind: RowKind; item: z.ZodType; what: string }) {
   return defineTool({
@@ -138,11 +157,11 @@ export const modelingPitSnapshot = defineTool({
   name: 'modeling.pit_snapshot',
   title: 'Build (or read) a point-in-time modeling snapshot',
   description:
-    'Body: ciks (1 to 50, zero-padded or not), as_of_date, statement_types (array), metrics_bundle (all: every figure; tier1: only figures exactly as tagged, so no derived quarter or corrected value feeds anything), all required. ' +
-    'The snapshot sees exactly the statement versions knowable at the end of as_of_date. Answers 200 with the paginated rows once built, or 202 with status computing while the build job runs: retry the same POST (it never starts a second build). ' +
-    'The company routes /v1/modeling/companies/{company_id}/... read the built snapshot with as_of = as_of_date.',
+    'Builds the point-in-time snapshot the modeling reads need (modeling_periods, modeling_ttm, modeling_growth, modeling_ratios, modeling_valuation_inputs): ciks (1 to 50), as_of_date, statement_types (array), metrics_bundle (all: every figure; tier1: only figures exactly as tagged), all required. ' +
+    'The snapshot sees exactly the statement versions knowable at the end of as_of_date. Answers status ready with the paginated rows once built, or status computing (HTTP 202) while the build runs: wait a few seconds and call again with the same arguments (it never starts a second build), or go straight to the reads once built. ' +
+    'The reads take as_of = as_of_date.',
   http: { method: 'POST', path: '/v1/modeling/universe/pit-snapshot' },
-  tool: false,
+  tool: true,
   plan: 'growth',
   input: z.object({
     ciks: z.array(Cik).min(1).max(MAX_CIKS).describe(`CIKs of the universe, 1 to ${MAX_CIKS}`),

@@ -20,13 +20,19 @@ export interface DisclosureRow extends DisclosureListRow {
   filing_date: string;
 }
 
+/** `text` anywhere in the value, with LIKE's wildcards taken literally. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 export async function listDisclosures(
   sql: Sql,
-  f: { cik: string; period_of_report?: string; accession?: string; page: number; page_size: number },
+  f: { cik: string; period_of_report?: string; accession?: string; search?: string; page: number; page_size: number },
 ): Promise<{ total: number; rows: DisclosureListRow[] }> {
   const where = sql`cik = ${f.cik}
     ${f.period_of_report ? sql`AND period_of_report = ${f.period_of_report}` : sql``}
-    ${f.accession ? sql`AND accession = ${f.accession}` : sql``}`;
+    ${f.accession ? sql`AND accession = ${f.accession}` : sql``}
+    ${f.search ? sql`AND (title ILIKE ${likePattern(f.search)} OR concept ILIKE ${likePattern(f.search)})` : sql``}`;
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM disclosures WHERE ${where}`;
   const rows = await sql<DisclosureListRow[]>`
     SELECT disclosure_id, accession AS accession_id, cik, period_of_report::text, concept, title, char_count
@@ -62,6 +68,7 @@ export interface SegmentFilter {
   fiscal_year?: number;
   fiscal_period?: string;
   dimension_type?: string;
+  metric?: string;
   page: number;
   page_size: number;
 }
@@ -71,7 +78,8 @@ export async function listSegments(sql: Sql, f: SegmentFilter): Promise<{ total:
     ${f.period_end ? sql`AND s.period_end = ${f.period_end}` : sql``}
     ${f.fiscal_year !== undefined ? sql`AND s.fiscal_year = ${f.fiscal_year}` : sql``}
     ${f.fiscal_period ? sql`AND s.fiscal_period = ${f.fiscal_period}` : sql``}
-    ${f.dimension_type ? sql`AND s.dimension_type = ${f.dimension_type}` : sql``}`;
+    ${f.dimension_type ? sql`AND s.dimension_type = ${f.dimension_type}` : sql``}
+    ${f.metric ? sql`AND s.metric = ${f.metric}` : sql``}`;
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM segment_facts s WHERE ${where}`;
   const rows = await sql<SegmentReadRow[]>`
     SELECT s.metric_dimension_id, s.statement_version_id, s.cik, c.company_id, s.accession AS accession_id,

@@ -4,11 +4,15 @@ import { wireDecimal } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, DecimalString, FiscalPeriodParam, IsoDate, PageParams, pageOf, paginated, StatementTypeParam, Timestamp, Uuid } from '../../api/schemas.ts';
+import { CanonicalMetricParam } from '../../api/params.ts';
 
 /**
  * What filing packages add beyond statements: narrative disclosures (TextBlock facts as plain
  * text) and segment rows (dimensional facts on segment, geographic, product and customer axes).
  */
+
+/** Characters of a note one tool call returns by default: about 3,000 tokens, well inside a context window. */
+const TOOL_TEXT_CHARS = 12_000;
 
 const AccessionParam = z
   .string()
@@ -26,7 +30,9 @@ const DisclosureListItem = z.object({
 });
 
 const DisclosureDetail = DisclosureListItem.extend({
-  disclosure_text: z.string().describe('the note as readable plain text: no markup, entities decoded, tables as aligned columns'),
+  disclosure_text: z.string().describe('the note as readable plain text: no markup, entities decoded, tables as aligned columns; with max_chars, the part from offset'),
+  text_offset: z.number().int().optional().describe('with max_chars: where disclosure_text starts in the note'),
+  next_offset: z.number().int().nullable().optional().describe('with max_chars: pass as offset to read on; null when the note ends in this part'),
   extracted_at: Timestamp.describe('when the text was extracted from the filing'),
   form: z.string().describe('form of the filing, e.g. 10-K'),
   filing_date: z.string().describe('SEC filing date (YYYY-MM-DD)'),
@@ -36,15 +42,16 @@ export const companyDisclosures = defineTool({
   name: 'edgar.company_disclosures',
   title: 'Narrative disclosures of a company',
   description:
-    "Lists the notes (TextBlock facts) of a company's filings, newest report first: id, filing, concept and title, without the text. " +
-    'Narrow with period_of_report or accession_id; read one note with /v1/edgar/disclosures/{disclosure_id}. An empty page means no filing package of the company was read.',
+    "Which notes did a company's filings carry (income taxes, leases, revenue recognition ...)? Lists the narrative disclosures (TextBlock facts), newest report first: id, filing, concept, title and length, without the text. " +
+    'Narrow with search (text in the title), period_of_report or accession_id (filings_list gives accessions); read one note with edgar_disclosure. Takes a CIK (companies_resolve). An empty page means no filing package of the company was read.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/disclosures' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z.object({
     cik: Cik,
     period_of_report: IsoDate.optional().describe('only disclosures of filings reporting on this period end (YYYY-MM-DD)'),
     accession_id: AccessionParam.optional().describe('only disclosures of this filing'),
+    search: z.string().trim().min(2).max(100).optional().describe('only notes whose title or tag contains this text (case-insensitive), e.g. income tax'),
     ...PageParams,
   }),
   output: paginated(DisclosureListItem),
@@ -54,6 +61,7 @@ export const companyDisclosures = defineTool({
       cik: input.cik,
       period_of_report: input.period_of_report,
       accession: input.accession_id,
+      search: input.search,
       page: input.page,
       page_size: input.page_size,
     });
@@ -64,17 +72,28 @@ export const companyDisclosures = defineTool({
 export const disclosureDetail = defineTool({
   name: 'edgar.disclosure',
   title: 'One narrative disclosure with its text',
-  description: 'One note of a filing with disclosure_text (plain text, tables as aligned columns) and extracted_at. Ids come from /v1/edgar/companies/{cik}/disclosures.',
+  description:
+    "What does a note say? One narrative disclosure of a filing with its text (plain text, tables as aligned columns); disclosure_id comes from edgar_company_disclosures. " +
+    `Notes run to 60,000 characters: on the tool server the text comes in parts of max_chars (default ${TOOL_TEXT_CHARS}) from offset, and next_offset says where to read on.`,
   http: { method: 'GET', path: '/v1/edgar/disclosures/{disclosure_id}' },
-  tool: false,
+  tool: true,
   plan: 'free',
-  input: z.object({ disclosure_id: Uuid.describe('id from the disclosure listing') }),
+  input: z.object({
+    disclosure_id: Uuid.describe('id from edgar_company_disclosures'),
+    max_chars: z.number().int().min(1000).max(100_000).optional().describe(`return at most this many characters of the text; default ${TOOL_TEXT_CHARS} on the tool server, the whole note over HTTP`),
+    offset: z.number().int().min(0).default(0).describe('first character to return (next_offset of the previous part)'),
+  }),
   output: dataEnvelope(DisclosureDetail),
   handler: async (ctx, input) => {
     const row = await disclosureById(ctx.services.sql, input.disclosure_id);
-    if (!row) throw new ServiceError('NOT_FOUND', `no disclosure ${input.disclosure_id}; list a company's disclosures with /v1/edgar/companies/{cik}/disclosures`);
+    if (!row) throw new ServiceError('NOT_FOUND', `no disclosure ${input.disclosure_id}; list a company's disclosures with edgar_company_disclosures (HTTP: /v1/edgar/companies/{cik}/disclosures)`);
     await ctx.reach([row.cik]);
-    return { data: row };
+    const max = input.max_chars ?? (ctx.surface === 'mcp' ? TOOL_TEXT_CHARS : null);
+    if (max === null && input.offset === 0) return { data: row };
+    const end = Math.min(row.disclosure_text.length, input.offset + (max ?? row.disclosure_text.length));
+    return {
+      data: { ...row, disclosure_text: row.disclosure_text.slice(input.offset, end), text_offset: input.offset, next_offset: end < row.disclosure_text.length ? end : null },
+    };
   },
 });
 
@@ -113,11 +132,11 @@ export const metricSegments = defineTool({
   name: 'metrics.segments',
   title: 'Segment and geographic breakdowns',
   description:
-    'Dimensional figures of a company (business segments, geographic areas, products and services, major customers) for canonical metrics, newest period first. ' +
-    'Give cik or company_id. period narrows to a period end (YYYY-MM-DD), a fiscal year (2023) or a fiscal period (2023-FY, 2023-Q2). ' +
-    'Members of one axis need not add up to the total (filers tag subtotals such as Products beside iPhone and Mac, and unallocated items); consolidated_value gives the total to compare with.',
+    'How does a company break down by segment, region, product or customer? Dimensional figures for canonical metrics (metric=REVENUE for segment revenue), newest period first. ' +
+    'Give cik (companies_resolve) or company_id. period narrows to a period end (YYYY-MM-DD), a fiscal year (2023) or a fiscal period (2023-FY, 2023-Q2); dimension_type to BUSINESS_SEGMENT, GEOGRAPHIC, PRODUCT_SERVICE or MAJOR_CUSTOMER. ' +
+    'Members of one axis need not add up to the total (subtotals such as Products sit beside iPhone and Mac); consolidated_value is the total to compare with.',
   http: { method: 'GET', path: '/v1/metrics/segments' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z.object({
     cik: Cik.optional(),
@@ -128,6 +147,7 @@ export const metricSegments = defineTool({
       .optional()
       .describe('period end YYYY-MM-DD, fiscal year YYYY, or YYYY-FY / YYYY-Q1..Q4'),
     dimension_type: DimensionType.optional().describe('BUSINESS_SEGMENT, GEOGRAPHIC, PRODUCT_SERVICE or MAJOR_CUSTOMER'),
+    metric: CanonicalMetricParam.optional().describe('only rows of this canonical metric, e.g. REVENUE'),
     ...PageParams,
   }),
   output: paginated(SegmentRowOut),
@@ -143,6 +163,7 @@ export const metricSegments = defineTool({
     }
     if (!cik) throw new ServiceError('VALIDATION_ERROR', 'cik or company_id is required', { required: ['cik', 'company_id'] });
     const filter: SegmentFilter = { cik, dimension_type: input.dimension_type, page: input.page, page_size: input.page_size };
+    if (input.metric) filter.metric = input.metric;
     const m = input.period ? PERIOD_FORMS.exec(input.period)! : null;
     if (m?.[3]) filter.period_end = m[3];
     else if (m?.[1]) {

@@ -35,7 +35,7 @@ function checkYears(from: number | undefined, to: number | undefined): void {
 
 const financialStateTimeSeries = define({
   description: 'one row per fiscal year of a company with the full canonical metric set (the financial-state route): cik, fiscal_year_from, fiscal_year_to, period_type (annual), page, page_size',
-  parameters: z.object({
+  parameters: z.strictObject({
     cik: Cik,
     fiscal_year_from: FiscalYear.optional(),
     fiscal_year_to: FiscalYear.optional(),
@@ -60,7 +60,7 @@ interface StateRow {
 
 const metricPanel = define({
   description: `companies x canonical metrics x fiscal periods: ciks (1-${MAX_PANEL_COMPANIES}), metrics (1-${MAX_PANEL_METRICS}), fiscal_year_from, fiscal_year_to (required), period_type annual or quarterly`,
-  parameters: z.object({
+  parameters: z.strictObject({
     ciks: z.array(Cik).min(1).max(MAX_PANEL_COMPANIES).transform((a) => [...new Set(a)].sort()),
     metrics: z.array(CanonicalMetricParam).min(1).max(MAX_PANEL_METRICS).transform((a) => [...new Set(a)].sort()),
     fiscal_year_from: FiscalYear,
@@ -107,7 +107,7 @@ const metricPanel = define({
 
 const statementAsOf = define({
   description: 'one normalized statement as it stood on as_of_date (the normalized-statement route): cik, statement_type, fiscal_year, fiscal_period, include_version_history (default true)',
-  parameters: z.object({
+  parameters: z.strictObject({
     cik: Cik,
     statement_type: StatementTypeParam,
     fiscal_year: FiscalYear,
@@ -120,7 +120,7 @@ const statementAsOf = define({
 
 const restatementHistory = define({
   description: 'restatements of a company filed on or before as_of_date, newest first (the restatement-alert route): cik, optional statement_type, fiscal_year, fiscal_period, metric, page, page_size',
-  parameters: z.object({
+  parameters: z.strictObject({
     cik: Cik,
     statement_type: StatementTypeParam.optional(),
     fiscal_year: FiscalYear.optional(),

@@ -21,6 +21,11 @@ function newToken(): string {
   return `qr_${randomBytes(24).toString('base64url')}`;
 }
 
+/** `sha256:<hex>` of the result exactly as serialized in the response */
+function resultHash(resultText: string): string {
+  return `sha256:${createHash('sha256').update(resultText).digest('hex')}`;
+}
+
 const UUID_KEYS = new Set(['statement_version_id', 'previous_version_id']);
 
 /** Every statement version id the result names (the versions the query read), sorted, once each. */
@@ -122,7 +127,7 @@ export const queryExecute = defineTool({
       statement_version_ids: [...versionIdsOf(result)].sort(),
       code_version: codeVersion(),
       catalog_version: catalogVersion(),
-      result_hash: `sha256:${createHash('sha256').update(resultText).digest('hex')}`,
+      result_hash: resultHash(resultText),
       result_bytes: Buffer.byteLength(resultText),
       created_at: now.toISOString(),
     };
@@ -157,7 +162,12 @@ export const queryReplay = defineTool({
     const row = await manifestByToken(ctx.services.sql, input.replay_token);
     if (!row) throw new ServiceError('NOT_FOUND', `No recorded query has replay token ${input.replay_token}; tokens come from query execute (POST /v1/query/execute or the query_execute tool).`, { replay_token: input.replay_token });
     await ctx.reach(row.ciks);
-    return JSON.parse(row.response_text) as z.input<typeof ExecuteOut>;
+    const recorded = JSON.parse(row.response_text) as z.output<typeof ExecuteOut>;
+    // the row cannot be updated through SQL, but an auditor relies on this: the bytes served still hash to the manifest's result_hash
+    if (resultHash(JSON.stringify(recorded.data.result)) !== recorded.data.manifest.result_hash) {
+      throw new Error(`recorded response of ${input.replay_token} does not match its result_hash`);
+    }
+    return recorded;
   },
 });
 

@@ -62,11 +62,11 @@ export const restatementAlerts = defineTool({
   name: 'edgar.restatement_alerts',
   title: 'Restatement alert events',
   description:
-    'Restatement alert events, newest filing first: each time a filing changed figures of a statement already on record, a new statement version was added and an event recorded, ' +
-    'with every revised metric (old value, new value, difference, both accessions and tags). Filters (optional, combined with AND): cik, statement_type, fiscal_year, fiscal_period, ' +
-    'filed_from / filed_to (SEC filing date range of the restating filing, inclusive), metric (only events that revised it). An empty page means no restatement matched, not an error.',
+    'Which figures were restated, when and by which filing? Restatement events, newest filing first: each time a filing changed figures of a statement already on record, with every revised metric (old value, new value, difference, both accessions and tags). ' +
+    'Filters (optional, combined): cik (companies_resolve), statement_type, fiscal_year and fiscal_period of the restated period, filed_from / filed_to (filing date of the restating filing), metric. ' +
+    'statement_version_id and previous_version_id of an event feed fundamentals_restatement_delta. An empty page means no restatement matched.',
   http: { method: 'GET', path: '/v1/edgar/restatement-alerts' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z
     .object({

@@ -146,8 +146,8 @@ async function deltaOf(ctx: ToolContext, input: z.output<z.ZodObject<typeof Delt
 const DELTA_DESCRIPTION =
   'Per-metric comparison of two versions of one statement (cik or ticker + statement_type + fiscal_year + fiscal_period): old value, new value, difference (new - old) and relative change, ' +
   'with both versions\' headers. Select the two versions with exactly one pair: from_accession + to_accession (filings that created them) or from_statement_version_id + to_statement_version_id; ' +
-  'mixing the pairs, half a pair or no pair answers 400 VALIDATION_ERROR. A metric reported on one side only has status ADDED or REMOVED and null difference. ' +
-  'Versions and their accessions are listed by /v1/edgar/statements/restatements/ledger.';
+  'mixing the pairs, half a pair or no pair is refused. A metric reported on one side only has status ADDED or REMOVED and null difference. ' +
+  'Restatement events (edgar_restatement_alerts) name both versions of each restatement.';
 
 export const restatementDelta = defineTool({
   name: 'edgar.restatement_delta',
@@ -166,10 +166,11 @@ export const fundamentalsRestatementDelta = defineTool({
   name: 'fundamentals.restatement_delta',
   title: 'Restatement delta (fundamentals namespace)',
   description:
+    'What exactly did a restatement change? ' +
     DELTA_DESCRIPTION +
     ' metrics (repeatable, canonical names of this statement type) narrows the comparison to those metrics, each listed even when neither side reports it (status NOT_REPORTED); market-dependent names are refused.',
   http: { method: 'GET', path: '/v1/fundamentals/restatement-delta' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z
     .object({ ...DeltaFields, metrics: z.array(FiledMetricParam).min(1).max(CANONICAL_METRICS.length).optional().describe('canonical metrics to compare (repeatable, or comma-separated); all reported ones when omitted') })

@@ -41,10 +41,10 @@ const DerivedMetricParam = z
   .transform((s) => s.trim().toUpperCase())
   .superRefine((name, ctx) => {
     if (isDerived(name)) return;
-    const hint = canonicalMetric(name) ? `${name} is a canonical metric (served by /v1/fundamentals/time-series), not a derived one. ` : '';
+    const hint = canonicalMetric(name) ? `${name} is a canonical metric (served by the fundamentals panel, /v1/fundamentals/time-series or fundamentals_time_series), not a derived one. ` : '';
     ctx.addIssue({ code: 'custom', message: `${hint}unknown derived metric ${JSON.stringify(name)}; accepted names: ${DERIVED_NAMES.join(', ')}` });
   })
-  .describe('derived metric name, e.g. GROSS_MARGIN, ROE, FREE_CASH_FLOW (list: /v1/edgar/derived-metrics/catalog)');
+  .describe(`derived metric name: ${DERIVED_NAMES.join(', ')}`);
 
 const PanelParams = {
   statement_type: StatementTypeParam.describe('statement whose periods make the points (required)'),
@@ -134,7 +134,7 @@ async function companiesOf(ctx: ToolContext, input: { ciks?: string[] | undefine
     if (row) out.push(row.cik);
     else unknown.push(t);
   }
-  if (unknown.length > 0) throw new ServiceError('NOT_FOUND', `No company has ticker ${unknown.join(', ')}. Search names with /v1/identity/search.`, { tickers: unknown });
+  if (unknown.length > 0) throw new ServiceError('NOT_FOUND', `No company has ticker ${unknown.join(', ')}. Search names with identity_search (HTTP: /v1/identity/search).`, { tickers: unknown });
   await ctx.reach(out);
   return [...new Set(out)];
 }
@@ -187,11 +187,11 @@ export const fundamentalsPanel = defineTool({
   name: 'fundamentals.time_series',
   title: 'Fundamentals panel (canonical metrics, many companies)',
   description:
-    'A panel of one statement type for many companies: one point per company and fiscal period (the latest statement version), with a map of canonical metric values. ' +
-    'Give ciks or tickers (not both). metrics narrows the map (omitted: every metric the statement reports). frequency annual (default) or quarterly (Q1-Q4; derived figures are named in derived_figures). ' +
-    'use_tier1_only keeps only figures exactly as tagged. from/to bound the statement date. Ordered by cik, then statement date. A company with no statements gives no points (empty page).',
+    'How do several companies compare on filed figures? A panel of one statement type: one point per company and fiscal period (latest statement versions) with a map of canonical metric values. ' +
+    'Give ciks or tickers (not both, up to 50) and name the metrics you need (omitted: every metric the statement reports). frequency annual (default) or quarterly; from/to bound the period end (YYYY-MM-DD). ' +
+    'use_tier1_only keeps only figures exactly as tagged. Ordered by company, then period end. For margins and ratios use fundamentals_derived_time_series.',
   http: { method: 'GET', path: '/v1/fundamentals/time-series' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z.object({ ...PanelParams, metrics: z.array(CanonicalMetricParam).max(CANONICAL_METRIC_NAMES.length).optional().describe('canonical metric names (repeatable); omitted: every metric present') }),
   output: paginated(PanelPoint),
@@ -228,11 +228,11 @@ export const fundamentalsDerivedPanel = defineTool({
   name: 'fundamentals.derived_time_series',
   title: 'Derived-metric panel (computed on read)',
   description:
-    'The panel of /v1/fundamentals/time-series with derived metrics (ratios, margins, returns, free cash flow) computed on read from the latest statement versions of each period; needs no snapshot and carries no as_of_snapshot_id. ' +
-    'metrics are derived names (omitted: the derived metrics classed with statement_type); each is computed from every statement of the same fiscal period. ' +
-    'A value is null (never zero) when an input is not reported or a divisor is zero, with the reason in unavailable_metrics. Formulas: /v1/edgar/derived-metrics/catalog.',
+    'Margins, returns and ratios over time (a five-year margin trend, ROE of peers): derived metrics per company and fiscal period, computed from the latest statement versions of the period. ' +
+    'Give ciks or tickers (not both) and the derived metric names (omitted: those classed with statement_type); statement_type picks whose periods make the points (INCOME_STATEMENT for margins). ' +
+    'from/to bound the period end (YYYY-MM-DD). A value is null (never zero) when an input is missing or a divisor is zero, with the reason in unavailable_metrics. Formulas: metrics_definition.',
   http: { method: 'GET', path: '/v1/fundamentals/derived/time-series' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z.object({ ...PanelParams, metrics: z.array(DerivedMetricParam).max(DERIVED_NAMES.length).optional().describe('derived metric names (repeatable); omitted: the derived metrics of statement_type') }),
   output: paginated(DerivedPoint),

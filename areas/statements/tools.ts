@@ -18,8 +18,8 @@ import {
   StatementTypeParam,
   Ticker,
 } from '../../api/schemas.ts';
-import { FigureProvenance, StatementVersionOut, versionOut } from '../../api/statement-shapes.ts';
-import { CanonicalMetricParam, companyOf } from '../../api/params.ts';
+import { FigureProvenance, StatementVersionOut, versionOut, viewOf } from '../../api/statement-shapes.ts';
+import { CanonicalMetricParam, companyOf, FactViewParams, factViewOf } from '../../api/params.ts';
 import { QUARTERS } from '../../domain/statements/types.ts';
 import { versionPayloadsOf } from './version-payloads.ts';
 
@@ -50,10 +50,11 @@ export const metricTimeSeries = defineTool({
   name: 'edgar.metric_time_series',
   title: 'Time series of one canonical metric',
   description:
-    'One point per fiscal period for a canonical metric of a company, from the latest statement version (or the version knowable on as_of_date; as_reported=true gives first-reported values; both combine). ' +
-    'period_type annual gives FY points, quarterly gives Q1-Q4 (Q4 and cash-flow quarters are derived and marked DERIVED); omitted gives both. Ordered by period end.',
+    'How did one figure of a company move over time? One point per fiscal period for a canonical metric (REVENUE, NET_INCOME, TOTAL_ASSETS ...; names from metrics_definitions), oldest first, from the latest statement versions. ' +
+    'as_of_date gives the values known on that date, as_reported=true the values as first reported (they combine). period_type annual (FY) or quarterly (Q1-Q4; Q4 and cash-flow quarters are derived, value_origin DERIVED); both when omitted. ' +
+    'include_provenance=true adds the source accession and XBRL tag of each point. Takes a CIK: call companies_resolve first.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/metrics/{metric}/time-series' },
-  tool: false,
+  tool: true,
   plan: 'free',
   input: z.object({
     cik: Cik,
@@ -160,8 +161,9 @@ export const statementsNormalized = defineTool({
   name: 'statements.normalized',
   title: 'Normalized statement (latest version)',
   description:
-    'The latest normalized version of one statement (cik or ticker + statement_type + fiscal_year + fiscal_period) with every figure, its provenance and the accounting-identity checks in normalized_payload._meta.identity. ' +
-    'include_version_history=true adds every earlier version and what each changed. as_of_date (optional) gives the version knowable on that date. Fiscal years and periods are the filer\'s own labels.',
+    'What does one statement of a company say? The latest version of one statement (cik or ticker + statement_type + fiscal_year + fiscal_period, the filer\'s own fiscal labels) with its figures and the accounting-identity checks ' +
+    '(normalized_payload._meta.identity, e.g. assets = liabilities + equity). metrics keeps only the named figures. Figures are compact on the tool server (value, unit, period); compact=false adds each one\'s provenance (source accession, XBRL tag, corrections). ' +
+    'as_of_date gives the version known on that date; include_version_history=true adds every earlier version and what each changed. For one metric over many years use edgar_metric_time_series.',
   http: { method: 'GET', path: '/v1/fundamentals/normalized-statements' },
   tool: true,
   plan: 'free',
@@ -173,10 +175,15 @@ export const statementsNormalized = defineTool({
     fiscal_period: FiscalPeriodParam,
     include_version_history: z.boolean().default(false),
     as_of_date: AsOfDate.optional(),
+    ...FactViewParams,
   }),
   output: dataEnvelope(StatementVersionOut.extend({ version_history: z.array(HistoryEntry).optional() })),
   companies: (input) => (input.cik ? [input.cik] : []),
   handler: async (ctx, input) => {
+    for (const m of input.metrics ?? []) {
+      const own = canonicalMetric(m)!.statement_type;
+      if (own !== input.statement_type) throw new ServiceError('VALIDATION_ERROR', `${m} is a ${own} metric; statement_type is ${input.statement_type}.`, { metric: m, statement_type: own });
+    }
     const cik = await companyOf(ctx, input);
     const identity = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
     const visibility = { as_of_date: input.as_of_date ?? null, as_reported: false };
@@ -201,11 +208,11 @@ export const statementsNormalized = defineTool({
       throw new ServiceError(
         'NOT_FOUND',
         `No ${input.statement_type} for CIK ${cik} fiscal ${input.fiscal_year} ${input.fiscal_period}${input.as_of_date ? ` filed by ${input.as_of_date}` : ''}. ` +
-          (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; /v1/coverage/companies/{cik} tells whether that is a gap.'),
+          (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; coverage_company (HTTP: /v1/coverage/companies/{cik}) tells whether that is a gap.'),
         { ...identity, as_of_date: input.as_of_date ?? null },
       );
     }
-    const out = versionOut(latest, true, byCatalogOrder);
+    const out = viewOf(versionOut(latest, true, byCatalogOrder), factViewOf(ctx, input));
     if (!input.include_version_history) return { data: out };
     const revisions = await revisionsOf(ctx.services.sql, versions.map((v) => v.statement_version_id));
     const history = versions.map((v) => ({

@@ -7,5 +7,8 @@ import { toolName } from '../../api/define-tool.ts';
  */
 export const LISTED_TOOL_NAMES: readonly string[] = ALL_TOOLS.filter((d) => d.tool).map(toolName).sort();
 
-/** Tools that change something (query_execute records a manifest); every other tool is read-only. */
-export const WRITING_TOOL_NAMES: readonly string[] = ['query_execute'];
+/**
+ * Tools that change something (query_execute records a manifest, modeling_pit_snapshot builds a
+ * snapshot); every other tool is read-only.
+ */
+export const WRITING_TOOL_NAMES: readonly string[] = ['modeling_pit_snapshot', 'query_execute'];
