@@ -14,6 +14,11 @@ export function prepared<T extends object>(value: T): T {
   return value;
 }
 
+/** Whether `value` was registered with `prepared`. */
+export function isPrepared(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && renderings.has(value);
+}
+
 /** `render(value)`, computed once per prepared value and rendering name; plain values every time. */
 export function memoOf(value: unknown, name: string, render: (v: unknown) => string): string {
   const kept = typeof value === 'object' && value !== null ? renderings.get(value) : undefined;
@@ -23,9 +28,37 @@ export function memoOf(value: unknown, name: string, render: (v: unknown) => str
   return text;
 }
 
-/** JSON.stringify(value), kept for a prepared value. */
+/**
+ * JSON.stringify(value), byte for byte. A prepared value's text is kept; a plain object or array
+ * that holds prepared values (the JSON-RPC envelope around a tool result) is written around their
+ * kept texts, so only the small wrapper is serialized per request. Anything else (class instances,
+ * Dates, a toJSON method) goes to JSON.stringify as a whole, which defines the bytes.
+ */
 export function jsonOf(value: unknown): string {
-  return memoOf(value, 'json', (v) => JSON.stringify(v));
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (renderings.has(value)) return memoOf(value, 'json', (v) => JSON.stringify(v));
+  if (!holdsPrepared(value, 3)) return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((v) => (skipped(v) ? 'null' : jsonOf(v))).join(',')}]`;
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(value)) if (!skipped(v)) parts.push(`${JSON.stringify(k)}:${jsonOf(v)}`);
+  return `{${parts.join(',')}}`;
+}
+
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function skipped(v: unknown): boolean {
+  return v === undefined || typeof v === 'function' || typeof v === 'symbol';
+}
+
+/** A plain object or array (no toJSON, no class) with a prepared value within `depth` levels. */
+function holdsPrepared(value: object, depth: number): boolean {
+  const proto = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return false;
+  if ('toJSON' in value) return false;
+  for (const v of Object.values(value)) {
+    if (typeof v !== 'object' || v === null) continue;
+    if (renderings.has(v) || (depth > 1 && holdsPrepared(v, depth - 1))) return true;
+  }
+  return false;
 }
 
 function deepFreeze(value: unknown): void {

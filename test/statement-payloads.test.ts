@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { compactJson } from '../api/mcp-envelope.ts';
 import { jsonOf, memoOf, prepared } from '../api/prepared-json.ts';
 import { VersionPayloads } from '../areas/statements/version-payloads.ts';
 import { get, post } from './helpers/http.ts';
@@ -37,6 +38,10 @@ describe('prepared statement payloads (one per immutable version)', () => {
       { 'content-type': 'application/json' },
     );
     assert.deepEqual(mcp.body.result.structuredContent, first.body);
+    // the envelope written around the kept texts is byte for byte what serializing it whole gives
+    const plain = JSON.parse(first.text);
+    const whole = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: compactJson(plain) }], structuredContent: plain, isError: false } });
+    assert.equal(mcp.text, whole);
   });
 
   it('serves a version added after the first read at once, and the earlier one still as of a date before it', async () => {
@@ -81,5 +86,19 @@ describe('prepared statement payloads (one per immutable version)', () => {
     memoOf(plain, 'test', render);
     assert.equal(renders, 3);
     assert.ok(Object.isFrozen(value.data.list[1]));
+  });
+
+  it('writes wrappers around prepared values exactly as JSON.stringify writes them whole', () => {
+    const kept = prepared({ b: [1, 'x', null, { c: true }], d: '2023-09-30' });
+    const when = new Date(Date.UTC(2024, 0, 2));
+    const values: unknown[] = [
+      { jsonrpc: '2.0', id: 7, result: kept },
+      { a: undefined, f: () => 1, kept, n: null, list: [undefined, kept, () => 2], when },
+      [kept, { deep: { deeper: kept } }],
+      { toJSON: () => 'custom', kept },
+      { 'quote"key': kept, num: -0, big: 1e21 },
+      kept,
+    ];
+    for (const v of values) assert.equal(jsonOf(v), JSON.stringify(v));
   });
 });
