@@ -31,17 +31,29 @@ describe('prepared statement payloads (one per immutable version)', () => {
     const { version_history, ...rest } = full.body.data;
     assert.ok(Array.isArray(version_history) && version_history.length >= 1);
     assert.deepEqual(rest, first.body.data);
-    const mcp = await post(
-      `${svc.baseUrl}/mcp`,
-      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'statements_normalized', arguments: { cik: APPLE, statement_type: 'INCOME_STATEMENT', fiscal_year: 2023, fiscal_period: 'FY' } } }),
-      svc.keys.enterprise,
-      { 'content-type': 'application/json' },
-    );
-    assert.deepEqual(mcp.body.result.structuredContent, first.body);
-    // the envelope written around the kept texts is byte for byte what serializing it whole gives
-    const plain = JSON.parse(first.text);
-    const whole = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: compactJson(plain) }], structuredContent: plain, isError: false } });
-    assert.equal(mcp.text, whole);
+    // the tool server reads compact by default: the same answer as the HTTP read with compact=true
+    const compact = await read(`${QUERY}&compact=true`);
+    assert.notEqual(compact.text, first.text);
+    assert.equal((await read(`${QUERY}&compact=true`)).text, compact.text);
+    const call = (args: Record<string, unknown>) =>
+      post(
+        `${svc.baseUrl}/mcp`,
+        JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'statements_normalized', arguments: { cik: APPLE, statement_type: 'INCOME_STATEMENT', fiscal_year: 2023, fiscal_period: 'FY', ...args } } }),
+        svc.keys.enterprise,
+        { 'content-type': 'application/json' },
+      );
+    for (const [args, http] of [[{}, compact], [{ compact: false }, first]] as const) {
+      const mcp = await call(args);
+      assert.deepEqual(mcp.body.result.structuredContent, http.body);
+      // the envelope written around the kept texts is byte for byte what serializing it whole gives
+      const plain = JSON.parse(http.text);
+      const whole = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: compactJson(plain) }], structuredContent: plain, isError: false } });
+      assert.equal(mcp.text, whole);
+      assert.equal((await call(args)).text, whole);
+    }
+    // a metrics selection is its own answer, not a kept one
+    const some = await read(`${QUERY}&metrics=REVENUE`);
+    assert.deepEqual(some.body.data.normalized_payload.facts.map((f: { metric: string }) => f.metric), ['REVENUE']);
   });
 
   it('serves a version added after the first read at once, and the earlier one still as of a date before it', async () => {

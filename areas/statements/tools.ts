@@ -187,16 +187,21 @@ export const statementsNormalized = defineTool({
     const cik = await companyOf(ctx, input);
     const identity = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
     const visibility = { as_of_date: input.as_of_date ?? null, as_reported: false };
+    const view = factViewOf(ctx, input);
     if (!input.include_version_history) {
-      // the hot read: the latest id, then its payload prepared once (versions never change)
+      // the hot read: the latest id, then its answer prepared once per view (versions never change)
       const id = await latestVersionId(ctx.services.sql, identity, visibility);
       if (id !== null) {
-        // the whole answer is kept, so its serializations are too
         const payloads = versionPayloadsOf<{ data: ReturnType<typeof versionOut> }>(ctx.services);
-        const hit = payloads.get(id);
+        // a metrics selection is built per request; the two whole views (compact or full) are kept
+        const key = view.metrics ? null : `${id}|${view.compact ? 'compact' : 'full'}`;
+        const hit = key === null ? undefined : payloads.get(key);
         if (hit) return hit;
         const fresh = await versionById(ctx.services.sql, id);
-        if (fresh) return payloads.set(id, { data: versionOut(fresh, true, byCatalogOrder) });
+        if (fresh) {
+          const answer = { data: viewOf(versionOut(fresh, true, byCatalogOrder), view) };
+          return key === null ? answer : payloads.set(key, answer);
+        }
       }
     }
     // with history, or nothing visible: the full read (it also says what exists when nothing does)
@@ -212,7 +217,7 @@ export const statementsNormalized = defineTool({
         { ...identity, as_of_date: input.as_of_date ?? null },
       );
     }
-    const out = viewOf(versionOut(latest, true, byCatalogOrder), factViewOf(ctx, input));
+    const out = viewOf(versionOut(latest, true, byCatalogOrder), view);
     if (!input.include_version_history) return { data: out };
     const revisions = await revisionsOf(ctx.services.sql, versions.map((v) => v.statement_version_id));
     const history = versions.map((v) => ({

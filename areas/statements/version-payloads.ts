@@ -1,9 +1,9 @@
 import { prepared } from '../../api/prepared-json.ts';
 
 /**
- * Prepared payloads of statement versions. A stored version never changes (a restatement is a new
- * version with a new id), so the wire shape of a version, once built from its row, serves every
- * later read of that version: a read then costs one small index lookup of the latest id instead of
+ * Prepared payloads of statement versions, keyed by version id and view. A stored version never
+ * changes (a restatement is a new version with a new id), so the wire shape of a version, once
+ * built from its row, serves every later read of that version in that view: a read then costs one small index lookup of the latest id instead of
  * the figures' JSON, their decimals and the identity checks. One cache per service instance (keyed
  * by its Services object), bounded, least recently used first out; entries are prepared
  * (api/prepared-json.ts: deep-frozen, their HTTP body and MCP text serialized once), so a caller
@@ -14,19 +14,19 @@ export class VersionPayloads<T extends object> {
 
   constructor(private readonly max = 4096) {}
 
-  get(versionId: string): T | undefined {
-    const hit = this.entries.get(versionId);
+  get(key: string): T | undefined {
+    const hit = this.entries.get(key);
     if (hit !== undefined) {
       // most recently used goes last, so eviction takes the oldest
-      this.entries.delete(versionId);
-      this.entries.set(versionId, hit);
+      this.entries.delete(key);
+      this.entries.set(key, hit);
     }
     return hit;
   }
 
-  set(versionId: string, payload: T): T {
+  set(key: string, payload: T): T {
     const frozen = prepared(payload);
-    this.entries.set(versionId, frozen);
+    this.entries.set(key, frozen);
     if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
     return frozen;
   }
