@@ -74,6 +74,43 @@ export interface ToolSchemas {
 }
 
 const cache = new WeakMap<ToolDefinition, ToolSchemas>();
+const toolCache = new WeakMap<ToolDefinition, ToolSchemas>();
+
+/**
+ * Items per page a tool call gets when it names no page_size. HTTP keeps its default of 50; on
+ * the tool server every page is read by a model, and 20 items of the widest list (a panel with
+ * every metric, restatement events with their revisions) stay around 20 KB of text.
+ */
+export const TOOL_PAGE_SIZE = 20;
+
+/** A definition's page_size default on the tool server, or null when it takes no page_size. */
+export function toolPageSize(def: ToolDefinition): number | null {
+  return 'page_size' in def.input.shape ? TOOL_PAGE_SIZE : null;
+}
+
+/** The schemas tools/list and the tool manifest show: the route's, with the tool server's page_size default. */
+export function toolSchemasOf(def: ToolDefinition): ToolSchemas {
+  let s = toolCache.get(def);
+  if (!s) {
+    const base = schemasOf(def);
+    const props = base.input.properties as Record<string, Json> | undefined;
+    const pageSize = props?.page_size;
+    s = !pageSize || toolPageSize(def) === null
+      ? base
+      : {
+          input: {
+            ...base.input,
+            properties: {
+              ...props,
+              page_size: { ...pageSize, default: TOOL_PAGE_SIZE, description: `items per page, default ${TOOL_PAGE_SIZE} on the tool server, at most ${String(pageSize.maximum)}` },
+            },
+          },
+          output: base.output,
+        };
+    toolCache.set(def, s);
+  }
+  return s;
+}
 
 /** Computed once per definition: tools/list, the manifest and OpenAPI all read the same objects. */
 export function schemasOf(def: ToolDefinition): ToolSchemas {

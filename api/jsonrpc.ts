@@ -1,4 +1,4 @@
-import { schemasOf } from './json-schema.ts';
+import { toolPageSize, toolSchemasOf } from './json-schema.ts';
 import type { ToolDefinition } from './define-tool.ts';
 import { toolName } from './define-tool.ts';
 import { toolFailure, toolSuccess } from './mcp-envelope.ts';
@@ -72,7 +72,7 @@ export class JsonRpcDispatcher {
     const listed = tools.filter((t) => t.tool);
     this.byName = new Map(listed.map((t) => [toolName(t), t]));
     this.listing = listed.map((t) => {
-      const s = schemasOf(t);
+      const s = toolSchemasOf(t);
       return {
         name: toolName(t),
         title: t.title,
@@ -164,7 +164,9 @@ export class JsonRpcDispatcher {
     }
     const args = params.arguments ?? {};
     if (!isObject(args)) return rpcError(id, RPC.INVALID_PARAMS, 'Invalid params: "arguments" must be an object');
-    const parsed = parseInput(def, args);
+    // The tool server's page default (toolSchemasOf shows it); HTTP keeps the route's.
+    const pageSize = toolPageSize(def);
+    const parsed = parseInput(def, pageSize !== null && args.page_size === undefined ? { ...args, page_size: pageSize } : args);
     if (!parsed.ok) {
       return rpcError(id, RPC.INVALID_PARAMS, `Invalid arguments for tool ${name}`, { issues: parsed.issues });
     }

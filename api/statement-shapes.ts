@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { wireDecimal } from '../domain/decimal.ts';
 import { checkIdentities } from '../domain/identity-checks.ts';
-import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
+import { CORRECTION_RULES, SELECTION_RULES, type FiscalPeriod, type StatementType } from '../domain/statement-types.ts';
 import type { StoredFigure } from '../db/figure-storage.ts';
 import type { VersionHeader, VersionRow } from '../db/statement-versions.ts';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from './schemas.ts';
@@ -24,16 +24,22 @@ export const FigureProvenance = {
   mapping_type: z
     .string()
     .nullable()
-    .describe('null for a direct match of the metric\'s first tag; FALLBACK_CONCEPT, CORRECTION, DERIVED_DISCRETE_QUARTER or DERIVED_Q4 otherwise'),
+    .describe(
+      "null only for the metric's first tag served exactly as tagged; FALLBACK_CONCEPT, SIGN_FLIPPED_BY_CONVENTION (the catalog's sign convention reversed the tagged sign), FALLBACK_CONCEPT_SIGN_FLIPPED, CORRECTION, DERIVED_DISCRETE_QUARTER, DERIVED_Q4 or DERIVED_IDENTITY (a total the same filing's figures give exactly) otherwise",
+    ),
   selection_rule: z
-    .enum(['PRESENTATION_LINKBASE', 'COMPANY_PRESENTATION', 'CANDIDATE_ORDER'])
+    .enum(SELECTION_RULES)
     .nullable()
     .describe(
       "how the tag was chosen among the metric's candidates: PRESENTATION_LINKBASE (the filing's own presentation puts it on this statement), " +
-        'COMPANY_PRESENTATION (another filing of the company presents it; this one has no presentation linkbase), CANDIDATE_ORDER (catalog order, totals first); null for a derived figure',
+        'COMPANY_PRESENTATION (another filing of the company presents it; this one has no presentation linkbase), CANDIDATE_ORDER (catalog order, totals first), ' +
+        'CONCEPT_CONTINUITY (an earlier version of the period had this tag and the filing still reports it); null for a derived figure',
     ),
   value_origin: z.enum(['SOURCE', 'DERIVED']),
-  correction_rule: z.enum(['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED']).nullable().describe('null means exactly as tagged'),
+  correction_rule: z
+    .enum(CORRECTION_RULES)
+    .nullable()
+    .describe('null means exactly as tagged; SCALE_SLIP_PREVIOUS_VALUE_KEPT: a later filing told the figure 1,000 or 1,000,000 times off, the previous value is kept and as_filed_value holds what was filed'),
   as_filed_value: DecimalString.nullable().describe('value before a correction; null when none applied or a different fact was chosen'),
   as_filed_concept: z.string().nullable().describe('tag of the replaced value when a correction chose a different fact'),
   calculation_steps: z.array(CalculationStepOut).nullable().describe('inputs of a derived figure; null for a tagged one'),

@@ -110,9 +110,13 @@ export async function companyCompleteness(sql: Sql, cik: string): Promise<Comple
     latest(false),
     latest(true),
     sql<CompletenessRow['counts']>`
-      SELECT statement_type, sum(n)::int AS versions, count(*)::int AS periods, count(*) FILTER (WHERE n > 1)::int AS restated_periods
-      FROM (SELECT statement_type, count(*) AS n FROM statement_versions WHERE cik = ${cik}
-            GROUP BY statement_type, fiscal_year, fiscal_period) p
+      SELECT statement_type, sum(n)::int AS versions, count(*)::int AS periods, count(*) FILTER (WHERE restated)::int AS restated_periods
+      FROM (SELECT v.statement_type, count(*) AS n,
+              -- restated: a version revised figures (an alert event); a version adding later figures is not a restatement
+              EXISTS (SELECT 1 FROM restatement_alert_events e WHERE e.cik = ${cik} AND e.statement_type = v.statement_type
+                        AND e.fiscal_year = v.fiscal_year AND e.fiscal_period = v.fiscal_period) AS restated
+            FROM statement_versions v WHERE v.cik = ${cik}
+            GROUP BY v.statement_type, v.fiscal_year, v.fiscal_period) p
       GROUP BY statement_type`,
   ]);
   return { latest_filing: any ?? null, latest_periodic_filing: periodic ?? null, counts };

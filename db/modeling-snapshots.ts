@@ -8,6 +8,7 @@
 import type { SnapshotRequest } from '../domain/modeling/snapshot.ts';
 import { MODEL_VERSION } from '../domain/modeling/types.ts';
 import type { Sql } from './client.ts';
+import { visible } from './statement-versions.ts';
 
 /** Task identifier of a snapshot build on the job queue (jobs/ registers the task under it). */
 export const MODELING_BUILD_TASK = 'modeling_build_snapshot';
@@ -19,6 +20,8 @@ export type SnapshotStatus = 'queued' | 'building' | 'ready' | 'failed';
 export interface SnapshotRecord {
   as_of_snapshot_id: string;
   snapshot_id: string;
+  /** 1 for the first build of a snapshot_id, then one more for each rebuild */
+  generation: number;
   as_of_date: string;
   ciks: string[];
   statement_types: string[];
@@ -43,32 +46,64 @@ async function enqueue(tx: Sql, s: { as_of_snapshot_id: string; snapshot_id: str
 }
 
 /**
- * The snapshot of a request: created and enqueued when new (or re-enqueued when its last build
- * failed), otherwise returned as it stands. Never enqueues a second build of a live snapshot.
+ * The snapshot of a request (its latest generation): created and enqueued when new; re-enqueued
+ * when its last build failed; when it is built but statement versions knowable at its date arrived
+ * after the build, a next generation is created and enqueued (the built one keeps serving reads
+ * until it is ready). Otherwise returned as it stands: never a second build of a live snapshot.
  */
 export async function requestSnapshot(sql: Sql, snapshotId: string, r: SnapshotRequest): Promise<{ snapshot: SnapshotRecord; enqueued: boolean }> {
   return sql.begin(async (t) => {
     const tx = t as unknown as Sql;
-    const [created] = await tx<SnapshotRecord[]>`
-      INSERT INTO modeling_snapshots (snapshot_id, as_of_date, ciks, statement_types, metrics_bundle, model_version, status)
-      VALUES (${snapshotId}, ${r.as_of_date}, ${r.ciks}, ${r.statement_types}, ${r.metrics_bundle}, ${MODEL_VERSION}, 'queued')
-      ON CONFLICT (snapshot_id) DO NOTHING
+    const insert = (generation: number) => tx<SnapshotRecord[]>`
+      INSERT INTO modeling_snapshots (snapshot_id, generation, as_of_date, ciks, statement_types, metrics_bundle, model_version, status)
+      VALUES (${snapshotId}, ${generation}, ${r.as_of_date}, ${r.ciks}, ${r.statement_types}, ${r.metrics_bundle}, ${MODEL_VERSION}, 'queued')
+      ON CONFLICT (snapshot_id, generation) DO NOTHING
       RETURNING *`;
-    if (created) {
-      await enqueue(tx, created);
-      return { snapshot: created, enqueued: true };
+    const latest = async (lock: boolean) => {
+      const [row] = await tx<SnapshotRecord[]>`
+        SELECT * FROM modeling_snapshots WHERE snapshot_id = ${snapshotId} ORDER BY generation DESC LIMIT 1 ${lock ? tx`FOR UPDATE` : tx``}`;
+      return row;
+    };
+    let current = await latest(false);
+    if (!current) {
+      const [created] = await insert(1);
+      if (created) {
+        await enqueue(tx, created);
+        return { snapshot: created, enqueued: true };
+      }
+      current = (await latest(false))!; // a concurrent request created it
     }
-    const [current] = await tx<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE snapshot_id = ${snapshotId}`;
-    if (current!.status !== 'failed') return { snapshot: current!, enqueued: false };
+    if (current.status === 'ready') {
+      if (!(await arrivedAfterBuild(tx, current))) return { snapshot: current, enqueued: false };
+      const [next] = await insert(current.generation + 1);
+      if (!next) return { snapshot: (await latest(false))!, enqueued: false }; // a concurrent request created it
+      await enqueue(tx, next);
+      return { snapshot: next, enqueued: true };
+    }
+    if (current.status !== 'failed') return { snapshot: current, enqueued: false };
     // a failed build is requeued by exactly one request: the row lock serializes them
-    const [existing] = await tx<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE snapshot_id = ${snapshotId} FOR UPDATE`;
-    if (existing!.status !== 'failed') return { snapshot: existing!, enqueued: false };
+    const existing = (await latest(true))!;
+    if (existing.status !== 'failed') return { snapshot: existing, enqueued: false };
     const [requeued] = await tx<SnapshotRecord[]>`
       UPDATE modeling_snapshots SET status = 'queued', error = NULL, attempts = 0, worker_id = NULL
-      WHERE as_of_snapshot_id = ${existing!.as_of_snapshot_id} RETURNING *`;
+      WHERE as_of_snapshot_id = ${existing.as_of_snapshot_id} RETURNING *`;
     await enqueue(tx, requeued!);
     return { snapshot: requeued!, enqueued: true };
   });
+}
+
+/** Whether a statement version knowable at the snapshot's date is newer than what its build read. */
+async function arrivedAfterBuild(tx: Sql, s: SnapshotRecord): Promise<boolean> {
+  const [row] = await tx<{ late: boolean }[]>`
+    SELECT EXISTS (
+      SELECT 1 FROM statement_versions v
+      WHERE v.cik IN ${tx(s.ciks)} AND ${visible(tx, s.as_of_date)}
+        AND NOT EXISTS (
+          SELECT 1 FROM modeling_snapshot_versions r
+          WHERE r.as_of_snapshot_id = ${s.as_of_snapshot_id} AND r.cik = v.cik AND r.statement_type = v.statement_type
+            AND r.fiscal_year = v.fiscal_year AND r.fiscal_period = v.fiscal_period AND r.version_sequence >= v.version_sequence)
+    ) AS late`;
+  return row?.late ?? false;
 }
 
 export async function snapshotById(sql: Sql, asOfSnapshotId: string): Promise<SnapshotRecord | undefined> {
@@ -76,8 +111,9 @@ export async function snapshotById(sql: Sql, asOfSnapshotId: string): Promise<Sn
   return row;
 }
 
+/** The latest generation of a snapshot identity. */
 export async function snapshotByIdentity(sql: Sql, snapshotId: string): Promise<SnapshotRecord | undefined> {
-  const [row] = await sql<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE snapshot_id = ${snapshotId}`;
+  const [row] = await sql<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE snapshot_id = ${snapshotId} ORDER BY generation DESC LIMIT 1`;
   return row;
 }
 

@@ -16,6 +16,10 @@ export interface Visibility {
 
 export interface MetricPointRow extends Omit<VersionHeader, 'previous_version_id' | 'created_at' | 'accounting_standard'> {
   figure: StoredFigure;
+  /** the filing the figure was read from (a version carries forward figures of earlier filings) */
+  source_form: string | null;
+  source_filing_date: string | null;
+  source_accepted_at: string | null;
 }
 
 export interface SeriesFilter {
@@ -49,7 +53,9 @@ export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, pag
         v.period_start, v.period_end, v.accession, v.form, v.filing_date, v.accepted_at, v.currency, v.figures -> ${f.metric} AS figure`,
       where,
     )})
-    SELECT *, count(*) OVER ()::int AS total FROM latest
+    SELECT latest.*, s.form AS source_form, s.filing_date AS source_filing_date, s.accepted_at AS source_accepted_at,
+      count(*) OVER ()::int AS total
+    FROM latest LEFT JOIN filings s ON s.accession = coalesce(latest.figure ->> 'source_accession', latest.accession)
     WHERE figure IS NOT NULL
     ORDER BY period_end, fiscal_year, CASE fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, fiscal_period
     LIMIT ${page.limit} OFFSET ${page.offset}`;

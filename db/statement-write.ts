@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { decEquals, sub } from '../domain/decimal.ts';
+import { sub } from '../domain/decimal.ts';
+import { compareFigures } from '../domain/statements/versions.ts';
 import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
 import type { FilingInfo } from '../domain/facts.ts';
 import { packFigure, unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
@@ -191,7 +192,9 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
     const revisions: FactRevision[] = [];
     for (const [metric, f] of latestBuilt.built.figures) {
       const old = before[metric];
-      if (!old || decEquals(old.value, f.value)) continue;
+      // the one rule of versions: only a revised figure is a revision (not the same figure told at
+      // another precision, not a scale slip, not a figure the stored version lacked)
+      if (!old || compareFigures(old, f) !== 'REVISED') continue;
       revisions.push({
         metric,
         old_value: old.value,

@@ -9,6 +9,8 @@
  * - DQ_SCALE_BREAK: a metric is about 1,000 or 1,000,000 times (or 1/1,000 or 1/1,000,000 of) the
  *   same metric in the prior period of the same length (a figure keyed in thousands or millions
  *   among units, or the reverse).
+ * - DQ_SCALE_SLIP_FILED: a later filing re-told a figure on record 1,000 or 1,000,000 times off
+ *   (found while folding filings into versions; never a version, never a restatement).
  * - DQ_QUARTER_EXCEEDS_YEAR (after DQC_0108): a reported quarter of a non-negative flow is larger
  *   than its fiscal year.
  * - DQ_MISSING_CORE_METRIC: a statement lacks a metric every statement of its type should carry.
@@ -58,6 +60,9 @@ export const SCALE_BREAK_SLACK = '1.25';
 
 export const IDENTITY_RULE_PREFIX = 'DQ_IDENTITY_';
 
+/** A later filing's value 1,000 or 1,000,000 times the figure on record (recorded at ingestion, see db/scale-slips.ts). */
+export const SCALE_SLIP_RULE = 'DQ_SCALE_SLIP_FILED';
+
 export const DQ_RULES: readonly QualityRule[] = [
   {
     rule_code: 'DQ_NEGATIVE_VALUE',
@@ -74,6 +79,15 @@ export const DQ_RULES: readonly QualityRule[] = [
       '(the previous fiscal year for FY, the previous quarter for a quarter, the previous balance-sheet date), as known when the version was filed: ' +
       'typically a figure keyed in thousands or millions among figures in units, or the reverse. Ratios within a factor of 1.25 of 1,000 or 1,000,000 count.',
     severity: 'HIGH for statement totals and share counts, MEDIUM for other line items',
+    reference: null,
+  },
+  {
+    rule_code: SCALE_SLIP_RULE,
+    description:
+      'A later filing told a figure of a period on record 1,000 or 1,000,000 times off (or 1/1,000, 1/1,000,000): e.g. shares in millions tagged with unit "shares". ' +
+      'Not a restatement: no version or restatement alert is made; where a version is made for other reasons the figure keeps the previous value under the SCALE_SLIP_PREVIOUS_VALUE_KEPT override. ' +
+      'The evidence names both values and both accessions; the finding sits on the version on record when the slip was filed.',
+    severity: 'MEDIUM',
     reference: null,
   },
   {

@@ -19,6 +19,11 @@ export interface Fact {
   /** SEC filing date of the accession, YYYY-MM-DD */
   filed: string;
   frame: string | null;
+  /**
+   * the instance's `decimals` (e.g. "-6", "INF") where a filing package told this fact; absent for
+   * a fact known only from companyfacts, whose precision is then read from the value's text
+   */
+  decimals?: string | null;
 }
 
 /** A filing known from submissions (preferred) or reconstructed from the facts it carries. */

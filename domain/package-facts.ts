@@ -39,6 +39,7 @@ export function factsFromInstance(instance: ParsedInstance, filing: FilingInfo):
       form: filing.form,
       filed: filing.filing_date,
       frame: null,
+      decimals: x.decimals,
     };
     const key = factKey(fact);
     if (seen.has(key)) continue;
@@ -58,18 +59,29 @@ export interface MergedFacts {
 
 /**
  * Company facts plus each package's facts for the same filing that company facts lack. Where both
- * tell a fact, the company-facts one is kept (its fy/fp/form come from SEC's own index); a package
+ * tell a fact, the company-facts one is kept (its fy/fp/form come from SEC's own index) with the
+ * package's `decimals`; a package
  * of a filing company facts never saw contributes all its facts.
  */
 export function mergePackageFacts(companyFacts: readonly Fact[], packages: ReadonlyMap<string, readonly Fact[]>): MergedFacts {
+  const decimalsOf = new Map<string, Map<string, string | null>>();
+  for (const [accession, list] of packages) decimalsOf.set(accession, new Map(list.map((f) => [factKey(f), f.decimals ?? null])));
   const known = new Map<string, Set<string>>();
+  const facts: Fact[] = [];
   for (const f of companyFacts) {
-    if (!packages.has(f.accession)) continue;
+    const fromPackage = decimalsOf.get(f.accession);
+    if (!fromPackage) {
+      facts.push(f);
+      continue;
+    }
     let keys = known.get(f.accession);
     if (!keys) known.set(f.accession, (keys = new Set()));
-    keys.add(factKey(f));
+    const key = factKey(f);
+    keys.add(key);
+    // the package's decimals tell the precision companyfacts leaves out (the precision rule of versions)
+    const decimals = fromPackage.get(key);
+    facts.push(decimals === undefined || decimals === null ? f : { ...f, decimals });
   }
-  const facts = [...companyFacts];
   let added = 0;
   let duplicates = 0;
   for (const [accession, list] of packages) {

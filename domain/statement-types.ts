@@ -4,15 +4,23 @@ import type { FiscalPeriod, StatementType } from './statements/types.ts';
 export type { FiscalPeriod, StatementType };
 
 export type ValueOrigin = 'SOURCE' | 'DERIVED';
-export type CorrectionRule = 'COST_OF_REVENUE_CREDIT_SIGN' | 'REVENUE_RESIDUAL_TOP_LINE_REPLACED';
+/**
+ * SCALE_SLIP_PREVIOUS_VALUE_KEPT: a later filing told the figure 1,000 or 1,000,000 times off (a
+ * scale slip, not a restatement); the version keeps the previous value, as_filed_value what was filed.
+ */
+export const CORRECTION_RULES = ['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', 'SCALE_SLIP_PREVIOUS_VALUE_KEPT'] as const;
+export type CorrectionRule = (typeof CORRECTION_RULES)[number];
 /**
  * Which rule chose a source figure's concept among the metric's candidates:
  * - PRESENTATION_LINKBASE: the filing's own presentation linkbase places the concept on this statement;
  * - COMPANY_PRESENTATION: the filing has no presentation linkbase of its own (inline-only, or no
  *   package), and another filing of the company places the concept on this statement;
- * - CANDIDATE_ORDER: no presentation names a candidate, so the catalog order (totals first) decided.
+ * - CANDIDATE_ORDER: no presentation names a candidate, so the catalog order (totals first) decided;
+ * - CONCEPT_CONTINUITY: an earlier version of the period had this concept and the filing still
+ *   reports it, so the period keeps it (another candidate appearing later moves nothing).
  */
-export type SelectionRule = 'PRESENTATION_LINKBASE' | 'COMPANY_PRESENTATION' | 'CANDIDATE_ORDER';
+export const SELECTION_RULES = ['PRESENTATION_LINKBASE', 'COMPANY_PRESENTATION', 'CANDIDATE_ORDER', 'CONCEPT_CONTINUITY'] as const;
+export type SelectionRule = (typeof SELECTION_RULES)[number];
 
 /** One input of a derived figure: which period and filing it came from. */
 export interface CalculationStep {
@@ -44,6 +52,8 @@ export interface StatementFigure {
   as_filed_value: string | null;
   as_filed_concept: string | null;
   calculation_steps: CalculationStep[] | null;
+  /** the instance's decimals where a filing package told the value (used by the same-figure rule; not stored) */
+  decimals?: string | null;
 }
 
 export type IdentityStatus = 'PASS' | 'FAIL' | 'WARNING' | 'SKIPPED';

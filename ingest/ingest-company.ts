@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
+import { CATALOG_FINGERPRINT } from '../domain/catalog/fingerprint.ts';
+import { versionContentHash } from '../domain/statements/versions.ts';
 import type { Sql } from '../db/client.ts';
 import { companyIngestionState, ensureCompany, recordCompanyIngestion } from '../db/ingestion-runs.ts';
 import { replaceDisclosures, replaceSegments } from '../db/package-write.ts';
+import { recordScaleSlips } from '../db/scale-slips.ts';
 import { appendVersions, upsertFilings, type PackageInfo, type VersionToStore } from '../db/statement-write.ts';
 import type { Fact } from '../domain/facts.ts';
 import { buildStatementHistory, isPeriodicForm } from '../domain/normalize/history.ts';
@@ -17,10 +20,13 @@ import { checkAddedVersions } from './version-checks.ts';
 import { readSubmissions } from './submissions.ts';
 
 /**
- * Bump when normalization rules change: every company is then re-normalized on the next run,
- * and any statement whose figures move gets a new version (stored versions are never rewritten).
+ * The normalizer's rules version: bump when the code's rules change (3: the version rule of
+ * domain/statements/versions.ts, quarters of annual reports, later figures). With the catalog's
+ * fingerprint it is part of every company's skip hash, so a changed rule or catalog re-normalizes
+ * stored companies on the next run; a statement whose figures move gets a new version (stored
+ * versions are never rewritten).
  */
-export const NORMALIZER_VERSION = 2;
+export const NORMALIZER_VERSION = 3;
 
 export interface CompanyResult {
   cik: string;
@@ -70,7 +76,7 @@ export async function ingestCompany(
   }
   const bytes = text === null ? 0 : Buffer.byteLength(text);
   const hash = createHash('sha256')
-    .update(`normalizer:${NORMALIZER_VERSION}\n`)
+    .update(`normalizer:${NORMALIZER_VERSION}|catalog:${CATALOG_FINGERPRINT}\n`)
     .update(text ?? '')
     .update(submissions ? JSON.stringify([submissions.profile.fiscalYearEnd, submissions.filings]) : '')
     .update(`\npackages:${listing.fingerprint}`)
@@ -116,6 +122,7 @@ export async function ingestCompany(
     await upsertFilings(t, cik, filings, isPeriodicForm, factCounts, packageInfo);
     const written = await appendVersions(t, cik, toStore, runId);
     if (written.versions_added > 0) await checkAddedVersions(t, cik, runId);
+    await recordScaleSlips(t, cik, runId, history?.slips ?? []);
     await replaceSegments(t, cik, segments, now());
     await replaceDisclosures(t, cik, disclosures, now());
     await recordCompanyIngestion(
@@ -162,16 +169,6 @@ function packageInfoByAccession(assembled: AssembledPackages, companyFacts: read
 
 function versionToStore(v: BuiltVersion): VersionToStore {
   let ifrs = 0;
-  const entries = [...v.figures.values()].sort((a, b) => a.metric.localeCompare(b.metric));
-  for (const f of entries) {
-    if (f.source_xbrl_concept?.startsWith('ifrs-full:')) ifrs++;
-  }
-  // what identifies a version's content: period, filing, and each figure's value and provenance
-  const h = createHash('sha256').update(`${v.period_start}|${v.period_end}|${v.filing.accession}|${v.currency}`);
-  for (const f of entries) {
-    h.update(`\n${f.metric}=${f.value}|${f.unit}|${f.source_accession}|${f.source_xbrl_concept}|${f.mapping_type}|${f.correction_rule}|${f.as_filed_value}|${f.as_filed_concept}`);
-    for (const step of f.calculation_steps ?? []) h.update(`|${step.operation}:${step.value}@${step.source_accession}`);
-  }
-  const content_hash = h.digest('hex');
-  return { built: v, accounting_standard: ifrs * 2 > entries.length ? 'IFRS' : 'US_GAAP', content_hash };
+  for (const f of v.figures.values()) if (f.source_xbrl_concept?.startsWith('ifrs-full:')) ifrs++;
+  return { built: v, accounting_standard: ifrs * 2 > v.figures.size ? 'IFRS' : 'US_GAAP', content_hash: versionContentHash(v) };
 }

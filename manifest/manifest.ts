@@ -1,6 +1,6 @@
 import { FREE_COVERAGE, PLANS, RATE_LIMITS } from '../domain/plans.ts';
 import { toolName, type ToolDefinition } from '../api/define-tool.ts';
-import { schemasOf } from '../api/json-schema.ts';
+import { toolSchemasOf } from '../api/json-schema.ts';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ServerInfo } from '../api/jsonrpc.ts';
 
 /**
@@ -25,8 +25,8 @@ export function buildManifest(tools: readonly ToolDefinition[], info: ServerInfo
         description: t.description,
         required_plan: t.plan,
         http: t.http,
-        input_schema: schemasOf(t).input,
-        output_schema: schemasOf(t).output,
+        input_schema: toolSchemasOf(t).input,
+        output_schema: toolSchemasOf(t).output,
         annotations: t.annotations,
       })),
     rate_limits: Object.fromEntries(

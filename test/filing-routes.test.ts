@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { CANONICAL_METRIC_NAMES } from '../domain/catalog/index.ts';
 import { get, post } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { compactJson } from '../api/mcp-envelope.ts';
 
 /**
  * The filings, statements, financial-state and as-of routes over the ingested ../shared/sec corpus.
@@ -109,11 +110,11 @@ describe('the filings list', () => {
   });
 
   it('is the filings_list tool, with the same page as the HTTP route', async () => {
-    const result = await callTool('filings_list', { cik: '320193', form: ['10-K'], filed_from: '2023-01-01', filed_to: '2023-12-31' });
+    const result = await callTool('filings_list', { cik: '320193', form: ['10-K'], filed_from: '2023-01-01', filed_to: '2023-12-31', page_size: 50 });
     assert.equal(result.isError, false, JSON.stringify(result).slice(0, 300));
     const http = await ok(`/v1/edgar/companies/${APPLE}/filings?form=10-K&filed_from=2023-01-01&filed_to=2023-12-31`);
     assert.deepEqual(result.structuredContent, http);
-    assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
+    assert.equal(result.content[0].text, compactJson(result.structuredContent), 'the text is the compact rendering of structuredContent');
     const bad = await callTool('filings_list', { cik: APPLE, filed_from: '2024-01-01', filed_to: '2023-01-01' });
     assert.equal(bad.isError, true, 'a backwards range fails the tool call');
     assert.equal(JSON.parse(bad.content[0].text).http_status, 400);
@@ -126,12 +127,14 @@ describe('one filing and the statements it created', () => {
     assert.equal(data.form, '10-K');
     assert.equal(data.filing_index_url, `https://www.sec.gov/Archives/edgar/data/320193/000032019323000106/${TEN_K_2023}-index.htm`);
     assert.equal(data.statement_versions.length, 9);
-    const restated = data.statement_versions.filter((v: any) => v.version_sequence > 1).map((v: any) => [v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence]);
-    assert.deepEqual(restated, [
+    // later versions of earlier periods: revised figures, or figures the 10-K told first (the fiscal
+    // 2022 balance sheet's deferred tax assets), which revise nothing
+    const later = data.statement_versions.filter((v: any) => v.version_sequence > 1).map((v: any) => [v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence]);
+    assert.deepEqual(later, [
+      ['BALANCE_SHEET', 2022, 'FY', 3],
       ['CASH_FLOW_STATEMENT', 2022, 'FY', 2],
       ['CASH_FLOW_STATEMENT', 2022, 'Q4', 2],
       ['CASH_FLOW_STATEMENT', 2021, 'FY', 3],
-      ['CASH_FLOW_STATEMENT', 2021, 'Q4', 3],
     ]);
     const undashed = await ok(`/v1/edgar/companies/320193/filings/000032019323000106`);
     assert.equal(undashed.data.accession_id, TEN_K_2023, 'an accession without dashes is the same filing');
@@ -153,11 +156,14 @@ describe('one filing and the statements it created', () => {
     assert.equal(fact(is, 'NET_INCOME').value, '96995000000.000000');
     assert.equal(is.source_accession, TEN_K_2023);
     assert.equal(is.filing_date, '2023-11-03');
-    assert.equal(is.is_latest, true);
     assert.equal(is.normalized_payload._meta.identity.checks.find((c: any) => c.rule_id === 'IS_GROSS_PROFIT').status, 'PASS');
     const bs = data.find((v: any) => v.statement_type === 'BALANCE_SHEET');
     assert.equal(fact(bs, 'TOTAL_ASSETS').value, '352583000000.000000');
-    assert.equal(bs.is_latest, false, 'the 10-Q of 2024-02-02 added version 2 of the fiscal 2023 balance sheet');
+    // the 10-Q of 2024-02-02 re-told long-term debt of 105,103M as 105.1B: the same figure, no version
+    assert.equal(bs.is_latest, true, 'no later filing changed the fiscal 2023 balance sheet');
+    const is2023 = await ok(`/v1/edgar/companies/${APPLE}/statements?statement_type=INCOME_STATEMENT&fiscal_year=2023&fiscal_period=FY`);
+    assert.equal(is.is_latest, false, 'the fiscal 2025 10-K told selling and G&A expenses for fiscal 2023 first: version 2, no restatement');
+    assert.equal(is2023.total, 2);
   });
 
   it('answers a filing that created no statement with an empty list', async () => {
@@ -171,9 +177,11 @@ describe("a company's statement versions", () => {
 
   it('lists every version, newest first, as records without payload by default', async () => {
     const page = await ok(fy2008);
-    assert.equal(page.total, 2);
+    assert.equal(page.total, 3);
     assert.deepEqual(page.items.map((v: any) => [v.version_sequence, v.source_accession, v.filing_type, v.filing_date, v.is_latest]), [
-      [2, '0001193125-10-012091', '10-K/A', '2010-01-25', true],
+      // the fiscal 2010 10-K told a goodwill impairment of 0 for fiscal 2008 first: a version that revises nothing
+      [3, '0001193125-10-238044', '10-K', '2010-10-27', true],
+      [2, '0001193125-10-012091', '10-K/A', '2010-01-25', false],
       [1, '0001193125-09-214859', '10-K', '2009-10-27', false],
     ]);
     assert.equal(page.items[0].normalized_payload, undefined, 'no payload without include_normalized');
@@ -182,7 +190,7 @@ describe("a company's statement versions", () => {
 
   it('adds the normalized payload with include_normalized=true', async () => {
     const page = await ok(`${fy2008}&include_normalized=true`);
-    assert.deepEqual(page.items.map((v: any) => fact(v, 'NET_INCOME').value), ['6119000000.000000', '4834000000.000000']);
+    assert.deepEqual(page.items.map((v: any) => fact(v, 'NET_INCOME').value), ['6119000000.000000', '6119000000.000000', '4834000000.000000']);
     assert.ok(page.items[0].normalized_payload._meta.identity.total_rules_count > 0, 'identity checks are served');
     assert.equal(page.items[0].normalized_payload.facts.length, page.items[0].metrics_count);
   });
@@ -192,8 +200,8 @@ describe("a company's statement versions", () => {
     assert.deepEqual(before.items.map((v: any) => [v.version_sequence, v.is_latest]), [[1, true]]);
     const latest = await ok(`/v1/edgar/companies/${APPLE}/statements?fiscal_year=2023&fiscal_period=FY&latest_only=true`);
     assert.deepEqual(latest.items.map((v: any) => [v.statement_type, v.version_sequence]), [
-      ['INCOME_STATEMENT', 1],
-      ['BALANCE_SHEET', 3],
+      ['INCOME_STATEMENT', 2],
+      ['BALANCE_SHEET', 1],
       ['CASH_FLOW_STATEMENT', 1],
     ]);
   });
@@ -225,8 +233,8 @@ describe('the financial state per fiscal period', () => {
     assert.ok(Object.values(row.metrics).some((v) => v === null), 'metrics Apple does not report are null');
     assert.equal(row.metrics_reported_count, Object.values(row.metrics).filter((v) => v !== null).length);
     assert.deepEqual(row.statements.map((s: any) => [s.statement_type, s.version_sequence, s.source_accession]), [
-      ['INCOME_STATEMENT', 1, TEN_K_2023],
-      ['BALANCE_SHEET', 3, '0000320193-24-000123'],
+      ['INCOME_STATEMENT', 2, '0000320193-25-000079'],
+      ['BALANCE_SHEET', 1, TEN_K_2023],
       ['CASH_FLOW_STATEMENT', 1, TEN_K_2023],
     ]);
   });

@@ -309,14 +309,14 @@ describe('the tools/list budget an agent pays before its first call', () => {
     }
   });
 
-  it('paginates every list tool with page and page_size, default 50', async () => {
+  it('paginates every list tool with page and page_size, default 20 on the tool server', async () => {
     const { tools } = await client.listTools();
     const lists = tools.filter((t) => (t.outputSchema?.properties as Json | undefined)?.items?.type === 'array');
     assert.ok(lists.length >= 8, `${lists.length} list tools`);
     for (const t of lists) {
       const props = t.inputSchema.properties as Json;
       assert.equal(props.page?.default, 1, `${t.name} page`);
-      assert.equal(props.page_size?.default, 50, `${t.name} page_size`);
+      assert.equal(props.page_size?.default, 20, `${t.name} page_size`);
     }
   });
 });
@@ -405,5 +405,35 @@ describe('companies_resolve before our first identity load', () => {
     assert.equal(JSON.parse((result.content as { text: string }[])[0]!.text).http_code, 'NOT_FOUND');
     const full = await fetch(`${svc.baseUrl}/v1/identity/resolve?ticker=AAPL&as_of_date=2001-01-01`, { headers: { 'X-Api-Key': svc.keys.growth } });
     assert.equal(full.status, 404);
+  });
+});
+
+describe('default pages on the tool server', () => {
+  it('a list tool called without page_size gets 20 items on the tool server; HTTP keeps 50', async () => {
+    const cik = (await text('companies_resolve', { ticker: 'AAPL' })).structured.cik;
+    const tool = await text('filings_list', { cik });
+    assert.equal(tool.structured.page_size, 20);
+    assert.equal((tool.structured.items as Json[]).length, 20);
+    assert.ok(tool.structured.total > 50);
+    const http = (await (await fetch(`${svc.baseUrl}/v1/edgar/companies/${cik}/filings`, { headers: { 'X-Api-Key': svc.keys.growth } })).json()) as Json;
+    assert.equal(http.page_size, 50);
+    assert.equal(http.items.length, 50);
+    const asked = await text('filings_list', { cik, page_size: 50 });
+    assert.equal((asked.structured.items as Json[]).length, 50, 'an explicit page_size is kept');
+  });
+
+  it('the widest default pages stay near 20 KB of text: panels with every metric, every restatement event', async () => {
+    const wide: [string, Json][] = [
+      ['fundamentals_time_series', { tickers: ['AAPL', 'MSFT', 'NVDA'], statement_type: 'INCOME_STATEMENT' }],
+      ['fundamentals_derived_time_series', { tickers: ['AAPL', 'MSFT', 'NVDA'], statement_type: 'INCOME_STATEMENT' }],
+      ['edgar_restatement_alerts', {}],
+      ['metrics_segments', { cik: '320193' }],
+      ['edgar_metric_time_series', { cik: '320193', metric: 'REVENUE', include_provenance: true }],
+    ];
+    for (const [name, args] of wide) {
+      const out = await text(name, args);
+      console.log(`default page of ${name}: ${(out.bytes / 1024).toFixed(1)} KB of text`);
+      assert.ok(out.bytes <= 24 * 1024, `${name}: ${out.bytes} bytes`);
+    }
   });
 });

@@ -9,6 +9,10 @@ import { fileURLToPath } from 'node:url';
 import type { Sql } from '../db/client.ts';
 import { MODELING_BUILD_TASK } from '../db/modeling-snapshots.ts';
 import { BULK_EXPORT_TASK } from '../jobs/crontab.ts';
+import { buildClaimed } from '../jobs/modeling-build.ts';
+import type { ArtifactStep } from '../jobs/modeling-artifacts.ts';
+import { claimBuild, requestSnapshot } from '../db/modeling-snapshots.ts';
+import { normalizeRequest, snapshotIdOf } from '../domain/modeling/snapshot.ts';
 import { startJobWorker, type JobWorker } from '../jobs/runner.ts';
 import { post } from './helpers/http.ts';
 import { buildSnapshot, snapshotBody } from './helpers/modeling.ts';
@@ -53,7 +57,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined | nul
 
 async function snapshotRow(snapshotId: string) {
   const [row] = await svc.sql<{ status: string; attempts: number; worker_id: string | null; snapshot_hash: string | null; as_of_snapshot_id: string }[]>`
-    SELECT status, attempts, worker_id, snapshot_hash, as_of_snapshot_id FROM modeling_snapshots WHERE snapshot_id = ${snapshotId}`;
+    SELECT status, attempts, worker_id, snapshot_hash, as_of_snapshot_id FROM modeling_snapshots WHERE snapshot_id = ${snapshotId} ORDER BY generation DESC LIMIT 1`;
   return row;
 }
 
@@ -144,6 +148,37 @@ describe('snapshot builds on the job queue', () => {
     assert.notEqual(other.snapshot_hash, first.snapshot_hash);
     const tier1 = (await buildSnapshot(svc.baseUrl, svc.keys.growth, { ...body, metrics_bundle: 'tier1' })).reply.body;
     assert.notEqual(tier1.snapshot_hash, first.snapshot_hash);
+  });
+
+  it('artifact steps run inside the build transaction over the snapshot\'s own rows; a failing step leaves nothing built', async () => {
+    await worker!.stop();
+    worker = null;
+    try {
+      const request = normalizeRequest({ ciks: [APPLE], as_of_date: '2020-12-31', statement_types: ['INCOME_STATEMENT'], metrics_bundle: 'all' });
+      const { snapshot } = await requestSnapshot(svc.sql, snapshotIdOf(request), request);
+      const seen: { companies: number; ratios: number; stored: number; hash: string }[] = [];
+      const recorder: ArtifactStep = {
+        name: 'test.recorder',
+        run: async ({ tx, snapshot: s, companies, snapshot_hash }) => {
+          const [stored] = await tx<{ n: number }[]>`SELECT count(*)::int AS n FROM modeling_rows WHERE as_of_snapshot_id = ${s.as_of_snapshot_id} AND kind = 'ratios'`;
+          seen.push({ companies: companies.length, ratios: companies[0]!.rows.ratios.length, stored: stored!.n, hash: snapshot_hash });
+        },
+      };
+      const failing: ArtifactStep = { name: 'test.failing', run: async () => { throw new Error('narrative generator unavailable'); } };
+      const claimed = await claimBuild(svc.sql, snapshot.as_of_snapshot_id, 'test-worker');
+      await assert.rejects(buildClaimed(svc.sql, claimed!, 'test-worker', [recorder, failing]), /narrative generator unavailable/);
+      const [rowsLeft] = await svc.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM modeling_rows WHERE as_of_snapshot_id = ${snapshot.as_of_snapshot_id}`;
+      assert.equal(rowsLeft!.n, 0, 'the failed step rolled the rows back');
+      assert.equal((await snapshotRow(snapshot.snapshot_id))!.status, 'building');
+      const r = await buildClaimed(svc.sql, claimed!, 'test-worker', [recorder]);
+      assert.equal(r.status, 'built');
+      assert.equal(seen.length, 2);
+      assert.ok(seen[1]!.ratios > 0 && seen[1]!.stored === seen[1]!.ratios, 'the step sees the rows written in its transaction');
+      assert.equal(seen[1]!.hash, r.snapshot_hash);
+      assert.equal((await snapshotRow(snapshot.snapshot_id))!.status, 'ready');
+    } finally {
+      worker = await startWorker();
+    }
   });
 
   it('the daily bulk export runs as a queue task on a worker and publishes a snapshot', async () => {

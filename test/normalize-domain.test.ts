@@ -571,12 +571,15 @@ describe('versions and restatements', () => {
     assert.deepEqual(v2.revisions.map((r) => [r.metric, r.old_value, r.new_value, r.difference]), [['REVENUE', '95799932', '95700000', '-99932']]);
   });
 
-  it('adds no version for a metric the latest version lacked, and lets it ride along when a version is made', () => {
+  it('adds a version that revises nothing for a metric no earlier version had, visible from its filing date', () => {
     const onlyAdds = filing({ ...K24A, accession: '0000000042-25-000070', filed: '2025-04-01' }, [[GROSS, '40000000', '2024-01-01', '2024-12-31']]);
     const h = history([...original, ...onlyAdds, ...amendment]);
     const vs = versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY');
-    assert.deepEqual(vs.map((v) => v.filing.accession), [K24.accession, K24A.accession]);
-    assert.equal(vs[1]!.figures.has('GROSS_PROFIT'), false, 'the added metric was never part of a version');
+    assert.deepEqual(vs.map((v) => v.filing.accession), [K24.accession, '0000000042-25-000070', K24A.accession]);
+    assert.equal(vs[1]!.figures.get('GROSS_PROFIT')?.value, '40000000', 'the later figure is on the version it made');
+    assert.equal(vs[1]!.filing.filing_date, '2025-04-01', 'point-in-time reads see it from its own filing date');
+    assert.deepEqual(vs[1]!.revisions, [], 'a later figure revises nothing: no restatement alert, no fact revision');
+    assert.equal(vs[2]!.figures.get('GROSS_PROFIT')?.value, '40000000', 'and it rides along in the next version');
   });
 
   it('keeps the previous figure when a version-making filing re-tells it at a coarser precision', () => {
@@ -778,11 +781,20 @@ describe('exact decimals', () => {
     assert.equal(equalAtReportedPrecision('0', '0.4'), false);
   });
 
-  it('adds a version when a 10-K/A restates net income from 230 to 231 million', () => {
+  it('adds a version when a 10-K/A restates net income from 230 to 231 million told in millions (decimals -6)', () => {
+    const inMillions = (facts: Fact[]) => facts.map((f) => ({ ...f, decimals: '-6' }));
+    const h = history([
+      ...inMillions(filing(K24, [[NI, '230000000', '2024-01-01', '2024-12-31']])),
+      ...inMillions(filing({ ...K24, accession: '0000000042-25-000099', form: '10-K/A', filed: '2025-06-01' }, [[NI, '231000000', '2024-01-01', '2024-12-31']])),
+    ]);
+    assert.equal(versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY').length, 2);
+  });
+
+  it('takes 230,000,000 and 231,000,000 for one figure when only the text tells the precision (23 at ten millions)', () => {
     const h = history([
       ...filing(K24, [[NI, '230000000', '2024-01-01', '2024-12-31']]),
       ...filing({ ...K24, accession: '0000000042-25-000099', form: '10-K/A', filed: '2025-06-01' }, [[NI, '231000000', '2024-01-01', '2024-12-31']]),
     ]);
-    assert.equal(versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY').length, 2);
+    assert.equal(versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY').length, 1);
   });
 });

@@ -166,8 +166,10 @@ describe('calculation evidence', () => {
     assert.equal(liabilitiesAndEquity.holds, true);
     assert.deepEqual(liabilitiesAndEquity.identity_rules, ['BS_LIABILITIES_PLUS_EQUITY']);
     assert.deepEqual(assets.identity_rules, ['BS_ASSETS_EQUAL_LIABILITIES_AND_EQUITY', 'BS_ASSETS_EQUAL_LIABILITIES_PLUS_EQUITY']);
+    // later filings re-told fiscal 2023 only as the same figures (105.1B for 105,103M of debt): no later version
     const latest = await statement(`cik=${APPLE}&statement_type=BALANCE_SHEET&fiscal_year=2023&fiscal_period=FY`);
-    assert.equal(latest.normalized_payload._meta.calculation_evidence, null, 'the latest version comes from a filing without a calculation linkbase');
+    assert.equal(latest.version_sequence, 1);
+    assert.deepEqual(latest.normalized_payload._meta.calculation_evidence, evidence);
   });
 
   it('a version built from company facts alone has no calculation evidence (null, not an empty claim)', async () => {
@@ -192,8 +194,9 @@ describe('segment rows', () => {
     const versionIds = new Set(revenue.map((r: any) => r.statement_version_id));
     assert.equal(versionIds.size, 1);
     assert.ok(revenue.every((r: any) => r.consolidated_value === '383285000000.000000'), 'each row carries the consolidated net sales');
-    const is = await statement(`cik=${APPLE}&statement_type=INCOME_STATEMENT&fiscal_year=2023&fiscal_period=FY`);
-    assert.ok(versionIds.has(is.statement_version_id), 'the rows reconcile with the served FY2023 income statement');
+    // the version the 10-K presented (a later 10-K added selling and G&A figures in version 2)
+    const is = await statement(`cik=${APPLE}&statement_type=INCOME_STATEMENT&fiscal_year=2023&fiscal_period=FY&as_of_date=2023-11-03`);
+    assert.ok(versionIds.has(is.statement_version_id), 'the rows reconcile with the FY2023 income statement the 10-K presented');
     assert.ok(revenue.every((r: any) => r.fiscal_year === 2023 && r.fiscal_period === 'FY'), 'rows are labelled FY2023');
   });
 

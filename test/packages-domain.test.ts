@@ -63,12 +63,14 @@ describe('package facts', () => {
 
   it('merges a package into company facts of the same filing without telling a fact twice, and keeps the company-facts copy', () => {
     const fromPackage = factsFromInstance(instance(), filing);
-    const companyFact: Fact = { ...fromPackage[0]!, fy: 2023, fp: 'FY', frame: 'CY2023', filed: '2024-02-02' };
+    const { decimals: _fromInstance, ...told } = fromPackage[0]!;
+    const companyFact: Fact = { ...told, fy: 2023, fp: 'FY', frame: 'CY2023', filed: '2024-02-02' };
     const merged = mergePackageFacts([companyFact], new Map([[filing.accession, fromPackage]]));
     assert.equal(merged.duplicates, 1);
     assert.equal(merged.added, 1);
     assert.equal(merged.facts.length, 2);
-    assert.equal(merged.facts[0], companyFact);
+    assert.deepEqual(merged.facts[0], { ...companyFact, decimals: '-6' }, 'the company-facts copy, with the instance decimals that tell its precision');
+    assert.equal(merged.facts[0]!.filed, '2024-02-02');
     assert.equal(merged.facts[1]!.concept, 'CloudRevenue');
   });
 

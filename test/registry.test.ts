@@ -4,7 +4,7 @@ import { PLANS } from '../domain/plans.ts';
 import { pathParamNames, Router } from '../routes/router.ts';
 import { ALL_TOOLS } from '../areas/index.ts';
 import { toolName } from '../api/define-tool.ts';
-import { schemasOf } from '../api/json-schema.ts';
+import { schemasOf, toolSchemasOf } from '../api/json-schema.ts';
 import { buildOpenApi } from '../routes/openapi.ts';
 import { SERVER_INFO } from '../service.ts';
 import { checkSnapshots } from './helpers/snapshots.ts';
@@ -141,7 +141,7 @@ describe('the tool registry', () => {
     const files = new Map<string, unknown>();
     for (const def of tools) {
       const name = toolName(def);
-      const s = schemasOf(def);
+      const s = toolSchemasOf(def);
       files.set(`${name}.json`, { name, title: def.title, description: def.description, plan: def.plan, annotations: def.annotations, inputSchema: s.input, outputSchema: s.output });
     }
     checkSnapshots('tools', files);

@@ -13,6 +13,8 @@ import { startTestService, type TestService } from './helpers/service.ts';
 const APPLE = '0000320193';
 const ORIGINAL = '0001193125-09-214859';
 const AMENDMENT = '0001193125-10-012091';
+/** the fiscal 2010 10-K: told fiscal 2008's goodwill impairment (0) first, a version that revises nothing */
+const LATER = '0001193125-10-238044';
 const FY2008 = `statement_type=INCOME_STATEMENT&fiscal_year=2008&fiscal_period=FY`;
 const FY2023 = `statement_type=INCOME_STATEMENT&fiscal_year=2023&fiscal_period=FY`;
 
@@ -122,7 +124,7 @@ describe('restatement delta', () => {
     assert.equal(d.from_version.filing_date, '2009-10-27');
     assert.equal(d.to_version.version_sequence, 2);
     assert.equal(d.to_version.filing_type, '10-K/A');
-    assert.equal(d.to_version.is_latest, true);
+    assert.equal(d.to_version.is_latest, false, 'version 3 added a figure told first by the next 10-K');
     assert.equal(d.metrics_changed, 10);
     const ni = d.metrics.find((m: any) => m.metric === 'NET_INCOME');
     assert.equal(ni.old_value, '4834000000.000000');
@@ -167,7 +169,7 @@ describe('restatement delta', () => {
   it('answers 404 listing the versions when an accession created no version of the statement', async () => {
     const err = await refused(`/v1/edgar/statements/restatements/delta?cik=${APPLE}&${FY2008}&from_accession=${ORIGINAL}&to_accession=0000320193-23-000106`, 404, 'NOT_FOUND');
     assert.match(err.message, /no version created by filing 0000320193-23-000106/);
-    assert.deepEqual(err.details.versions.map((v: any) => v.source_accession), [ORIGINAL, AMENDMENT]);
+    assert.deepEqual(err.details.versions.map((v: any) => v.source_accession), [ORIGINAL, AMENDMENT, LATER]);
   });
 });
 
@@ -175,28 +177,35 @@ describe('restatement timeline and ledger', () => {
   it('shows each metric across the versions of fiscal 2008 with the change at each step', async () => {
     const body = await ok(`/v1/edgar/companies/320193/statements/restatement-timeline?${FY2008}`);
     const d = body.data;
-    assert.equal(d.versions_count, 2);
-    assert.equal(d.restatements_count, 1);
+    assert.equal(d.versions_count, 3);
+    assert.equal(d.restatements_count, 1, 'version 3 only added a figure: not a restatement');
     assert.deepEqual(d.versions.map((v: any) => [v.version_sequence, v.source_accession, v.filing_date]), [
       [1, ORIGINAL, '2009-10-27'],
       [2, AMENDMENT, '2010-01-25'],
+      [3, LATER, '2010-10-27'],
     ]);
     assert.equal(d.versions[0].restatement_alert_event_id, null);
     assert.equal(d.versions[1].revised_metrics_count, 10);
+    assert.deepEqual([d.versions[2].restatement_alert_event_id, d.versions[2].revised_metrics_count], [null, 0]);
     const ni = d.metrics.find((m: any) => m.metric === 'NET_INCOME');
     assert.equal(ni.revised, true);
     assert.equal(ni.net_change, '1285000000.000000');
     assert.deepEqual(ni.values.map((p: any) => [p.value, p.status, p.change_from_previous]), [
       ['4834000000.000000', 'UNCHANGED', null],
       ['6119000000.000000', 'CHANGED', '1285000000.000000'],
+      ['6119000000.000000', 'UNCHANGED', '0.000000'],
     ]);
+    const goodwill = d.metrics.find((m: any) => m.metric === 'GOODWILL_IMPAIRMENT');
+    assert.equal(goodwill.revised, false, 'a figure first told by a later version revises nothing');
     const changed = await ok(`/v1/edgar/companies/${APPLE}/statements/restatement-timeline?${FY2008}&changed_only=true`);
     assert.equal(changed.data.metrics.length, 10);
   });
 
-  it('a never-revised statement has one version and no revised metric; an unknown one is 404', async () => {
+  it('a never-revised statement has no restatement and no revised metric, whatever later figures added; an unknown one is 404', async () => {
     const body = await ok(`/v1/edgar/companies/${APPLE}/statements/restatement-timeline?${FY2023}`);
-    assert.equal(body.data.versions_count, 1);
+    // version 2 (the fiscal 2025 10-K) told selling and G&A expenses of fiscal 2023 first
+    assert.equal(body.data.versions_count, 2);
+    assert.equal(body.data.restatements_count, 0);
     assert.equal(body.data.versions[0].source_accession, '0000320193-23-000106');
     assert.ok(body.data.metrics.every((m: any) => !m.revised), 'nothing revised');
     assert.equal(body.data.metrics.find((m: any) => m.metric === 'NET_INCOME').latest_value, '96995000000.000000');
@@ -210,13 +219,17 @@ describe('restatement timeline and ledger', () => {
     assert.deepEqual(d.entries.map((e: any) => [e.entry_type, e.source_accession, e.revised_metrics_count]), [
       ['ORIGINAL', ORIGINAL, 0],
       ['RESTATEMENT', AMENDMENT, 10],
+      ['LATER_FIGURES', LATER, 0],
     ]);
+    assert.equal(d.restatements_count, 1);
+    assert.equal(d.entries[2].restatement_alert_event_id, null, 'no alert for figures added later');
     assert.equal(d.entries[1].previous_version_id, d.entries[0].statement_version_id);
     assert.equal(d.entries[1].is_amendment, true);
     assert.ok(d.entries[1].restatement_alert_event_id, 'the restatement names its alert event');
-    assert.equal(d.latest_statement_version_id, d.entries[1].statement_version_id);
+    assert.equal(d.latest_statement_version_id, d.entries[2].statement_version_id);
     const single = await ok(`/v1/edgar/statements/restatements/ledger?cik=${APPLE}&${FY2023}`);
-    assert.deepEqual(single.data.entries.map((e: any) => [e.entry_type, e.revisions.length]), [['ORIGINAL', 0]]);
+    assert.deepEqual(single.data.entries.map((e: any) => [e.entry_type, e.revisions.length]), [['ORIGINAL', 0], ['LATER_FIGURES', 0]]);
+    assert.equal(single.data.restatements_count, 0);
   });
 });
 
@@ -226,23 +239,24 @@ describe('metric drift and version delta', () => {
     assert.equal(d.original.value, '4834000000.000000');
     assert.equal(d.original.source_accession, ORIGINAL);
     assert.equal(d.latest.value, '6119000000.000000');
-    assert.equal(d.latest.source_accession, AMENDMENT);
+    assert.equal(d.latest.source_accession, LATER, 'the latest version, which carries the amended figure');
     assert.equal(d.drift, '1285000000.000000');
     assert.equal(d.relative_drift, '0.265825');
     assert.equal(d.moved, true);
-    assert.equal(d.versions_count, 2);
+    assert.equal(d.versions_count, 3);
     assert.equal(d.revisions_count, 1);
     assert.equal(d.unit, 'USD');
   });
 
   it('answers a never-revised period 200 with nothing moved', async () => {
     const d = (await ok(`/v1/analysis/metric-drift?cik=${APPLE}&${FY2023}&metric=NET_INCOME`)).data;
-    assert.equal(d.versions_count, 1);
+    assert.equal(d.versions_count, 2, 'a later version added other figures');
+    assert.equal(d.revisions_count, 0);
     assert.equal(d.drift, '0.000000');
     assert.equal(d.moved, false);
     assert.equal(d.status, 'UNCHANGED');
     assert.equal(d.original.value, '96995000000.000000');
-    assert.equal(d.latest.statement_version_id, d.original.statement_version_id);
+    assert.equal(d.latest.value, '96995000000.000000');
   });
 
   it('refuses market-dependent, unknown and other-statement metrics with 400', async () => {
@@ -258,22 +272,22 @@ describe('metric drift and version delta', () => {
 
   it('compares the original with a chosen version, the latest by default, and 404s a version the statement lacks', async () => {
     const latest = (await ok(`/v1/analysis/version-delta?cik=${APPLE}&${FY2008}&metric=REVENUE`)).data;
-    assert.equal(latest.compare_version_sequence, 2);
+    assert.equal(latest.compare_version_sequence, 3);
     assert.equal(latest.original.value, '32479000000.000000');
     assert.equal(latest.comparison.value, '37491000000.000000');
     assert.equal(latest.difference, '5012000000.000000');
     const self = (await ok(`/v1/analysis/version-delta?cik=${APPLE}&${FY2008}&metric=REVENUE&compare_version_sequence=1`)).data;
     assert.equal(self.difference, '0.000000');
     assert.equal(self.moved, false);
-    const err = await refused(`/v1/analysis/version-delta?cik=${APPLE}&${FY2008}&metric=REVENUE&compare_version_sequence=3`, 404, 'NOT_FOUND');
-    assert.match(err.message, /versions on record: 1, 2/);
+    const err = await refused(`/v1/analysis/version-delta?cik=${APPLE}&${FY2008}&metric=REVENUE&compare_version_sequence=4`, 404, 'NOT_FOUND');
+    assert.match(err.message, /versions on record: 1, 2, 3/);
   });
 });
 
 describe('model impact', () => {
   it('recomputes margins, returns and valuation sensitivity on each version of fiscal 2008', async () => {
     const d = (await ok(`/v1/analysis/model-impact?ticker=AAPL&${FY2008}`)).data;
-    assert.equal(d.versions_count, 2);
+    assert.equal(d.versions_count, 3);
     assert.equal(d.restated, true);
     assert.equal(d.market_inputs.persisted, false);
     const bs = d.held_inputs.find((h: any) => h.statement_type === 'BALANCE_SHEET');
@@ -294,8 +308,8 @@ describe('model impact', () => {
 
   it('lists market-dependent outputs as null with a reason when market inputs are allowed', async () => {
     const d = (await ok(`/v1/analysis/model-impact?cik=${APPLE}&${FY2023}&allow_market_inputs=true`)).data;
-    assert.equal(d.versions_count, 1);
-    assert.equal(d.restated, false);
+    assert.equal(d.versions_count, 2, 'a later version added figures told first later');
+    assert.equal(d.restated, false, 'which is no restatement');
     const market = d.versions[0].market_dependent;
     assert.deepEqual(market.find((m: any) => m.metric === 'MARKET_CAP'), { metric: 'MARKET_CAP', value: null, reason: 'MARKET_DATA_NOT_PERSISTED' });
     assert.ok(market.some((m: any) => m.metric === 'ENTERPRISE_VALUE'), 'enterprise value listed');

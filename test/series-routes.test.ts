@@ -59,7 +59,8 @@ describe('GET /v1/fundamentals/time-series (panel)', () => {
     assert.equal(fy2023.statement_date, '2023-09-30');
     assert.equal(fy2023.accounting_standard, 'US_GAAP');
     assert.equal(fy2023.currency, 'USD');
-    assert.equal(fy2023.source_accession, '0000320193-23-000106');
+    // the latest version: the fiscal 2025 10-K told selling and G&A expenses of fiscal 2023 first
+    assert.equal(fy2023.source_accession, '0000320193-25-000079');
     assert.deepEqual(fy2023.derived_figures, []);
   });
 
@@ -154,7 +155,9 @@ describe('GET /v1/fundamentals/derived/time-series', () => {
     assert.ok(!('as_of_snapshot_id' in p), 'computed on read: no snapshot id');
     assert.deepEqual(p.unavailable_metrics, []);
     const opening = p.statement_versions.find((v: any) => v.role === 'opening_balance');
-    assert.equal(opening.source_accession, '0000320193-22-000108', 'opening equity is the FY2022 balance sheet');
+    assert.equal(opening.fiscal_year ?? 2022, 2022);
+    // opening equity is the FY2022 balance sheet, latest version: the FY2023 10-K told figures of it first (deferred tax assets)
+    assert.equal(opening.source_accession, '0000320193-23-000106', 'opening equity is the FY2022 balance sheet');
   });
 
   it('defaults to the derived metrics classed with the statement type', async () => {

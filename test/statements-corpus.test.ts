@@ -47,7 +47,11 @@ describe('published figures', () => {
     assert.equal(fact(is.body, 'NET_INCOME').value, '96995000000.000000');
     assert.equal(fact(is.body, 'EPS_DILUTED').value, '6.130000');
     assert.equal(fact(is.body, 'EPS_DILUTED').unit, 'USD/shares');
-    assert.equal(is.body.data.source_accession, '0000320193-23-000106');
+    // the latest version comes from the fiscal 2025 10-K, which told two figures of fiscal 2023 first;
+    // every figure the 10-K told keeps its source filing
+    assert.equal(is.body.data.source_accession, '0000320193-25-000079');
+    assert.equal(fact(is.body, 'REVENUE').source_accession, '0000320193-23-000106');
+    assert.equal(fact(is.body, 'SELLING_AND_MARKETING').source_accession, '0000320193-25-000079');
     assert.equal(is.body.data.period_start, '2022-09-25');
     assert.equal(is.body.data.period_end, '2023-09-30');
 
@@ -160,7 +164,8 @@ describe('a restatement: Apple restated fiscal 2008 in its 10-K/A of 2010-01-25'
   it('reads the restated value by default', async () => {
     const page = await series(APPLE, 'NET_INCOME', q);
     assert.equal(page.items[0].value, '6119000000.000000');
-    assert.equal(page.items[0].version_sequence, 2);
+    // version 3 (the fiscal 2010 10-K) only added a figure; net income is still the amendment's
+    assert.equal(page.items[0].version_sequence, 3);
   });
 
   it('reads the original value with as_reported=true', async () => {
@@ -185,8 +190,10 @@ describe('a restatement: Apple restated fiscal 2008 in its 10-K/A of 2010-01-25'
     assert.deepEqual(history.map((h: any) => [h.version_sequence, h.source_accession, h.filing_type, h.filing_date]), [
       [1, '0001193125-09-214859', '10-K', '2009-10-27'],
       [2, '0001193125-10-012091', '10-K/A', '2010-01-25'],
+      [3, '0001193125-10-238044', '10-K', '2010-10-27'],
     ]);
     assert.deepEqual(history[0].revised_metrics, []);
+    assert.deepEqual(history[2].revised_metrics, [], 'a version that only adds a later figure revises nothing');
     const ni = history[1].revised_metrics.find((m: any) => m.metric === 'NET_INCOME');
     assert.deepEqual(ni, { metric: 'NET_INCOME', old_value: '4834000000.000000', new_value: '6119000000.000000', difference: '1285000000.000000' });
     const before = await statement(`cik=${APPLE}&statement_type=INCOME_STATEMENT&fiscal_year=2008&fiscal_period=FY&as_of_date=2010-01-01`);

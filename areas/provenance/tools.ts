@@ -6,6 +6,7 @@ import type { VersionRow } from '../../db/statement-versions.ts';
 import { canonicalMetric, conceptIndex } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';
+import { CORRECTION_RULES } from '../../domain/statement-types.ts';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, DecimalString, FiscalPeriodParam, FiscalYear, StatementTypeParam, Timestamp, Uuid } from '../../api/schemas.ts';
 import { CalculationStepOut, FigureProvenance } from '../../api/statement-shapes.ts';
@@ -23,12 +24,16 @@ const CORRECTION_REASONS: Record<string, (f: StoredFigure) => string> = {
     `The filer tagged cost of revenue as a credit (${f.as_filed_value ?? 'a negative value'}); the sign was reversed because revenue minus the reversed cost equals the gross profit the same filing reports.`,
   REVENUE_RESIDUAL_TOP_LINE_REPLACED: (f) =>
     `The filer's top line ${f.as_filed_concept ?? ''} did not reconcile with its own gross profit (a residual line tagged as the total); it was replaced by ${f.source_xbrl_concept ?? 'the revenue'} reported in the same filing and period, which does (revenue - cost of revenue = gross profit).`,
+  SCALE_SLIP_PREVIOUS_VALUE_KEPT: (f) =>
+    `Filing ${f.source_accession} tagged ${f.as_filed_value ?? 'a value'} for ${f.source_xbrl_concept ?? 'this figure'}, 1,000 or 1,000,000 times the figure on record (a scale slip, recorded as a data-quality finding, not a restatement); the previous value ${f.value} is kept.`,
 };
 
 const RULE_DESCRIPTIONS: Record<string, string> = {
   COST_OF_REVENUE_CREDIT_SIGN: 'Correction: cost of revenue tagged as a credit; sign reversed, proven by the filing\'s own gross profit. as_filed_value keeps the tagged value.',
   REVENUE_RESIDUAL_TOP_LINE_REPLACED:
     'Correction: a residual top line tagged as revenue was replaced by the revenue that reconciles with gross profit in the same filing and period. as_filed_concept names the replaced tag.',
+  SCALE_SLIP_PREVIOUS_VALUE_KEPT:
+    'Override: a later filing told the figure 1,000 or 1,000,000 times off (millions tagged as units, or the reverse); the previous value is kept, as_filed_value holds what was filed.',
   FALLBACK_CONCEPT:
     "Mapping: the value comes from a later candidate tag of the metric's catalog list, not its first one (selection_rule says whether the filing's presentation or the catalog order chose it). For a derived figure, its inputs' tag.",
 };
@@ -321,7 +326,7 @@ const RuleMetric = z.object({
 });
 
 const TraceRule = z.object({
-  rule_id: z.enum(['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', 'FALLBACK_CONCEPT']),
+  rule_id: z.enum([...CORRECTION_RULES, 'FALLBACK_CONCEPT']),
   rule_kind: z.enum(['CORRECTION', 'MAPPING']).describe('CORRECTION changes the value the filer tagged; MAPPING only chose which tag supplies it'),
   description: z.string(),
   facts_count: z.number().int(),
@@ -352,7 +357,7 @@ function traceOf(row: VersionRow) {
     const f = row.figures[metric]!;
     const concept = lineItemOf(f);
     const rank = rankOf(metric, concept);
-    const fallback = f.value_origin === 'SOURCE' ? f.mapping_type === 'FALLBACK_CONCEPT' : rank !== null && rank > 0;
+    const fallback = f.value_origin === 'SOURCE' ? (f.mapping_type?.startsWith('FALLBACK_CONCEPT') ?? false) : rank !== null && rank > 0;
     const entry = {
       metric,
       value: wireDecimal(f.value),
@@ -367,7 +372,7 @@ function traceOf(row: VersionRow) {
     else if (fallback) byRule.set('FALLBACK_CONCEPT', [...(byRule.get('FALLBACK_CONCEPT') ?? []), entry]);
     if (f.correction_rule || fallback) remapped++;
   }
-  const rules = ['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', 'FALLBACK_CONCEPT']
+  const rules = [...CORRECTION_RULES, 'FALLBACK_CONCEPT']
     .filter((r) => byRule.has(r))
     .map((r) => ({ rule_id: r as never, rule_kind: r === 'FALLBACK_CONCEPT' ? ('MAPPING' as const) : ('CORRECTION' as const), description: RULE_DESCRIPTIONS[r]!, facts_count: byRule.get(r)!.length, metrics: byRule.get(r)! }));
   return { total_facts_evaluated: metrics.length, total_facts_remapped: remapped, total_facts_suppressed: 0, rules };

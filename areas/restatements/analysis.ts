@@ -256,7 +256,7 @@ export const modelImpact = defineTool({
     z.object({
       ...IdentityOut,
       versions_count: z.number().int(),
-      restated: z.boolean().describe('more than one version: the figures were restated at least once'),
+      restated: z.boolean().describe('a later version changed a figure of version 1 (a figure only added later is no restatement)'),
       held_inputs: z
         .array(z.object({ statement_type: StatementTypeParam, fiscal_period: z.string(), statement_version_id: z.string(), version_sequence: z.number().int(), source_accession: z.string() }))
         .describe('versions of the other statement types of the period whose figures feed cross-statement formulas, held fixed across the lineage'),
@@ -352,7 +352,8 @@ export const modelImpact = defineTool({
         statement_type: id.statement_type as never,
         fiscal_period: id.fiscal_period as never,
         versions_count: versions.length,
-        restated: versions.length > 1,
+        // a later version that only added figures told first later revises nothing
+        restated: out.some((v) => v.changes_from_original.some((c) => c.status === 'CHANGED')),
         held_inputs: held.map((h) => ({
           statement_type: h.statement_type as never,
           fiscal_period: h.fiscal_period,

@@ -227,7 +227,7 @@ export const restatementTimeline = defineTool({
       period_start: z.string().nullable(),
       period_end: z.string(),
       versions_count: z.number().int(),
-      restatements_count: z.number().int().describe('versions after the first'),
+      restatements_count: z.number().int().describe('versions that revised figures (each with an alert event); a version that only added figures first told later is not one'),
       versions: z.array(TimelineVersion),
       metrics: z.array(TimelineMetric).describe('in catalog order'),
     }),
@@ -254,7 +254,8 @@ export const restatementTimeline = defineTool({
           source_accession: v.figures[metric]?.source_accession ?? null,
         };
       });
-      const revisions = values.filter((p, i) => i > 0 && p.status !== 'UNCHANGED' && p.status !== 'NOT_REPORTED').length;
+      // a figure first told by a later version (ADDED) revises nothing
+      const revisions = values.filter((p, i) => i > 0 && (p.status === 'CHANGED' || p.status === 'REMOVED')).length;
       const net = compareValues(valueOn(versions[0]!, metric), valueOn(latest, metric));
       return {
         metric,
@@ -276,7 +277,7 @@ export const restatementTimeline = defineTool({
         period_start: latest.period_start,
         period_end: latest.period_end,
         versions_count: versions.length,
-        restatements_count: versions.length - 1,
+        restatements_count: versions.filter((v) => events.some((x) => x.statement_version_id === v.statement_version_id)).length,
         versions: versions.map((v) => {
           const e = events.find((x) => x.statement_version_id === v.statement_version_id);
           return { ...versionRef(v, versions), restatement_alert_event_id: e?.restatement_alert_event_id ?? null, revised_metrics_count: e?.revised_metrics ?? 0 };
@@ -288,7 +289,9 @@ export const restatementTimeline = defineTool({
 });
 
 const LedgerEntry = VersionRefOut.extend({
-  entry_type: z.enum(['ORIGINAL', 'RESTATEMENT']).describe('ORIGINAL for version 1 (as first reported); RESTATEMENT for every later version'),
+  entry_type: z
+    .enum(['ORIGINAL', 'RESTATEMENT', 'LATER_FIGURES'])
+    .describe('ORIGINAL for version 1 (as first reported); RESTATEMENT for a later version that revised figures (with its alert event); LATER_FIGURES for one that only added figures first told later (no alert, nothing revised)'),
   previous_version_id: z.string().nullable(),
   restatement_alert_event_id: z.string().nullable().describe('null for the original'),
   is_amendment: z.boolean().describe('the filing is an amendment (10-K/A, 10-Q/A) rather than a later periodic report re-presenting the period'),
@@ -312,7 +315,7 @@ export const restatementLedger = defineTool({
     z.object({
       ...IdentityOut,
       versions_count: z.number().int(),
-      restatements_count: z.number().int(),
+      restatements_count: z.number().int().describe('entries of type RESTATEMENT'),
       latest_statement_version_id: z.string().describe('the served version'),
       entries: z.array(LedgerEntry),
     }),
@@ -329,7 +332,7 @@ export const restatementLedger = defineTool({
       const mine = revisions.filter((r) => r.statement_version_id === v.statement_version_id);
       return {
         ...versionRef(v, versions),
-        entry_type: v.version_sequence === 1 ? ('ORIGINAL' as const) : ('RESTATEMENT' as const),
+        entry_type: v.version_sequence === 1 ? ('ORIGINAL' as const) : mine.length > 0 ? ('RESTATEMENT' as const) : ('LATER_FIGURES' as const),
         previous_version_id: v.previous_version_id,
         restatement_alert_event_id: e?.restatement_alert_event_id ?? null,
         is_amendment: v.form.endsWith('/A'),
@@ -344,7 +347,7 @@ export const restatementLedger = defineTool({
         statement_type: id.statement_type as never,
         fiscal_period: id.fiscal_period as never,
         versions_count: versions.length,
-        restatements_count: versions.length - 1,
+        restatements_count: entries.filter((e) => e.entry_type === 'RESTATEMENT').length,
         latest_statement_version_id: versions[versions.length - 1]!.statement_version_id,
         entries,
       },

@@ -41,7 +41,12 @@ const Point = z.object({
   value_origin: z.enum(['SOURCE', 'DERIVED']),
   filing_date: z.string().describe('SEC filing date of the version the value comes from'),
   provenance: z
-    .object({ ...FigureProvenance, filing_type: z.string(), filing_date: z.string(), accepted_at: z.string().nullable() })
+    .object({
+      ...FigureProvenance,
+      filing_type: z.string().describe('form of the source filing (source_accession)'),
+      filing_date: z.string().describe('SEC filing date of the source filing (source_accession), which may precede the version carrying the value'),
+      accepted_at: z.string().nullable(),
+    })
     .optional()
     .describe('present with include_provenance=true'),
 });
@@ -120,9 +125,10 @@ export const metricTimeSeries = defineTool({
               as_filed_value: r.figure.as_filed_value === null ? null : wireDecimal(r.figure.as_filed_value),
               as_filed_concept: r.figure.as_filed_concept,
               calculation_steps: r.figure.calculation_steps?.map((s) => ({ ...s, value: wireDecimal(s.value) })) ?? null,
-              filing_type: r.form,
-              filing_date: r.filing_date,
-              accepted_at: r.accepted_at,
+              // the filing the value was read from, which may be older than the version carrying it
+              filing_type: r.source_form ?? r.form,
+              filing_date: r.source_filing_date ?? r.filing_date,
+              accepted_at: r.source_filing_date === null ? r.accepted_at : r.source_accepted_at,
             },
           }
         : {}),

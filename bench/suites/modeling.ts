@@ -66,7 +66,7 @@ export async function run(args: string[]): Promise<number> {
       const clientS = (performance.now() - t) / 1000;
       if (r.status !== 200) throw new Error(`build answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
       const [s] = await sql<{ job_s: number; row_count: number }[]>`
-        SELECT extract(epoch FROM built_at - started_at)::float8 AS job_s, row_count FROM modeling_snapshots WHERE snapshot_id = ${r.body.snapshot_id}`;
+        SELECT extract(epoch FROM built_at - started_at)::float8 AS job_s, row_count FROM modeling_snapshots WHERE as_of_snapshot_id = ${r.body.as_of_snapshot_id}`;
       const rt = performance.now();
       const rows = await sql`${latestPerPeriod(sql, sql`v.*`, sql`v.cik IN ${sql(ciks)} AND ${visible(sql, asOf)}`)}`;
       const readS = (performance.now() - rt) / 1000;

@@ -1,6 +1,18 @@
 import type { CalculationStep, SelectionRule, StatementFigure } from '../statement-types.ts';
 import type { Candidate } from './candidates.ts';
 
+/**
+ * How a source figure was mapped: null only for the metric's first tag served exactly as tagged.
+ * A later candidate is FALLBACK_CONCEPT; a sign served opposite to the tag by the catalog's
+ * convention says so (SIGN_FLIPPED_BY_CONVENTION, or FALLBACK_CONCEPT_SIGN_FLIPPED for both), so
+ * null never hides a change of sign.
+ */
+export function mappingTypeOf(c: Pick<Candidate, 'rank' | 'value' | 'tagged_value'>): string | null {
+  const flipped = c.value !== c.tagged_value;
+  if (c.rank === 0) return flipped ? 'SIGN_FLIPPED_BY_CONVENTION' : null;
+  return flipped ? 'FALLBACK_CONCEPT_SIGN_FLIPPED' : 'FALLBACK_CONCEPT';
+}
+
 /** A figure exactly as tagged (or in the metric's sign when the candidate list says to negate). */
 export function sourceFigure(c: Candidate, unit: string, rule: SelectionRule = 'CANDIDATE_ORDER'): StatementFigure {
   return {
@@ -11,14 +23,14 @@ export function sourceFigure(c: Candidate, unit: string, rule: SelectionRule = '
     period_end: c.fact.end,
     source_accession: c.fact.accession,
     source_xbrl_concept: c.concept,
-    // the first candidate of the catalog list is the direct match; later ones are recorded as fallbacks
-    mapping_type: c.rank === 0 ? null : 'FALLBACK_CONCEPT',
+    mapping_type: mappingTypeOf(c),
     selection_rule: rule,
     value_origin: 'SOURCE',
     correction_rule: null,
     as_filed_value: null,
     as_filed_concept: null,
     calculation_steps: null,
+    decimals: c.fact.decimals ?? null,
   };
 }
 
@@ -28,7 +40,7 @@ export function derivedFigure(
   unit: string,
   period: { start: string | null; end: string },
   accession: string,
-  mappingType: 'DERIVED_DISCRETE_QUARTER' | 'DERIVED_Q4',
+  mappingType: 'DERIVED_DISCRETE_QUARTER' | 'DERIVED_Q4' | 'DERIVED_IDENTITY',
   steps: CalculationStep[],
 ): StatementFigure {
   return {
@@ -61,8 +73,8 @@ export function stepOf(operation: CalculationStep['operation'], f: StatementFigu
   };
 }
 
-/** A year-to-date (or full-year) flow value known from the latest filing that presented it. */
+/** A year-to-date (or full-year) flow value known from the latest filing that presented it, and that filing's date. */
 export type KnownFlow = Pick<
   StatementFigure,
   'metric' | 'value' | 'unit' | 'period_start' | 'period_end' | 'source_accession' | 'source_xbrl_concept'
->;
+> & { filed?: string };

@@ -3,7 +3,7 @@ import type { FiscalPeriod, StatementType } from '../statement-types.ts';
 import { durationClass, FiscalCalendar, type LabelVote } from '../fiscal-calendar.ts';
 import { NO_FACE, type FaceConcepts } from './face-concepts.ts';
 import { isAnnualForm, presentFiling, type CatalogView, type FlowStore } from './presentations.ts';
-import { foldPresentation, statementKey, type BuiltVersion } from './versions.ts';
+import { foldPresentation, statementKey, type BuiltVersion, type ScaleSlip } from './versions.ts';
 
 /** Only periodic reports build statements; proxies, 8-Ks and registration statements never do. */
 export const PERIODIC_FORMS: ReadonlySet<string> = new Set([
@@ -47,6 +47,8 @@ export interface StatementHistory {
   periodic_filings: number;
   presentations: number;
   presented: PresentedStatement[];
+  /** later figures 1,000 or 1,000,000 times off the one on record: data-quality findings, never versions */
+  slips: ScaleSlip[];
 }
 
 /** SEC filing order: filing date, then acceptance time, then accession. */
@@ -102,6 +104,7 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
   const statements = new Map<string, BuiltVersion[]>();
   const versions: BuiltVersion[] = [];
   const presented: PresentedStatement[] = [];
+  const slips: ScaleSlip[] = [];
   let presentations = 0;
   for (const filing of filings) {
     const facts = byAccession.get(filing.accession)!;
@@ -110,7 +113,7 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
       const key = statementKey(p);
       let list = statements.get(key);
       if (!list) statements.set(key, (list = []));
-      const added = foldPresentation(list, p, filing);
+      const added = foldPresentation(list, p, filing, slips);
       if (added) versions.push(added);
       const current = list[list.length - 1]!;
       presented.push({
@@ -124,7 +127,7 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
       });
     }
   }
-  return { calendar, versions, periodic_filings: filings.length, presentations, presented };
+  return { calendar, versions, periodic_filings: filings.length, presentations, presented, slips };
 }
 
 function annualPeriods(filings: FilingInfo[], byAccession: Map<string, Fact[]>): { start: string; end: string }[] {

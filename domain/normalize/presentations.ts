@@ -8,6 +8,7 @@ import { collectCandidates, parsePeriodKey, reportingCurrency, type Candidate, t
 import { applyIncomeCorrections } from './corrections.ts';
 import { chooseCandidate, faceFor, NO_FACE, type FaceConcepts } from './face-concepts.ts';
 import { derivedFigure, sourceFigure, stepOf, type KnownFlow } from './figures.ts';
+import { imputeRevenue } from './imputed.ts';
 
 /** What one filing says about one statement period: the figures it presents (or derives). */
 export interface Presentation {
@@ -18,6 +19,22 @@ export interface Presentation {
   period_end: string;
   currency: string | null;
   figures: Map<string, StatementFigure>;
+  /**
+   * every candidate the filing tagged for a metric of the period, best first, where there is more
+   * than one: what concept continuity picks from when the period already has another concept
+   */
+  alternatives?: Map<string, Alternatives>;
+  /**
+   * a quarter an annual report tells in a table of selected lines (selected quarterly data, a
+   * restatement note): a line there under another concept is another line, never a re-tag
+   */
+  partial?: boolean;
+}
+
+/** Every candidate a filing tagged for one metric and period, and whether its own presentation linkbase puts a concept on the statement. */
+export interface Alternatives {
+  list: readonly Candidate[];
+  presented: (concept: string) => boolean;
 }
 
 export interface CatalogView {
@@ -28,14 +45,18 @@ export interface CatalogView {
 /**
  * Year-to-date flows known so far, keyed `metric|fiscal_year|quarters` (1 = first quarter,
  * 4 = full year). The latest filing presenting a value wins, as it would for a reader on that day.
+ * `metric|fiscal_year|Q4` marks a fourth quarter already derived (or reported) for the metric.
  */
 export type FlowStore = Map<string, KnownFlow>;
 
 const ANNUAL_FORMS = /^(10-K|10-KT|20-F|40-F)(\/A)?$/;
+const DOMESTIC_ANNUAL_FORMS = /^(10-K|10-KT)(\/A)?$/;
 /** a balance sheet is presented only where the filing tags one of its totals at that instant */
 const BALANCE_ANCHORS = ['TOTAL_ASSETS', 'LIABILITIES_AND_EQUITY', 'TOTAL_LIABILITIES', 'TOTAL_CURRENT_ASSETS'];
 /** how far a year-to-date period may start from the fiscal-year start (52/53-week drift) */
 const START_TOLERANCE_DAYS = 20;
+/** how much older than the later year-to-date the earlier one may be to derive a quarter from both */
+const YTD_REACH_DAYS = 400;
 
 export function isAnnualForm(form: string): boolean {
   return ANNUAL_FORMS.test(form);
@@ -71,9 +92,12 @@ export function presentFiling(
 ): Presentation[] {
   const currency = reportingCurrency(facts);
   const filingFace = faceFor(face, filing.accession, filing.filing_date);
-  const choose = (list: readonly Candidate[], type: StatementType) => chooseCandidate(list, type, filingFace);
+  const choose: Chooser = (list, type) => chooseCandidate(list, type, filingFace);
+  choose.presented = (concept, type) => filingFace !== null && filingFace.own && (filingFace.statements.get(type)?.has(concept) ?? false);
   const candidates = collectCandidates(facts, catalog.index, currency);
   const annual = isAnnualForm(filing.form);
+  // a 10-K's quarters are those of a filer with quarterly reports; a 20-F/40-F filer has none to restate
+  const quarterly = DOMESTIC_ANNUAL_FORMS.test(filing.form);
 
   const balances = new Map<string, { pos: FiscalPosition; end: string; metrics: Map<string, Candidate[]> }>();
   const discrete = new Map<string, FlowPeriod>();
@@ -95,8 +119,10 @@ export function presentFiling(
     if (!cls) continue;
     const fromYearStart = Math.abs(daysBetween(pos.year_start, start)) <= START_TOLERANCE_DAYS;
     if (annual) {
-      if (cls !== 'year' || pos.quarter !== 4) continue;
-      keepLargest(ytd, `${pos.fiscal_year}|4`, { pos, start, end, metrics });
+      // an annual report presents its full years and every quarter it tells in three-month facts
+      // (selected quarterly data, the quarterly table of a restatement, a Q4 of its own)
+      if (cls === 'year' && pos.quarter === 4) keepLargest(ytd, `${pos.fiscal_year}|4`, { pos, start, end, metrics });
+      else if (cls === 'quarter' && quarterly) keepLargest(discrete, `${pos.fiscal_year}|${pos.quarter}`, { pos, start, end, metrics });
       continue;
     }
     if (cls === 'year') continue;
@@ -114,6 +140,7 @@ export function presentFiling(
       const { candidate, rule } = choose(list, m.statement_type);
       store.set(`${metric}|${p.pos.fiscal_year}|${YTD_QUARTERS[durationClass(p.start, p.end)!]}`, {
         ...sourceFigure(candidate, unitOf(m, currency), rule),
+        filed: filing.filing_date,
       });
     }
   }
@@ -124,16 +151,42 @@ export function presentFiling(
   }
 
   for (const type of ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'] as const) {
-    // full years (annual reports) and, from them, the derived fourth quarter
+    // full years (annual reports) and the fourth quarter: the filer's own three-month figures
+    // (SOURCE), else derived from the year and the latest quarters
     for (const p of ytd.values()) {
       if (p.pos.quarter !== 4) continue;
       const fy = present(type, p.pos.fiscal_year, 'FY', p.start, p.end, p.metrics, catalog, currency, choose);
       if (fy.figures.size > 0) out.push(fy);
-      const q4 = deriveQuarter(type, p, 4, catalog, store, currency, filing.accession);
-      if (q4 && q4.figures.size > 0) out.push(q4);
+      const own = discrete.get(`${p.pos.fiscal_year}|4`);
+      const q4 = own
+        ? present(type, p.pos.fiscal_year, 'Q4', own.start, own.end, own.metrics, catalog, currency, choose)
+        : emptyPresentation(type, p.pos.fiscal_year, 'Q4', null, p.end, currency);
+      const told = [1, 2, 3].map((q) => discrete.get(`${p.pos.fiscal_year}|${q}`));
+      const derived = deriveQuarter(type, p, 4, catalog, store, currency, filing.accession, told, choose);
+      for (const [metric, figure] of derived?.figures ?? []) if (!q4.figures.has(metric)) q4.figures.set(metric, figure);
+      if (q4.period_start === null && derived) q4.period_start = derived.period_start;
+      if (own) q4.partial = true;
+      for (const [metric, f] of q4.figures) store.set(`${metric}|${p.pos.fiscal_year}|Q4`, f);
+      if (q4.figures.size > 0) out.push(q4);
+    }
+    // a nine-month year-to-date of a year already closed (a quarterly report's comparative) makes
+    // that year's Q4 derivable, or re-derivable from the latest nine months
+    if (!annual) {
+      for (const p of ytd.values()) {
+        if (p.pos.quarter !== 3) continue;
+        const closed = [...p.metrics.keys()].map((metric) => store.get(`${metric}|${p.pos.fiscal_year}|4`)).find((f) => f !== undefined);
+        if (!closed) continue;
+        const yearPos = calendar.locate(closed.period_end);
+        if (yearPos.quarter !== 4 || yearPos.fiscal_year !== p.pos.fiscal_year) continue;
+        // only what was never derivable: a year re-netted against a later comparative may mix bases
+        const fresh = new Map([...p.metrics].filter(([metric]) => !store.has(`${metric}|${p.pos.fiscal_year}|Q4`)));
+        if (fresh.size === 0) continue;
+        const q4 = deriveQuarter(type, { ...p, metrics: fresh, pos: yearPos, end: closed.period_end }, 4, catalog, store, currency, filing.accession);
+        if (q4 && q4.figures.size > 0) out.push(q4);
+      }
     }
     // quarters: the filing's own three-month figures, else year-to-date minus the previous year-to-date
-    const quarters = new Set([...discrete.keys(), ...[...ytd.entries()].filter(([, p]) => p.pos.quarter <= 3).map(([k]) => k)]);
+    const quarters = new Set([...discrete.entries(), ...ytd.entries()].filter(([, p]) => p.pos.quarter <= 3).map(([k]) => k));
     for (const id of quarters) {
       const own = discrete.get(id);
       const cumulative = ytd.get(id);
@@ -147,6 +200,7 @@ export function presentFiling(
         for (const [metric, figure] of derived?.figures ?? []) if (!stmt.figures.has(metric)) stmt.figures.set(metric, figure);
         if (stmt.period_start === null && derived) stmt.period_start = derived.period_start;
       }
+      if (annual) stmt.partial = true;
       if (stmt.figures.size > 0) out.push(stmt);
     }
   }
@@ -155,9 +209,15 @@ export function presentFiling(
     if (p.statement_type !== 'INCOME_STATEMENT') continue;
     const revenueCandidates = candidates.get(`${p.period_start ?? ''}|${p.period_end}`)?.get('REVENUE') ?? [];
     applyIncomeCorrections(p.figures, revenueCandidates);
+    imputeRevenue(p.figures, revenueCandidates.length > 0, filing.accession);
   }
   return out;
 }
+
+/** Chooses a metric's candidate for a statement, and tells whether the filing's own presentation shows a concept there. */
+type Chooser = ((list: readonly Candidate[], type: StatementType) => { candidate: Candidate; rule: SelectionRule }) & {
+  presented?: (concept: string, type: StatementType) => boolean;
+};
 
 function keepLargest(map: Map<string, FlowPeriod>, id: string, p: FlowPeriod): void {
   const seen = map.get(id);
@@ -184,14 +244,19 @@ function present(
   metrics: Map<string, Candidate[]>,
   catalog: CatalogView,
   currency: string | null,
-  choose: (list: readonly Candidate[], type: StatementType) => { candidate: Candidate; rule: SelectionRule },
+  choose: Chooser,
 ): Presentation {
   const p = emptyPresentation(type, fiscalYear, fp, start, end, currency);
   for (const [metric, list] of metrics) {
     const m = catalog.byName.get(metric)!;
     if (m.statement_type !== type) continue;
     const { candidate, rule } = choose(list, type);
-    p.figures.set(metric, sourceFigure(candidate, unitOf(m, currency), rule));
+    const unit = unitOf(m, currency);
+    p.figures.set(metric, sourceFigure(candidate, unit, rule));
+    if (list.length > 1) {
+      p.alternatives ??= new Map();
+      p.alternatives.set(metric, { list, presented: (concept) => choose.presented?.(concept, type) ?? false });
+    }
   }
   return p;
 }
@@ -208,18 +273,43 @@ function deriveQuarter(
   store: FlowStore,
   currency: string | null,
   accession: string,
+  told: readonly (FlowPeriod | undefined)[] = [],
+  choose?: Chooser,
 ): Presentation | null {
   const fy = cumulative.pos.fiscal_year;
   let start: string | null = null;
   const p = emptyPresentation(type, fy, q === 4 ? 'Q4' : periodName(q), null, cumulative.end, currency);
-  for (const [metric] of cumulative.metrics) {
+  for (const [metric, yearList] of cumulative.metrics) {
     const m = catalog.byName.get(metric)!;
     if (m.statement_type !== type || m.unit_type !== 'currency') continue;
+    // the year minus the three quarters this very filing tells (restated or not): the latest quarters
+    const quarters = choose && told.length === 3 ? told.map((t) => t?.metrics.get(metric)) : [];
+    if (quarters.length === 3 && quarters.every((l) => l !== undefined)) {
+      const year = sourceFigure(choose!(yearList, type).candidate, unitOf(m, currency));
+      const parts = quarters.map((l) => sourceFigure(choose!(l!, type).candidate, unitOf(m, currency)));
+      const value = parts.reduce((acc, f) => sub(acc, f.value), year.value);
+      const from = addDays(parts[2]!.period_end, 1);
+      start ??= from;
+      store.set(`${metric}|${fy}|Q4`, year);
+      p.figures.set(
+        metric,
+        derivedFigure(metric, value, year.unit, { start: from, end: year.period_end }, accession, 'DERIVED_Q4', [
+          stepOf('base', year),
+          ...parts.map((f) => stepOf('subtract', f)),
+        ]),
+      );
+      continue;
+    }
     const through = store.get(`${metric}|${fy}|${q}`);
     const before = store.get(`${metric}|${fy}|${q - 1}`);
     if (!through || !before) continue;
+    // a year re-told years later (a restated third-year comparative) is not netted against a
+    // year-to-date nobody re-told with it: mixed bases make a number no filer reported
+    if (through.filed && before.filed && daysBetween(before.filed, through.filed) > YTD_REACH_DAYS) continue;
     if (through.period_start !== null && before.period_start !== null && Math.abs(daysBetween(through.period_start, before.period_start)) > START_TOLERANCE_DAYS) continue;
     start ??= addDays(before.period_end, 1);
+    // remembered (key `metric|year|Q4`), so a later comparative does not re-derive it
+    if (q === 4) store.set(`${metric}|${fy}|Q4`, through);
     p.figures.set(
       metric,
       derivedFigure(

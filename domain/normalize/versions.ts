@@ -1,7 +1,9 @@
-import { equalAtReportedPrecision, sub } from '../decimal.ts';
+import { sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
-import type { Presentation } from './presentations.ts';
+import { compareFigures, morePrecise, slippedSide } from '../statements/versions.ts';
+import { sourceFigure } from './figures.ts';
+import type { Alternatives, Presentation } from './presentations.ts';
 
 /** A metric whose value a later filing changed: what it was, what it became, and both filings. */
 export interface FactRevision {
@@ -35,17 +37,48 @@ export function statementKey(p: { statement_type: string; fiscal_year: number; f
   return `${p.statement_type}|${p.fiscal_year}|${p.fiscal_period}`;
 }
 
+/** A later filing's figure 1,000 or 1,000,000 times off the one on record: a data-quality finding, never a version. */
+export interface ScaleSlip {
+  statement_type: StatementType;
+  fiscal_year: number;
+  fiscal_period: FiscalPeriod;
+  metric: string;
+  /** the version on record when the slip was filed (the finding is attached to it) */
+  version_sequence: number;
+  previous: StatementFigure;
+  filed: StatementFigure;
+  accession: string;
+  /** true when the earlier value was the slip and the later one replaced it */
+  corrects: boolean;
+}
+
+/**
+ * Concept continuity: the figure a filing offers for a metric, unless the period already has
+ * another concept that the filing still reports. Then the period keeps its concept
+ * (CONCEPT_CONTINUITY) unless the filing's own presentation linkbase puts the new concept, and not
+ * the old one, on the statement face (evidence beats continuity). A filer that stopped reporting
+ * the old concept re-tagged: the new concept moves in.
+ */
+export function continuedFigure(before: StatementFigure, offered: StatementFigure, alternatives: Alternatives | undefined): StatementFigure {
+  if (before.value_origin !== 'SOURCE' || offered.value_origin !== 'SOURCE') return offered;
+  if (before.source_xbrl_concept === offered.source_xbrl_concept || before.source_xbrl_concept === null) return offered;
+  const old = alternatives?.list.find((c) => c.concept === before.source_xbrl_concept);
+  if (!old) return offered;
+  if (offered.selection_rule === 'PRESENTATION_LINKBASE' && !alternatives!.presented(old.concept)) return offered;
+  return sourceFigure(old, offered.unit, 'CONCEPT_CONTINUITY');
+}
+
 /**
  * Fold a filing's presentation into a statement's version list. The first presentation makes
- * version 1. A later one adds a version only when a value it presents differs from the latest
- * version's value for that metric; the new version carries the new figures and, for metrics it
- * does not present, the previous figures with their original provenance. Equal values add
- * nothing, so re-presenting a period in the next report's comparative columns is silent; so does
- * the same figure told at another precision (95799932 in dollars, 95800000 in thousands).
- * A metric the latest version lacks does not by itself make a version (it is not a restatement),
- * but rides along when a version is made.
+ * version 1. A later one is compared metric by metric with the latest version by the one rule of
+ * `domain/statements/versions.ts`: the same figure (at the coarser precision) changes nothing, a
+ * scale slip is recorded in `slips` and changes nothing, a revised figure makes a version with a
+ * fact revision, and a figure no earlier version had makes a version that revises nothing. A new
+ * version carries the new figures and, for metrics the filing does not present, the previous
+ * figures with their original provenance; a same figure keeps the more precise text, a slipped
+ * one the previous value under the SCALE_SLIP_PREVIOUS_VALUE_KEPT override.
  */
-export function foldPresentation(versions: BuiltVersion[], p: Presentation, filing: FilingInfo): BuiltVersion | null {
+export function foldPresentation(versions: BuiltVersion[], p: Presentation, filing: FilingInfo, slips: ScaleSlip[] = []): BuiltVersion | null {
   const latest = versions[versions.length - 1];
   if (!latest) {
     const v: BuiltVersion = { ...identityOf(p), version_sequence: 1, period_start: p.period_start, period_end: p.period_end, currency: p.currency, filing, figures: p.figures, revisions: [] };
@@ -53,9 +86,39 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     return v;
   }
   const revisions: FactRevision[] = [];
-  for (const [metric, figure] of p.figures) {
+  // what the new version would change, metric by metric; the map is built only when one is made
+  const changes: [string, StatementFigure][] = [];
+  let added = false;
+  const slipped: ScaleSlip[] = [];
+  for (const [metric, offered] of p.figures) {
     const before = latest.figures.get(metric);
-    if (!before || equalAtReportedPrecision(before.value, figure.value)) continue;
+    if (!before) {
+      changes.push([metric, offered]);
+      added = true;
+      continue;
+    }
+    const figure = continuedFigure(before, offered, p.alternatives?.get(metric));
+    // a quarterly table's line under another concept is another line, not this metric re-tagged
+    if (p.partial && figure.value_origin === 'SOURCE' && before.value_origin === 'SOURCE' && figure.source_xbrl_concept !== before.source_xbrl_concept) continue;
+    const verdict = compareFigures(before, figure);
+    if (verdict === 'SAME') {
+      const kept = morePrecise(before, figure);
+      if (kept !== before) changes.push([metric, kept]);
+      continue;
+    }
+    if (verdict === 'SCALE_SLIP') {
+      const corrects = slippedSide(before, figure, sameUnitValues(latest.figures, metric, before.unit)) === 'BEFORE';
+      slipped.push({ ...identityOf(p), metric, version_sequence: latest.version_sequence, previous: before, filed: figure, accession: filing.accession, corrects });
+      if (corrects) {
+        // the figure on record was the slip: the later value fits the statement and replaces it,
+        // in a version that revises nothing (no alert: nobody restated anything)
+        changes.push([metric, figure]);
+        added = true;
+      } else {
+        changes.push([metric, { ...figure, value: before.value, correction_rule: 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', as_filed_value: figure.value, as_filed_concept: null, decimals: before.decimals ?? null }]);
+      }
+      continue;
+    }
     revisions.push({
       metric,
       old_value: before.value,
@@ -66,15 +129,14 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       old_concept: before.source_xbrl_concept,
       new_concept: figure.source_xbrl_concept,
     });
+    changes.push([metric, figure]);
   }
-  if (revisions.length === 0) return null;
+  if (revisions.length === 0 && !added) {
+    slips.push(...slipped);
+    return null;
+  }
   const figures = new Map(latest.figures);
-  for (const [metric, figure] of p.figures) {
-    const before = latest.figures.get(metric);
-    // a figure merely re-told at another precision keeps its original value and provenance
-    if (before && equalAtReportedPrecision(before.value, figure.value)) continue;
-    figures.set(metric, figure);
-  }
+  for (const [metric, figure] of changes) figures.set(metric, figure);
   const v: BuiltVersion = {
     ...identityOf(p),
     version_sequence: latest.version_sequence + 1,
@@ -85,8 +147,16 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     figures,
     revisions,
   };
+  for (const s of slipped) slips.push({ ...s, version_sequence: v.version_sequence });
   versions.push(v);
   return v;
+}
+
+/** the other figures of a version in one unit: the typical size a scale slip is judged against */
+function sameUnitValues(figures: ReadonlyMap<string, StatementFigure>, except: string, unit: string): string[] {
+  const out: string[] = [];
+  for (const [metric, f] of figures) if (metric !== except && f.unit === unit && f.correction_rule === null) out.push(f.value);
+  return out;
 }
 
 function identityOf(p: Presentation) {

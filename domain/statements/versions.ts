@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { Decimal } from 'decimal.js';
+import { dec, precisionOf } from '../decimal.ts';
+import type { StatementFigure } from '../statement-types.ts';
+
+/**
+ * The one rule that decides whether a later filing's figure is the same figure, a scale slip or
+ * a revision of the one on record. Ingestion (folding presentations into versions) and the
+ * writer (comparing a rebuilt history with what is stored) both call `compareFigures`, so a
+ * version exists exactly when this rule says a figure changed or first appeared.
+ */
+
+/** A value as compared: its exact text and, where a filing package gave it, the instance's `decimals`. */
+export interface ComparedValue {
+  value: string;
+  /** XBRL decimals attribute ("-6", "2", "INF"); null or absent when only the text is known */
+  decimals?: string | null;
+  /** the inputs of a derived value: each carries its own rounding into the result */
+  calculation_steps?: readonly { value: string }[] | null;
+}
+
+/** What a later value is relative to the one on record. */
+export type FigureComparison = 'SAME' | 'SCALE_SLIP' | 'REVISED';
+
+const TEN = new Decimal(10);
+const SCALE_FACTORS = [new Decimal(1000), new Decimal(1_000_000)];
+
+/**
+ * The power of ten a value is told to: from the instance's `decimals` where the filing package
+ * gave it (-6 -> 1,000,000; 2 -> 0.01), else from the text's trailing zeros (companyfacts carries
+ * no decimals). `INF` means exact, read as the text's own last digit.
+ */
+export function precisionUnit(v: ComparedValue): Decimal {
+  const d = v.decimals?.trim();
+  if (d && d !== 'INF' && /^-?\d+$/.test(d)) return TEN.pow(-Number(d));
+  return precisionOf(v.value);
+}
+
+function roundTo(value: Decimal, unit: Decimal): Decimal {
+  return value.dividedBy(unit).toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
+}
+
+/**
+ * Same figure: the two agree at the coarser of their precisions (the finer value, with its own
+ * rounding, lies within half a coarse unit of the coarse one), and the coarse value still keeps
+ * at least two significant digits there (23,182,600,000 and 23,183,000,000 are one figure;
+ * 1,700,000 and 2,000,000 are not: "2 millions" says too little). At one precision only equal
+ * values agree.
+ */
+export function sameFigure(a: ComparedValue, b: ComparedValue): boolean {
+  if (a.value === b.value) return true;
+  const x = dec(a.value);
+  const y = dec(b.value);
+  if (x.equals(y)) return true;
+  const ua = precisionUnit(a);
+  const ub = precisionUnit(b);
+  // each value stands for the interval its rounding leaves open; the two agree when those overlap
+  // (23,182.6M and 23,183M; 6,264.5M and 6,264M, which a filer rounding 6,264.46M writes both ways)
+  if (!x.minus(y).abs().lessThan(ua.plus(ub).dividedBy(2))) return false;
+  const [coarse, unit] = ua.greaterThan(ub) ? [x, ua] : [y, ub];
+  return roundTo(coarse.abs(), unit).greaterThanOrEqualTo(10);
+}
+
+/**
+ * A scale slip: the later value is the earlier one times or divided by 1,000 or 1,000,000 (the
+ * same figure at the shifted scale), e.g. 741,300,000 shares re-tagged as 741.3. Zero never is.
+ */
+export function isScaleSlip(before: ComparedValue, after: ComparedValue): boolean {
+  // cheap reject: a slip moves the integer part by three or six digits (or a value below one)
+  const small = /^-?0/.test(before.value) || /^-?0/.test(after.value);
+  const shift = Math.abs(integerDigits(before.value) - integerDigits(after.value));
+  if (!small && (shift < 2 || shift > 7)) return false;
+  const b = dec(before.value);
+  const a = dec(after.value);
+  if (b.isZero() || a.isZero() || b.isNegative() !== a.isNegative()) return false;
+  for (const f of SCALE_FACTORS) {
+    for (const scaled of [b.times(f), b.dividedBy(f)]) {
+      if (sameFigure({ value: scaled.toFixed(), decimals: null }, { value: after.value, decimals: null })) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * How far a derived value may sit from the true one by its inputs' rounding alone: half a unit of
+ * each input's precision (a Q4 of 185,208,000 from figures in thousands and a reported 185,207,000
+ * are one figure). Zero for a tagged value.
+ */
+export function roundingSlack(v: ComparedValue): Decimal {
+  let slack = new Decimal(0);
+  for (const step of v.calculation_steps ?? []) slack = slack.plus(precisionOf(step.value).dividedBy(2));
+  return slack;
+}
+
+/** digits before the decimal point, sign left out ('-741.3' -> 3, '0.5' -> 1) */
+function integerDigits(v: string): number {
+  const start = v.startsWith('-') ? 1 : 0;
+  const dot = v.indexOf('.');
+  return (dot === -1 ? v.length : dot) - start;
+}
+
+/** The rule: the same figure, a scale slip (a data-quality finding), or a revision. */
+export function compareFigures(before: ComparedValue, after: ComparedValue): FigureComparison {
+  if (sameFigure(before, after)) return 'SAME';
+  const slack = roundingSlack(before).plus(roundingSlack(after));
+  if (slack.greaterThan(0) && dec(before.value).minus(after.value).abs().lessThanOrEqualTo(slack)) return 'SAME';
+  if (isScaleSlip(before, after)) return 'SCALE_SLIP';
+  return 'REVISED';
+}
+
+/**
+ * Which side of a scale slip is the slip: the value further, in orders of magnitude, from the
+ * typical size of the statement's other figures in the same unit (`neighbours`). A later value
+ * that fits them (McDonald's FY2020 impairment first tagged 26.3, later 26,300,000) corrects the
+ * earlier slip; otherwise, and without neighbours, the earlier value stands.
+ */
+export function slippedSide(before: ComparedValue, after: ComparedValue, neighbours: readonly string[]): 'BEFORE' | 'AFTER' {
+  const sizes = neighbours.filter((v) => !dec(v).isZero()).map((v) => dec(v).abs().log(10).toNumber()).sort((x, y) => x - y);
+  if (sizes.length === 0) return 'AFTER';
+  const typical = sizes[Math.floor(sizes.length / 2)]!;
+  const off = (v: string) => Math.abs(dec(v).abs().log(10).toNumber() - typical);
+  return off(before.value) - off(after.value) >= 2 ? 'BEFORE' : 'AFTER';
+}
+
+/** The more precise of two texts of the same figure (the earlier on a tie): what a version keeps. */
+export function morePrecise<T extends ComparedValue>(before: T, after: T): T {
+  if (before.value === after.value && (before.decimals ?? null) === (after.decimals ?? null)) return before;
+  return precisionUnit(after).lessThan(precisionUnit(before)) ? after : before;
+}
+
+/** What a version's content hash covers: its period and filing, and each figure's value and provenance. */
+export interface HashedVersion {
+  period_start: string | null;
+  period_end: string;
+  filing: { accession: string };
+  currency: string | null;
+  figures: ReadonlyMap<string, StatementFigure>;
+}
+
+/**
+ * The identity of a version's content. The writer appends a built version only where the stored
+ * list of the statement is not already a prefix with the same hashes, so a re-run is a no-op.
+ */
+export function versionContentHash(v: HashedVersion): string {
+  const entries = [...v.figures.values()].sort((a, b) => a.metric.localeCompare(b.metric));
+  const h = createHash('sha256').update(`${v.period_start}|${v.period_end}|${v.filing.accession}|${v.currency}`);
+  for (const f of entries) {
+    h.update(`\n${f.metric}=${f.value}|${f.unit}|${f.source_accession}|${f.source_xbrl_concept}|${f.mapping_type}|${f.correction_rule}|${f.as_filed_value}|${f.as_filed_concept}|${f.selection_rule}`);
+    for (const step of f.calculation_steps ?? []) h.update(`|${step.operation}:${step.value}@${step.source_accession}`);
+  }
+  return h.digest('hex');
+}

@@ -1,0 +1,310 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Sql } from '../../db/client.ts';
+import { unpackFigure, type StoredFigure } from '../../db/figure-storage.ts';
+import { daysBetween } from '../../domain/dates.ts';
+import { dec } from '../../domain/decimal.ts';
+import type { Fact } from '../../domain/facts.ts';
+import { isScaleSlip, sameFigure } from '../../domain/statements/versions.ts';
+import { parseCompanyFacts } from '../../ingest/companyfacts.ts';
+
+/**
+ * Fidelity measures over an ingested corpus database, against the filers' own facts (companyfacts)
+ * and SEC's Financial Statement Data Sets: restatement alerts and how many are artifacts
+ * (precision, scale slips, concept flips), quarters restated by annual reports and whether they
+ * are served restated, derived Q4s against the Q4 filers report, frames and FSDS agreement.
+ * Used by test/fidelity-corpus.test.ts and printable with `tsx test/helpers/fidelity-report.ts`.
+ */
+
+export const SHARED_SEC = path.resolve(new URL('../../../shared/sec', import.meta.url).pathname);
+const FACTS_DIR = path.join(SHARED_SEC, 'data.sec.gov/api/xbrl/companyfacts');
+const FSDS_DIR = path.join(SHARED_SEC, 'www.sec.gov/files/dera/data/financial-statement-data-sets/2009q3');
+const ANNUAL = /^(10-K|10-KT|20-F|40-F)(\/A)?$/;
+const PERIODIC = /^(10-K|10-Q|10-KT|10-QT|20-F|40-F)(\/A)?$/;
+
+interface StoredVersion {
+  cik: string;
+  statement_type: string;
+  fiscal_year: number;
+  fiscal_period: string;
+  version_sequence: number;
+  accession: string;
+  filing_date: string;
+  period_start: string | null;
+  period_end: string;
+  figures: Record<string, StoredFigure>;
+}
+
+export interface Corpus {
+  /** statement key -> versions, oldest first */
+  statements: Map<string, StoredVersion[]>;
+  /** cik -> every companyfacts fact of the company */
+  facts: Map<string, Fact[]>;
+}
+
+const abs = (v: string) => (v.startsWith('-') ? v.slice(1) : v);
+/** the same figure whatever sign convention the catalog served it in */
+export const sameMagnitude = (a: string, b: string) => sameFigure({ value: abs(a) }, { value: abs(b) });
+
+export async function loadCorpus(sql: Sql): Promise<Corpus> {
+  const rows = await sql<(Omit<StoredVersion, 'figures'> & { figures: Record<string, Partial<StoredFigure>>; currency: string | null })[]>`
+    SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence, accession, filing_date::text AS filing_date,
+      period_start::text AS period_start, period_end::text AS period_end, currency, figures
+    FROM statement_versions ORDER BY cik, statement_type, fiscal_year, fiscal_period, version_sequence`;
+  const statements = new Map<string, StoredVersion[]>();
+  for (const r of rows) {
+    const figures: Record<string, StoredFigure> = {};
+    for (const [m, f] of Object.entries(r.figures)) figures[m] = unpackFigure(f, r);
+    const key = `${r.cik}|${r.statement_type}|${r.fiscal_year}|${r.fiscal_period}`;
+    const list = statements.get(key) ?? [];
+    list.push({ ...r, figures });
+    statements.set(key, list);
+  }
+  const facts = new Map<string, Fact[]>();
+  for (const name of readdirSync(FACTS_DIR)) {
+    const parsed = parseCompanyFacts(readFileSync(path.join(FACTS_DIR, name), 'utf8'));
+    facts.set(parsed.cik, parsed.facts.filter((f) => f.taxonomy === 'us-gaap' || f.taxonomy === 'ifrs-full'));
+  }
+  return { statements, facts };
+}
+
+export interface AlertMeasure {
+  alerts: number;
+  revisions: number;
+  artifact_revisions: number;
+  /** alerts whose revised figures are all precision, scale or concept-flip artifacts */
+  false_alerts: number;
+  false_examples: string[];
+}
+
+/**
+ * Every restatement alert with its fact revisions, classified: a revision is an artifact when the
+ * two values are the same figure at the coarser precision, a scale slip, or a concept flip (the
+ * concepts differ and the new filing still reports the old concept with the old value).
+ */
+export async function measureAlerts(sql: Sql, corpus: Corpus): Promise<AlertMeasure> {
+  const rows = await sql<{ cik: string; statement_version_id: string; metric: string; old_value: string; new_value: string; old_concept: string | null; new_concept: string | null; new_accession: string; period_start: string | null; period_end: string; label: string }[]>`
+    SELECT e.cik, e.statement_version_id, r.metric, r.old_value::text, r.new_value::text, r.old_concept, r.new_concept, r.new_accession,
+      v.period_start::text AS period_start, v.period_end::text AS period_end,
+      e.cik || ' ' || e.statement_type || ' ' || e.fiscal_year || ' ' || e.fiscal_period || ' v' || e.version_sequence AS label
+    FROM restatement_alert_events e JOIN fact_revisions r ON r.statement_version_id = e.statement_version_id
+    JOIN statement_versions v ON v.statement_version_id = e.statement_version_id`;
+  const [count] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM restatement_alert_events`;
+  const n = count!.n;
+  const told = new Map<string, Map<string, string[]>>();
+  const toldBy = (cik: string) => {
+    let m = told.get(cik);
+    if (!m) {
+      told.set(cik, (m = new Map()));
+      for (const f of corpus.facts.get(cik) ?? []) {
+        const k = `${f.accession}|${f.taxonomy}:${f.concept}|${f.start ?? ''}|${f.end}`;
+        m.set(k, [...(m.get(k) ?? []), f.value]);
+      }
+    }
+    return m;
+  };
+  const artifactOf = new Map<string, boolean>();
+  const labels = new Map<string, string>();
+  let artifacts = 0;
+  for (const r of rows) {
+    const scale = isScaleSlip({ value: r.old_value }, { value: r.new_value });
+    const precision = sameFigure({ value: r.old_value }, { value: r.new_value });
+    let flip = false;
+    if (!scale && !precision && r.old_concept && r.new_concept && r.old_concept !== r.new_concept) {
+      const values = toldBy(r.cik).get(`${r.new_accession}|${r.old_concept}|${r.period_start ?? ''}|${r.period_end}`) ?? [];
+      flip = values.some((v) => sameMagnitude(v, r.old_value));
+    }
+    const artifact = scale || precision || flip;
+    if (artifact) artifacts++;
+    artifactOf.set(r.statement_version_id, (artifactOf.get(r.statement_version_id) ?? true) && artifact);
+    labels.set(r.statement_version_id, `${r.label} ${r.metric} ${r.old_value} -> ${r.new_value} (${r.old_concept} -> ${r.new_concept})`);
+  }
+  const falseIds = [...artifactOf].filter(([, a]) => a).map(([id]) => id);
+  return { alerts: n, revisions: rows.length, artifact_revisions: artifacts, false_alerts: falseIds.length, false_examples: falseIds.slice(0, 10).map((id) => labels.get(id)!) };
+}
+
+/** The quarter statement (any type) whose latest or first version carries `concept` for the period. */
+function quarterFigures(corpus: Corpus, cik: string, concept: string, start: string, end: string): { first: StoredFigure; latest: StoredFigure | undefined; key: string } | null {
+  for (const [key, versions] of corpus.statements) {
+    if (!key.startsWith(`${cik}|`) || key.endsWith('|FY')) continue;
+    const v1 = versions[0]!;
+    if (Math.abs(daysBetween(v1.period_end, end)) > 3) continue;
+    for (const [metric, f] of Object.entries(v1.figures)) {
+      if (f.source_xbrl_concept !== concept || f.period_start !== start || f.period_end !== end) continue;
+      return { first: f, latest: versions[versions.length - 1]!.figures[metric], key };
+    }
+  }
+  return null;
+}
+
+export interface QuarterMeasure {
+  /** three-month figures an annual report told differently from the 10-Q that first reported them */
+  restated: number;
+  /** of those, ones the service served as first reported from that 10-Q (version 1 carries the concept) */
+  checkable: number;
+  /** served restated (latest) and original (as_reported) */
+  served_right: number;
+  stale_examples: string[];
+}
+
+/** Quarters restated in annual reports: served restated (latest) and original (version 1)? */
+export function measureRestatedQuarters(corpus: Corpus): QuarterMeasure {
+  const out: QuarterMeasure = { restated: 0, checkable: 0, served_right: 0, stale_examples: [] };
+  for (const [cik, facts] of corpus.facts) {
+    const byPeriod = new Map<string, Fact[]>();
+    for (const f of facts) {
+      if (f.start === null || !PERIODIC.test(f.form)) continue;
+      const days = daysBetween(f.start, f.end);
+      if (days < 80 || days > 100) continue;
+      const k = `${f.taxonomy}:${f.concept}|${f.unit}|${f.start}|${f.end}`;
+      byPeriod.set(k, [...(byPeriod.get(k) ?? []), f]);
+    }
+    for (const [k, list] of byPeriod) {
+      list.sort((a, b) => a.filed.localeCompare(b.filed) || a.accession.localeCompare(b.accession));
+      const original = list.find((f) => !ANNUAL.test(f.form));
+      if (!original) continue;
+      const restating = list.filter((f) => ANNUAL.test(f.form) && f.filed >= original.filed && !sameFigure({ value: f.value }, { value: original.value }));
+      if (restating.length === 0) continue;
+      out.restated++;
+      const [concept, , start, end] = k.split('|') as [string, string, string, string];
+      const served = quarterFigures(corpus, cik, concept, start, end);
+      if (!served || !sameMagnitude(served.first.value, original.value)) continue;
+      out.checkable++;
+      // the filer's latest word on the quarter: under the same concept, or under the one it re-tagged to
+      const retagged = served.latest && served.latest.source_xbrl_concept !== concept ? served.latest.source_xbrl_concept : null;
+      const lastOf = (c: string) => byPeriod.get(`${c}|${k.split('|')[1]}|${start}|${end}`)?.at(-1);
+      const latest = (retagged ? lastOf(retagged) : undefined) ?? list[list.length - 1]!;
+      if (served.latest && sameMagnitude(served.latest.value, latest.value)) out.served_right++;
+      else if (out.stale_examples.length < 10) out.stale_examples.push(`${served.key} ${concept} served ${served.latest?.value} restated ${latest.value} (${latest.accession})`);
+    }
+  }
+  return out;
+}
+
+export interface AgreementMeasure {
+  compared: number;
+  agree: number;
+  differ_examples: string[];
+  /** differences by cause (frames only) */
+  causes?: Record<string, number>;
+}
+
+/**
+ * Company-reported Q4s (three-month facts ending at the year end, in a 10-K) against the Q4 the
+ * service serves for the same concept's metric.
+ */
+export function measureQ4(corpus: Corpus): AgreementMeasure {
+  const out: AgreementMeasure = { compared: 0, agree: 0, differ_examples: [] };
+  const q4ByCik = new Map<string, StoredVersion[]>();
+  for (const [key, versions] of corpus.statements) {
+    if (!key.endsWith('|Q4')) continue;
+    const cik = key.split('|')[0]!;
+    q4ByCik.set(cik, [...(q4ByCik.get(cik) ?? []), versions[versions.length - 1]!]);
+  }
+  for (const [cik, facts] of corpus.facts) {
+    const q4s = q4ByCik.get(cik) ?? [];
+    const seen = new Set<string>();
+    for (const f of facts.filter((x) => x.start !== null && ANNUAL.test(x.form)).sort((a, b) => b.filed.localeCompare(a.filed))) {
+      const days = daysBetween(f.start!, f.end);
+      if (days < 80 || days > 100) continue;
+      const v = q4s.find((q) => Math.abs(daysBetween(q.period_end, f.end)) <= 3);
+      if (!v) continue;
+      const concept = `${f.taxonomy}:${f.concept}`;
+      const metric = Object.entries(v.figures).find(([, g]) => g.source_xbrl_concept === concept || g.calculation_steps?.[0]?.source_xbrl_concept === concept);
+      const id = `${concept}|${f.end}`;
+      if (!metric || seen.has(id)) continue;
+      seen.add(id);
+      out.compared++;
+      if (sameMagnitude(metric[1].value, f.value)) out.agree++;
+      else if (out.differ_examples.length < 10) out.differ_examples.push(`${cik} Q4 ${f.end} ${metric[0]} served ${metric[1].value} reported ${f.value} (${f.accession})`);
+    }
+  }
+  return out;
+}
+
+/** companyfacts `frame` values (SEC's last-filed value per calendar year) against the latest FY figure of the same us-gaap concept and dates. */
+export function measureFrames(corpus: Corpus): AgreementMeasure {
+  const out: AgreementMeasure = { compared: 0, agree: 0, differ_examples: [], causes: {} };
+  for (const [cik, facts] of corpus.facts) {
+    const framed = new Map<string, Fact>();
+    for (const f of facts) if (f.frame && /^CY\d{4}$/.test(f.frame) && f.taxonomy === 'us-gaap') framed.set(`us-gaap:${f.concept}|${f.start}|${f.end}`, f);
+    for (const [key, versions] of corpus.statements) {
+      if (!key.startsWith(`${cik}|`) || !key.endsWith('|FY') || key.includes('BALANCE_SHEET')) continue;
+      for (const [metric, f] of Object.entries(versions[versions.length - 1]!.figures)) {
+        if (f.value_origin !== 'SOURCE' || !f.source_xbrl_concept?.startsWith('us-gaap:')) continue;
+        const frame = framed.get(`${f.source_xbrl_concept}|${f.period_start}|${f.period_end}`);
+        if (frame === undefined) continue;
+        out.compared++;
+        if (sameMagnitude(f.value, frame.value)) {
+          out.agree++;
+          continue;
+        }
+        const cause = frameDifferenceCause(f, frame, facts);
+        out.causes![cause] = (out.causes![cause] ?? 0) + 1;
+        if (out.differ_examples.length < 40) out.differ_examples.push(`${cause} ${key} ${metric} served ${f.value} (${f.source_accession}) frame ${frame.value} (${frame.accession} ${frame.form})`);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Why a served figure differs from SEC's frame value (the last value filed for the period):
+ * - SCALE_SLIP_KEPT: the frame is a later scale slip; the service keeps the previous value;
+ * - RECAST_OUTSIDE_PERIODIC_REPORTS: the frame comes from an 8-K or another non-periodic form, which never makes a version;
+ * - SAME_FILING_OTHER_VALUE: the frame's filing is the served figure's own, which tells another value for the tag (a duplicate context);
+ * - LATER_PERIODIC_FILING: a later periodic report re-told the tag, but the service chose another figure or tag there;
+ * - OTHER.
+ */
+function frameDifferenceCause(served: StoredFigure, frame: Fact, facts: readonly Fact[]): string {
+  if (isScaleSlip({ value: served.value }, { value: frame.value })) return 'SCALE_SLIP_KEPT';
+  if (!PERIODIC.test(frame.form)) return 'RECAST_OUTSIDE_PERIODIC_REPORTS';
+  if (frame.accession === served.source_accession) return 'SAME_FILING_OTHER_VALUE';
+  const servedFiled = facts.find((f) => f.accession === served.source_accession)?.filed ?? '';
+  if (frame.filed > servedFiled) return 'LATER_PERIODIC_FILING';
+  return 'OTHER';
+}
+
+/**
+ * FSDS 2009q3: every face value (pre.txt IS/BS/CF lines, num.txt without segments or co-registrant)
+ * of the corpus companies' filings, against the figure of the same tag and period on the version
+ * current right after that filing (as reported by it). Year-to-date columns of quarterly reports
+ * (qtrs 2, 3) are not statements the service serves and are left out.
+ */
+export function measureFsds(corpus: Corpus): AgreementMeasure & { companies: number } {
+  const out = { compared: 0, agree: 0, differ_examples: [] as string[], companies: 0 };
+  const lines = (name: string) => readFileSync(path.join(FSDS_DIR, name), 'utf8').split('\n').slice(1).filter((l) => l.length > 0).map((l) => l.split('\t'));
+  const corpusCiks = new Set([...corpus.statements.keys()].map((k) => k.split('|')[0]!));
+  const subs = new Map<string, { cik: string; filed: string }>();
+  for (const s of lines('sub.txt')) {
+    const cik = s[1]!.padStart(10, '0');
+    if (corpusCiks.has(cik)) subs.set(s[0]!, { cik, filed: `${s[29]!.slice(0, 4)}-${s[29]!.slice(4, 6)}-${s[29]!.slice(6, 8)}` });
+  }
+  const face = new Set<string>();
+  for (const p of lines('pre.txt')) if (subs.has(p[0]!) && ['IS', 'BS', 'CF'].includes(p[3]!)) face.add(`${p[0]}|${p[6]}`);
+  const companies = new Set<string>();
+  for (const n of lines('num.txt')) {
+    const [adsh, tag, version, ddate, qtrs, , segments, coreg, value] = n as [string, string, string, string, string, string, string, string, string];
+    const sub = subs.get(adsh);
+    if (!sub || !face.has(`${adsh}|${tag}`) || segments || coreg || !version.startsWith('us-gaap') || !['0', '1', '4'].includes(qtrs)) continue;
+    const end = `${ddate.slice(0, 4)}-${ddate.slice(4, 6)}-${ddate.slice(6, 8)}`;
+    const concept = `us-gaap:${tag}`;
+    let served: StoredFigure | undefined;
+    for (const [key, versions] of corpus.statements) {
+      if (!key.startsWith(`${sub.cik}|`) || (qtrs === '4') !== key.endsWith('|FY') || (qtrs === '0') !== key.includes('BALANCE_SHEET')) continue;
+      if (qtrs === '1' && key.endsWith('|FY')) continue;
+      const current = versions.filter((v) => v.filing_date <= sub.filed).pop();
+      if (!current || Math.abs(daysBetween(current.period_end, end)) > 3) continue;
+      served = Object.values(current.figures).find((f) => (f.as_filed_concept ?? f.source_xbrl_concept) === concept && (qtrs === '0' || f.period_start !== null));
+      if (served) break;
+    }
+    if (!served) continue;
+    companies.add(sub.cik);
+    out.compared++;
+    const v = dec(value).toFixed();
+    if (sameMagnitude(served.as_filed_value ?? served.value, v)) out.agree++;
+    else if (out.differ_examples.length < 15) out.differ_examples.push(`${sub.cik} ${adsh} ${concept} ${end} q${qtrs}: served ${served.value} FSDS ${v}`);
+  }
+  out.companies = companies.size;
+  return out;
+}

@@ -1,0 +1,18 @@
+import { connect } from '../../db/client.ts';
+import { loadCorpus, measureAlerts, measureFrames, measureFsds, measureQ4, measureRestatedQuarters } from './fidelity-measures.ts';
+
+/** Prints the fidelity measures of one ingested database: `tsx test/helpers/fidelity-report.ts <database url>`. */
+const sql = connect(process.argv[2] ?? process.env.DATABASE_URL!);
+try {
+  const corpus = await loadCorpus(sql);
+  const report = {
+    alerts: await measureAlerts(sql, corpus),
+    restated_quarters: measureRestatedQuarters(corpus),
+    q4: measureQ4(corpus),
+    frames: measureFrames(corpus),
+    fsds: measureFsds(corpus),
+  };
+  console.log(JSON.stringify(report, null, 2));
+} finally {
+  await sql.end();
+}

@@ -1,0 +1,236 @@
+/**
+ * The one version rule (domain/statements/versions.ts) and what ingestion builds with it, on
+ * hand-built facts: same figure, scale slips, concept continuity, quarters in annual reports,
+ * later figures, imputed totals and sign flips named in provenance. The whole-corpus proofs are in
+ * test/fidelity-corpus.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Fact } from '../domain/facts.ts';
+import { catalogView } from '../domain/normalize/catalog-view.ts';
+import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
+import type { BuiltVersion } from '../domain/normalize/versions.ts';
+import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
+import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
+
+interface Filing {
+  accession: string;
+  form: string;
+  filed: string;
+  fy: number;
+  fp: string;
+}
+type Row = [concept: string, value: string, start: string | null, end: string, decimals?: string];
+
+function filing(meta: Filing, rows: Row[]): Fact[] {
+  return rows.map(([concept, value, start, end, decimals]) => {
+    const [taxonomy, name] = concept.split(':') as [string, string];
+    return { taxonomy, concept: name, unit: concept.includes('Shares') ? 'shares' : 'USD', start, end, value, ...meta, frame: null, ...(decimals ? { decimals } : {}) };
+  });
+}
+
+const CATALOG = catalogView();
+const history = (facts: Fact[]) => buildStatementHistory({ cik: '0000000042', facts, filings: [], fiscal_year_end: '1231' }, CATALOG);
+const versionsOf = (h: StatementHistory, type: StatementType, fy: number, fp: FiscalPeriod): BuiltVersion[] =>
+  h.versions.filter((v) => v.statement_type === type && v.fiscal_year === fy && v.fiscal_period === fp);
+
+const REV = 'us-gaap:Revenues';
+const NI = 'us-gaap:NetIncomeLoss';
+const GROSS = 'us-gaap:GrossProfit';
+const COST = 'us-gaap:CostOfRevenue';
+const SHARES = 'us-gaap:WeightedAverageNumberOfDilutedSharesOutstanding';
+const DA = 'us-gaap:DepreciationDepletionAndAmortization';
+const DA_WIDE = 'us-gaap:DepreciationAndAmortization';
+const CAPEX_PROCEEDS = 'us-gaap:ProceedsFromSaleOfPropertyPlantAndEquipment';
+const K24: Filing = { accession: '0000000042-25-000005', form: '10-K', filed: '2025-02-14', fy: 2024, fp: 'FY' };
+const K25: Filing = { accession: '0000000042-26-000004', form: '10-K', filed: '2026-02-13', fy: 2025, fp: 'FY' };
+const Q1: Filing = { accession: '0000000042-24-000010', form: '10-Q', filed: '2024-05-02', fy: 2024, fp: 'Q1' };
+const Q2: Filing = { accession: '0000000042-24-000020', form: '10-Q', filed: '2024-08-01', fy: 2024, fp: 'Q2' };
+const Q3: Filing = { accession: '0000000042-24-000030', form: '10-Q', filed: '2024-10-31', fy: 2024, fp: 'Q3' };
+const Y24: [string, string] = ['2024-01-01', '2024-12-31'];
+const Y23: [string, string] = ['2023-01-01', '2023-12-31'];
+/** the fiscal 2025 10-K's own current year, so its label votes for 2025 and its 2024 columns are comparatives */
+const CURRENT25: Row = [NI, '7000000', '2025-01-01', '2025-12-31'];
+
+describe('the same figure', () => {
+  it('agrees at the coarser precision read from the text: 23,182,600,000 and 23,183,000,000 are one figure', () => {
+    assert.equal(sameFigure({ value: '23182600000' }, { value: '23183000000' }), true);
+    assert.equal(sameFigure({ value: '95799932' }, { value: '95800000' }), true);
+    assert.equal(sameFigure({ value: '6264500000' }, { value: '6264000000' }), true, '6,264.46M rounds to both');
+    assert.equal(sameFigure({ value: '95799932' }, { value: '95700000' }), false);
+    assert.equal(sameFigure({ value: '95799932' }, { value: '95799933' }), false, 'one precision: only equal values agree');
+  });
+
+  it('needs two significant digits at the coarse precision: 1,700,000 and 2,000,000 are not one figure', () => {
+    assert.equal(sameFigure({ value: '1700000' }, { value: '2000000' }), false);
+    assert.equal(sameFigure({ value: '0' }, { value: '0.4' }), false);
+  });
+
+  it("reads precision from the instance's decimals where a package gave them", () => {
+    assert.equal(precisionUnit({ value: '230000000', decimals: '-6' }).toFixed(), '1000000');
+    assert.equal(precisionUnit({ value: '230000000' }).toFixed(), '10000000', 'the text alone: ten millions');
+    assert.equal(sameFigure({ value: '230000000', decimals: '-6' }, { value: '231000000', decimals: '-6' }), false);
+    assert.equal(sameFigure({ value: '23182600000', decimals: '-5' }, { value: '23183000000', decimals: '-6' }), true);
+  });
+
+  it('keeps the more precise text of one figure', () => {
+    assert.equal(morePrecise({ value: '23183000000' }, { value: '23182600000' }).value, '23182600000');
+    assert.equal(morePrecise({ value: '23182600000' }, { value: '23183000000' }).value, '23182600000');
+  });
+
+  it("lets a derived value differ by its inputs' rounding: a Q4 of 185,208,000 and a reported 185,207,000", () => {
+    const derived = { value: '185208000', calculation_steps: [{ value: '740001000' }, { value: '554793000' }] };
+    assert.equal(compareFigures(derived, { value: '185207000' }), 'SAME');
+    assert.equal(compareFigures(derived, { value: '185000000', decimals: '-3' }), 'REVISED');
+  });
+});
+
+describe('scale slips', () => {
+  it('are a value times or divided by 1,000 or 1,000,000 of the previous one: 741,300,000 shares re-tagged as 741.3', () => {
+    assert.equal(isScaleSlip({ value: '741300000' }, { value: '741.3' }), true);
+    assert.equal(isScaleSlip({ value: '26.3' }, { value: '26300000' }), true);
+    assert.equal(isScaleSlip({ value: '5000' }, { value: '5' }), true);
+    assert.equal(isScaleSlip({ value: '1617900000' }, { value: '262500000' }), false);
+    assert.equal(isScaleSlip({ value: '-741300000' }, { value: '741.3' }), false, 'a sign change is no slip');
+    assert.equal(compareFigures({ value: '741300000' }, { value: '741.3' }), 'SCALE_SLIP');
+  });
+
+  it('make no version and are recorded with both values and accessions', () => {
+    const h = history([...filing(K24, [[SHARES, '741300000', ...Y24]]), ...filing(K25, [CURRENT25, [SHARES, '741.3', ...Y24]])]);
+    assert.equal(versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY').length, 1);
+    assert.deepEqual(
+      h.slips.map((s) => [s.metric, s.previous.value, s.previous.source_accession, s.filed.value, s.accession, s.version_sequence]),
+      [['WEIGHTED_AVERAGE_SHARES_DILUTED', '741300000', K24.accession, '741.3', K25.accession, 1]],
+    );
+  });
+
+  it('keep the previous value under an override when the filing makes a version for other reasons', () => {
+    const h = history([...filing(K24, [[SHARES, '741300000', ...Y24], [NI, '100000000', ...Y24]]), ...filing(K25, [CURRENT25, [SHARES, '741.3', ...Y24], [NI, '120000000', ...Y24]])]);
+    const [, v2] = versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY');
+    assert.ok(v2);
+    const shares = v2.figures.get('WEIGHTED_AVERAGE_SHARES_DILUTED')!;
+    assert.deepEqual([shares.value, shares.correction_rule, shares.as_filed_value, shares.source_accession], ['741300000', 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', '741.3', K25.accession]);
+    assert.deepEqual(v2.revisions.map((r) => r.metric), ['NET_INCOME'], 'the slip is no revision');
+    assert.equal(h.slips[0]!.version_sequence, 2, 'the finding sits on the version the filing made');
+  });
+});
+
+describe('which side slipped', () => {
+  it('a later value that fits the statement corrects an earlier slip: replaced in a version that revises nothing', () => {
+    const h = history([
+      ...filing(K24, [[NI, '1000000000', ...Y24], [GROSS, '5000000000', ...Y24], ['us-gaap:AssetImpairmentCharges', '26.3', ...Y24]]),
+      ...filing(K25, [CURRENT25, ['us-gaap:AssetImpairmentCharges', '26300000', ...Y24]]),
+    ]);
+    const [, v2] = versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY');
+    assert.ok(v2);
+    assert.equal(v2.figures.get('ASSET_IMPAIRMENT_CHARGES')!.value, '26300000');
+    assert.deepEqual(v2.revisions, []);
+    assert.deepEqual(h.slips.map((s) => [s.metric, s.corrects]), [['ASSET_IMPAIRMENT_CHARGES', true]]);
+  });
+
+  it('judges the slip by the typical size of the same-unit figures, the earlier value standing without them', () => {
+    assert.equal(slippedSide({ value: '26.3' }, { value: '26300000' }, ['1000000000', '5000000000']), 'BEFORE');
+    assert.equal(slippedSide({ value: '741300000' }, { value: '741.3' }, ['736500000']), 'AFTER');
+    assert.equal(slippedSide({ value: '26.3' }, { value: '26300000' }, []), 'AFTER');
+  });
+});
+
+describe('concept continuity', () => {
+  it('keeps the concept while the filer keeps reporting it; a narrower tag appearing later moves nothing', () => {
+    const h = history([...filing(K24, [[DA_WIDE, '1617900000', ...Y24]]), ...filing(K25, [CURRENT25, [DA, '262500000', ...Y24], [DA_WIDE, '1617900000', ...Y24], [NI, '5', ...Y24]])]);
+    const vs = versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'FY');
+    assert.equal(vs.length, 1, 'no version: the figure the period has is still told');
+  });
+
+  it('records CONCEPT_CONTINUITY when a version made for other reasons keeps the old concept', () => {
+    const h = history([
+      ...filing(K24, [[DA_WIDE, '1617900000', ...Y24]]),
+      ...filing(K25, [CURRENT25, [DA, '262500000', ...Y24], [DA_WIDE, '1617900000', ...Y24], [CAPEX_PROCEEDS, '7000000', ...Y24]]),
+    ]);
+    const [v1, v2] = versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'FY');
+    assert.equal(v1!.figures.get('DEPRECIATION_AND_AMORTIZATION')!.source_xbrl_concept, DA_WIDE);
+    const da = v2!.figures.get('DEPRECIATION_AND_AMORTIZATION')!;
+    assert.equal(da.value, '1617900000');
+    assert.equal(da.source_xbrl_concept, DA_WIDE);
+    assert.deepEqual(v2!.revisions, []);
+  });
+
+  it('moves when the filer stops reporting the old concept: a re-tag, a restatement naming both concepts when the value changed', () => {
+    const h = history([...filing(K24, [[DA_WIDE, '1617900000', ...Y24]]), ...filing(K25, [CURRENT25, [DA, '262500000', ...Y24]])]);
+    const [, v2] = versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'FY');
+    assert.ok(v2);
+    assert.deepEqual(v2.revisions.map((r) => [r.old_concept, r.new_concept]), [[DA_WIDE, DA]]);
+  });
+});
+
+describe('quarters in annual reports', () => {
+  const quarters = [
+    ...filing(Q1, [[NI, '10000000', '2024-01-01', '2024-03-31']]),
+    ...filing(Q2, [[NI, '20000000', '2024-04-01', '2024-06-30']]),
+    ...filing(Q3, [[NI, '30000000', '2024-07-01', '2024-09-30'], [NI, '60000000', '2024-01-01', '2024-09-30']]),
+  ];
+
+  it("restate a quarter like any later filing: the 10-K's three-month figure makes version 2", () => {
+    const h = history([...quarters, ...filing(K24, [[NI, '100000000', ...Y24], [NI, '35000000', '2024-07-01', '2024-09-30']])]);
+    const q3 = versionsOf(h, 'INCOME_STATEMENT', 2024, 'Q3');
+    assert.deepEqual(q3.map((v) => v.figures.get('NET_INCOME')!.value), ['30000000', '35000000']);
+    assert.equal(q3[1]!.filing.accession, K24.accession);
+    assert.deepEqual(q3[1]!.revisions.map((r) => [r.old_value, r.new_value]), [['30000000', '35000000']]);
+  });
+
+  it('a Q4 the company reports is SOURCE and wins over the derived one', () => {
+    const h = history([...quarters, ...filing(K24, [[NI, '100000000', ...Y24], [NI, '41000000', '2024-10-01', '2024-12-31']])]);
+    const [q4] = versionsOf(h, 'INCOME_STATEMENT', 2024, 'Q4');
+    const ni = q4!.figures.get('NET_INCOME')!;
+    assert.deepEqual([ni.value, ni.value_origin], ['41000000', 'SOURCE']);
+  });
+
+  it('a derived Q4 uses the latest year and the quarters the annual report tells', () => {
+    const h = history([
+      ...quarters,
+      ...filing(K24, [[NI, '100000000', ...Y24], [NI, '10000000', '2024-01-01', '2024-03-31'], [NI, '20000000', '2024-04-01', '2024-06-30'], [NI, '35000000', '2024-07-01', '2024-09-30']]),
+    ]);
+    const ni = versionsOf(h, 'INCOME_STATEMENT', 2024, 'Q4')[0]!.figures.get('NET_INCOME')!;
+    assert.equal(ni.value, '35000000', '100 - 10 - 20 - 35, not 100 - 60 (the stale nine months)');
+    assert.deepEqual(ni.calculation_steps!.map((s) => [s.operation, s.value]), [['base', '100000000'], ['subtract', '10000000'], ['subtract', '20000000'], ['subtract', '35000000']]);
+  });
+
+  it('a quarterly table line under another concept is another line, not the metric re-tagged', () => {
+    const h = history([...filing(Q3, [[REV, '500000000', '2024-07-01', '2024-09-30']]), ...filing(K24, [[REV, '2000000000', ...Y24], ['us-gaap:SalesRevenueNet', '480000000', '2024-07-01', '2024-09-30']])]);
+    assert.equal(versionsOf(h, 'INCOME_STATEMENT', 2024, 'Q3').length, 1);
+  });
+});
+
+describe('later figures', () => {
+  it('a figure no earlier version had adds a version that revises nothing, seen from its filing date', () => {
+    const h = history([...filing(K24, [[NI, '100000000', ...Y24]]), ...filing(K25, [CURRENT25, [GROSS, '400000000', ...Y24]])]);
+    const [, v2] = versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY');
+    assert.ok(v2);
+    assert.deepEqual(v2.revisions, []);
+    assert.equal(v2.filing.filing_date, K25.filed);
+    assert.equal(v2.figures.get('GROSS_PROFIT')!.value, '400000000');
+    assert.equal(v2.figures.get('NET_INCOME')!.source_accession, K24.accession, 'figures it did not change keep their source');
+  });
+});
+
+describe('imputed totals and sign conventions', () => {
+  it('revenue = gross profit + cost of revenue of the same filing when no revenue tag is there, DERIVED with its steps', () => {
+    const h = history(filing(K24, [[GROSS, '-214067000', ...Y24], [COST, '249906000', ...Y24], [NI, '-1', ...Y24]]));
+    const rev = versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY')[0]!.figures.get('REVENUE')!;
+    assert.deepEqual([rev.value, rev.value_origin, rev.mapping_type], ['35839000', 'DERIVED', 'DERIVED_IDENTITY']);
+    assert.deepEqual(rev.calculation_steps!.map((s) => [s.operation, s.metric]), [['base', 'GROSS_PROFIT'], ['add', 'COST_OF_REVENUE']]);
+  });
+
+  it('never imputes revenue where the filing tags one', () => {
+    const h = history(filing(K24, [[REV, '40000000', ...Y24], [GROSS, '10000000', ...Y24], [COST, '20000000', ...Y24]]));
+    const rev = versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY')[0]!.figures.get('REVENUE')!;
+    assert.deepEqual([rev.value, rev.value_origin], ['40000000', 'SOURCE']);
+  });
+
+  it('names a sign flipped by the catalog convention in mapping_type', () => {
+    const h = history(filing(K24, [['us-gaap:IncreaseDecreaseInInventories', '500', ...Y24], ['us-gaap:NetCashProvidedByUsedInOperatingActivities', '900', ...Y23]]));
+    const inv = versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'FY')[0]!.figures.get('CHANGE_IN_INVENTORIES')!;
+    assert.equal(inv.value, '-500');
+    assert.equal(inv.mapping_type, 'SIGN_FLIPPED_BY_CONVENTION');
+  });
+});
