@@ -63,13 +63,13 @@ describe('prepared statement payloads (one per immutable version)', () => {
       INSERT INTO statement_versions (cik, statement_type, fiscal_year, fiscal_period, version_sequence, period_start, period_end,
         accession, form, filing_date, accepted_at, currency, accounting_standard, figures, content_hash, previous_version_id)
       SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence + 1, period_start, period_end,
-        accession, form, DATE '2024-11-01', accepted_at, currency, accounting_standard,
+        accession, form, filing_date + 30, accepted_at, currency, accounting_standard,
         jsonb_set(figures, '{REVENUE,value}', '"383285000001.000000"'), content_hash || '-restated', statement_version_id
       FROM statement_versions WHERE statement_version_id = ${before.statement_version_id}`;
     const after = (await read(QUERY)).body.data;
     assert.equal(after.version_sequence, before.version_sequence + 1);
     assert.equal(after.normalized_payload.facts.find((f: { metric: string }) => f.metric === 'REVENUE').value, '383285000001.000000');
-    const asOf = (await read(`${QUERY}&as_of_date=2024-06-30`)).body.data;
+    const asOf = (await read(`${QUERY}&as_of_date=${before.filing_date}`)).body.data;
     assert.deepEqual(asOf, before);
   });
 
