@@ -12,6 +12,7 @@ import { startService } from './service.ts';
 import { loadMacro } from './ingest/macro/load-macro.ts';
 import { BuildBusyError, buildSnapshot } from './export/build.ts';
 import { openBlobStore } from './export/stores.ts';
+import { synthesizeCorpus } from './bench/lib/synth-corpus.ts';
 import { installQueue, startJobWorker } from './jobs/runner.ts';
 
 const USAGE = `Usage: npm run fds -- <command> [options]
@@ -27,6 +28,9 @@ Commands:
                                           like ../shared/macro or https://fred.stlouisfed.org); idempotent
   export build [--full]                   build and publish a bulk Parquet snapshot (incremental unless --full
                                           or the last full build is a week old); the previous stays latest on failure
+  corpus synth --factor N --out DIR [--source DIR]
+                                          write a synthetic mirror N times SEC_SOURCE (the mirror plus N-1
+                                          clones of each company under new CIKs, values perturbed) for scale tests
   ingest [--cik N ...] [--ticker T ...] [--source DIR|URL]
                                           normalize company facts into versioned statements (default:
                                           every company in the source); re-running over the same source changes nothing
@@ -202,6 +206,14 @@ async function main(argv: string[]): Promise<number> {
       } finally {
         await db.close();
       }
+    }
+    case 'corpus': {
+      if (sub !== 'synth') break;
+      const { values } = parseArgs({ args: rest, options: { factor: { type: 'string' }, out: { type: 'string' }, source: { type: 'string' } } });
+      if (!values.factor || !values.out) break;
+      const r = await synthesizeCorpus({ source: path.resolve(values.source ?? config.secSource), out: path.resolve(values.out), factor: Number(values.factor), log });
+      console.log(`wrote ${r.companies_total} companies (${r.companies} x ${r.factor}), ${(r.companyfacts_bytes_total / 1e6).toFixed(1)} MB of company facts, to ${r.out}`);
+      return 0;
     }
     case 'help':
     case '--help':

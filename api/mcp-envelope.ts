@@ -1,4 +1,5 @@
 import type { ServiceError } from '../domain/service-error.ts';
+import { isPrepared, memoOf, prepared } from './prepared-json.ts';
 
 /** A tools/call result, per MCP: text content plus structured content, and whether the tool failed. */
 export interface ToolResult {
@@ -14,9 +15,16 @@ export interface ToolResult {
  * periods, filings or segment rows then cost about half the tokens, and nothing is dropped.
  */
 export function toolSuccess(output: unknown): ToolResult {
+  const kept = typeof output === 'object' && output !== null ? preparedResults.get(output) : undefined;
+  if (kept) return kept;
   const structured = output as Record<string, unknown>;
-  return { content: [{ type: 'text', text: compactJson(output) }], structuredContent: structured, isError: false };
+  const result: ToolResult = { content: [{ type: 'text', text: compactJson(output) }], structuredContent: structured, isError: false };
+  // the result of a prepared output is prepared too: its JSON is then written once (api/prepared-json.ts)
+  if (isPrepared(output)) preparedResults.set(output as object, prepared(result));
+  return result;
 }
+
+const preparedResults = new WeakMap<object, ToolResult>();
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,7 +45,7 @@ function tabulate(v: unknown): unknown {
 
 /** The text rendering of a tool's output (see toolSuccess). */
 export function compactJson(output: unknown): string {
-  return JSON.stringify(tabulate(output));
+  return memoOf(output, 'compact', (v) => JSON.stringify(tabulate(v)));
 }
 
 /**

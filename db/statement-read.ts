@@ -82,6 +82,28 @@ export async function statementVersions(
   return rows.map(unpackVersion);
 }
 
+/**
+ * The id of the latest version of one statement visible under `v`, null when none is: one index
+ * lookup, for readers that keep prepared payloads per (immutable) version.
+ */
+export async function latestVersionId(sql: Sql, id: StatementIdentity, v: Visibility): Promise<string | null> {
+  const [row] = await sql<{ statement_version_id: string }[]>`
+    SELECT v.statement_version_id FROM statement_versions v
+    WHERE v.cik = ${id.cik} AND v.statement_type = ${id.statement_type}
+      AND v.fiscal_year = ${id.fiscal_year} AND v.fiscal_period = ${id.fiscal_period}
+      AND ${seen(sql, v)}
+    ORDER BY v.version_sequence DESC LIMIT 1`;
+  return row?.statement_version_id ?? null;
+}
+
+/** One version with its figures, by id; null when there is none. */
+export async function versionById(sql: Sql, versionId: string): Promise<VersionRow | null> {
+  const [row] = await sql<VersionRow[]>`
+    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence FROM statement_versions v
+    WHERE v.statement_version_id = ${versionId}`;
+  return row ? unpackVersion(row) : null;
+}
+
 export interface RevisionRow extends Pick<FactRevision, 'metric' | 'old_value' | 'new_value' | 'difference' | 'old_accession' | 'new_accession'> {
   statement_version_id: string;
 }

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
-import { exportCsv } from './dataset-queries.ts';
+import { exportCsv, tuneExportTransaction } from './dataset-queries.ts';
 import {
   abandonedBuilds,
   BUILD_LOCK,
@@ -118,7 +118,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
   await mkdir(work, { recursive: true });
   let writer: ParquetWriter | null = null;
   try {
-    writer = await ParquetWriter.open(path.join(work, 'build.duckdb'));
+    writer = await ParquetWriter.open(path.join(work, 'duckdb-spill'));
     const files: ManifestFile[] = [];
     const inputHashes: Record<string, string> = {};
     let carried = 0;
@@ -126,22 +126,40 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
       const [t] = await tx<{ at: string }[]>`SELECT now() AS at`;
       readAt = new Date(t!.at).toISOString();
-      for (const [i, dataset] of DATASETS.entries()) {
-        const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store, rowsPerFile: options.rowsPerFile?.[dataset.dataset] ?? dataset.rows_per_file };
-        const progress = (f: ManifestFile) => {
-          files.push(f);
-          if (!f.changed && !full) carried++;
-          const mine = files.filter((x) => x.dataset === dataset.dataset);
-          options.onProgress?.({
-            snapshot_id: snapshotId,
-            dataset: dataset.dataset,
-            datasets_done: i,
-            rows: mine.reduce((n, x) => n + x.rows, 0),
-            files: mine.length,
-            carried_forward: carried,
-          });
-        };
-        await writeDataset(tx as unknown as Sql, ctx, inputHashes, progress);
+      await tuneExportTransaction(tx as unknown as Sql);
+      const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
+      // PostgreSQL streams the next datasets out (one COPY at a time, on this transaction) while
+      // DuckDB writes the current one: the two sides use different cores
+      let chain: Promise<unknown> = Promise.resolve();
+      const exports = DATASETS.map((d) => {
+        const csv = path.join(work, `${d.dataset}.csv`);
+        const p = chain.then(() => exportCsv(tx as unknown as Sql, d.dataset, csv, rowsPerFile(d))).then((plan) => ({ csv, plan }));
+        chain = p;
+        p.catch(() => {}); // awaited below in order; a failure surfaces there
+        return p;
+      });
+      try {
+        for (const [i, dataset] of DATASETS.entries()) {
+          const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store, rowsPerFile: rowsPerFile(dataset) };
+          const progress = (f: ManifestFile) => {
+            files.push(f);
+            if (!f.changed && !full) carried++;
+            const mine = files.filter((x) => x.dataset === dataset.dataset);
+            options.onProgress?.({
+              snapshot_id: snapshotId,
+              dataset: dataset.dataset,
+              datasets_done: i,
+              rows: mine.reduce((n, x) => n + x.rows, 0),
+              files: mine.length,
+              carried_forward: carried,
+            });
+          };
+          const { csv, plan } = await exports[i]!;
+          await writeDataset(ctx, csv, plan, inputHashes, progress);
+        }
+      } finally {
+        // no COPY may still be streaming when the transaction ends, failure or not
+        await chain.catch(() => {});
       }
     });
     const manifest = manifestOf(snapshotId, kind, previous, readAt, now(), files);
@@ -170,17 +188,24 @@ interface FileContext {
   rowsPerFile: number;
 }
 
-/** One dataset: CSV out of PostgreSQL, into DuckDB, split into part files, each written or carried forward. */
-async function writeDataset(sql: Sql, ctx: FileContext, inputHashes: Record<string, string>, done: (f: ManifestFile) => void): Promise<void> {
-  const csv = path.join(ctx.work, `${ctx.dataset.dataset}.csv`);
-  await exportCsv(sql, ctx.dataset.dataset, csv);
-  await ctx.writer.load(ctx.dataset, csv);
+/**
+ * One dataset: CSV out of PostgreSQL, split into part files and hashed as it streams; DuckDB loads
+ * it only when a file has to be written (an unchanged incremental dataset never reaches DuckDB).
+ */
+async function writeDataset(ctx: FileContext, csv: string, plan: PlannedFile[], inputHashes: Record<string, string>, done: (f: ManifestFile) => void): Promise<void> {
+  let loaded = false;
+  for (const planned of plan) {
+    done(
+      await finishFile(ctx, planned, inputHashes, async () => {
+        if (!loaded) await ctx.writer.load(ctx.dataset, csv);
+        loaded = true;
+      }),
+    );
+  }
   await rm(csv);
-  const plan = await ctx.writer.plan(ctx.dataset, ctx.rowsPerFile);
-  for (const planned of plan) done(await finishFile(ctx, planned, inputHashes));
 }
 
-async function finishFile(ctx: FileContext, planned: PlannedFile, inputHashes: Record<string, string>): Promise<ManifestFile> {
+async function finishFile(ctx: FileContext, planned: PlannedFile, inputHashes: Record<string, string>, load: () => Promise<void>): Promise<ManifestFile> {
   const { dataset, previous } = ctx;
   const partition = dataset.partition_column ? { column: dataset.partition_column, value: planned.partition } : null;
   const filePath = partPath(dataset.dataset, partition, planned.part);
@@ -195,6 +220,7 @@ async function finishFile(ctx: FileContext, planned: PlannedFile, inputHashes: R
   }
   const local = path.join(ctx.work, filePath);
   await mkdir(path.dirname(local), { recursive: true });
+  await load();
   await ctx.writer.write(planned, local);
   const [sha256, { size }] = await Promise.all([sha256Of(local), stat(local)]);
   await ctx.store.put(blobKey(ctx.snapshotId, filePath), local);

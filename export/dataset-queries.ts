@@ -1,4 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { CsvPartPlanner, type PlannedFile } from './csv-plan.ts';
 import type { DatasetName } from '../domain/bulk/datasets.ts';
 import type { Sql } from '../db/client.ts';
 import { latestPerPeriod } from '../db/statement-versions.ts';
@@ -6,7 +7,8 @@ import { latestPerPeriod } from '../db/statement-versions.ts';
 /**
  * The rows of each bulk dataset as CSV straight out of PostgreSQL's COPY: `rid` (the row's place
  * in file order), the partition value, then the dataset's columns exactly as domain/bulk/datasets.ts
- * lists them. Every value leaves as text (NUMERIC keeps every digit, timestamps their offset), so
+ * lists them, in rid order (each query sorts once, by its window's keys). Every value leaves as
+ * text (NUMERIC keeps every digit, timestamps their offset), so
  * nothing passes through a JS number, and no cell passes through JS at all: the Parquet writer
  * reads the CSV itself. File order is partition, then key, so the same corpus yields the same files.
  */
@@ -18,14 +20,14 @@ function query(sql: Sql, dataset: DatasetName) {
                array_to_string(tickers, ','), array_to_string(exchanges, ','),
                entity_type, sic, sic_description, category, fiscal_year_end, state_of_incorporation, ein, lei,
                latest_filing_accession, source, source_loaded_at::text
-        FROM companies`;
+        FROM companies ORDER BY cik`;
     case 'filings':
       return sql`
         SELECT row_number() OVER (ORDER BY filing_date, accession) AS rid, extract(year FROM filing_date)::int AS part,
                accession, cik, form, filing_date::text, filing_date_estimated::text, report_date::text, accepted_at::text,
                primary_document, fiscal_year_focus::text, fiscal_period_focus, is_periodic::text, source, facts_count::text,
                extract(year FROM filing_date)::int
-        FROM filings`;
+        FROM filings ORDER BY filing_date, accession`;
     case 'statements':
       return sql`
         SELECT row_number() OVER (ORDER BY fiscal_year, statement_version_id) AS rid, fiscal_year AS part,
@@ -33,7 +35,7 @@ function query(sql: Sql, dataset: DatasetName) {
                version_sequence::text, period_start::text, period_end::text, accession, form, filing_date::text,
                accepted_at::text, currency, accounting_standard, previous_version_id::text,
                (SELECT count(*) FROM jsonb_object_keys(figures))::text, created_at::text
-        FROM (${served(sql)}) v`;
+        FROM (${served(sql)}) v ORDER BY fiscal_year, statement_version_id`;
     case 'financials':
       // figures are stored packed (db/figure-storage.ts): an absent field repeats the version row
       return sql`
@@ -47,7 +49,7 @@ function query(sql: Sql, dataset: DatasetName) {
                coalesce(f.fig->>'selection_rule', CASE WHEN coalesce(f.fig->>'value_origin', 'SOURCE') = 'SOURCE' THEN 'CANDIDATE_ORDER' END),
                coalesce(f.fig->>'value_origin', 'SOURCE'), f.fig->>'correction_rule', f.fig->>'as_filed_value',
                v.filing_date::text
-        FROM (${served(sql)}) v, jsonb_each(v.figures) AS f(metric, fig)`;
+        FROM (${served(sql)}) v, jsonb_each(v.figures) AS f(metric, fig) ORDER BY v.fiscal_year, v.statement_version_id, f.metric`;
     case 'segments':
       // a row without a fiscal year has no partition to go to; ingestion always sets one
       return sql`
@@ -55,7 +57,7 @@ function query(sql: Sql, dataset: DatasetName) {
                metric_dimension_id::text, cik, accession, statement_version_id::text, statement_type,
                fiscal_year::text, fiscal_period, metric, concept, dimension_type, axis, member, member_label,
                value::text, unit, period_start::text, period_end::text, decimals, filing_date::text, extracted_at::text
-        FROM segment_facts WHERE fiscal_year IS NOT NULL`;
+        FROM segment_facts WHERE fiscal_year IS NOT NULL ORDER BY fiscal_year, metric_dimension_id`;
     case 'disclosures':
       return sql`
         SELECT row_number() OVER (ORDER BY extract(year FROM coalesce(period_of_report, context_end)), disclosure_id) AS rid,
@@ -63,7 +65,7 @@ function query(sql: Sql, dataset: DatasetName) {
                disclosure_id::text, cik, accession, period_of_report::text, concept, title, disclosure_text,
                char_count::text, context_start::text, context_end::text, filing_date::text, extracted_at::text,
                extract(year FROM coalesce(period_of_report, context_end))::int
-        FROM disclosures`;
+        FROM disclosures ORDER BY extract(year FROM coalesce(period_of_report, context_end)), disclosure_id`;
   }
 }
 
@@ -72,19 +74,35 @@ function served(sql: Sql) {
   return latestPerPeriod(sql, sql`v.*`, sql`TRUE`);
 }
 
-/** Writes one dataset's rows to `csvPath` (CSV, no header, NULL as an unquoted empty field). */
-export async function exportCsv(sql: Sql, dataset: DatasetName, csvPath: string): Promise<void> {
+/**
+ * Sorts in memory and without JIT for the rest of the export transaction: the financials sort
+ * spills to disk at the default work_mem, and JIT compiles each COPY's expressions for longer than
+ * it saves on a corpus this size. Both settings end with the transaction.
+ */
+export async function tuneExportTransaction(tx: Sql): Promise<void> {
+  await tx`SELECT set_config('work_mem', '64MB', true), set_config('jit', 'off', true)`;
+}
+
+/**
+ * Writes one dataset's rows to `csvPath` (CSV, no header, NULL as an unquoted empty field) and returns the part files with their row counts and hashes (export/csv-plan.ts).
+ */
+export async function exportCsv(sql: Sql, dataset: DatasetName, csvPath: string, rowsPerFile: number): Promise<PlannedFile[]> {
+  const planner = new CsvPartPlanner(rowsPerFile);
   const readable = await sql`COPY (${query(sql, dataset)}) TO STDOUT WITH (FORMAT csv)`.readable();
   // Written synchronously, never paused: postgres.js leaves the connection's socket paused when a
   // COPY stream saw backpressure, and the transaction's next query then never gets an answer.
   const fd = openSync(csvPath, 'w');
   try {
     await new Promise<void>((resolve, reject) => {
-      readable.on('data', (chunk: Buffer) => writeSync(fd, chunk));
+      readable.on('data', (chunk: Buffer) => {
+        writeSync(fd, chunk);
+        planner.push(chunk);
+      });
       readable.once('end', resolve);
       readable.once('error', reject);
     });
   } finally {
     closeSync(fd);
   }
+  return planner.end();
 }

@@ -1,24 +1,20 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { PlannedFile } from './csv-plan.ts';
 import type { Column, Dataset } from '../domain/bulk/datasets.ts';
 
 /**
- * Parquet through DuckDB. A dataset's CSV (export/dataset-queries.ts) is loaded into a table of VARCHAR
- * columns; `plan` splits it into part files and hashes each file's rows (the incremental build's
- * test for "unchanged"); `write` sends one part through `COPY (SELECT <casts>) TO ... (FORMAT
- * parquet, COMPRESSION zstd)`. The casts are where types happen: DECIMAL(38,12) exact from the
- * decimal string, TIMESTAMPTZ (Parquet TIMESTAMP, isAdjustedToUTC), DATE, lists.
+ * Parquet through DuckDB. A dataset's CSV (export/dataset-queries.ts, already split into planned
+ * part files and hashed while it streamed: export/csv-plan.ts) is loaded into a table of VARCHAR
+ * columns, only when some file of the dataset needs writing; `write` sends one part (a rid range)
+ * through `COPY (SELECT <casts>) TO ... (FORMAT parquet, COMPRESSION zstd)`. The casts are where
+ * types happen: DECIMAL(38,12) exact from the decimal string, TIMESTAMPTZ (Parquet TIMESTAMP,
+ * isAdjustedToUTC), DATE, lists.
  *
  * Why DuckDB and not parquetjs-lite (the design card's first pick): parquetjs-lite writes neither
  * zstd nor decimal(38,12). hyparquet-writer can with a zstd compressor, but every cell would pass
  * through JS; here no cell does (README, "Bulk export").
  */
-export interface PlannedFile {
-  partition: string;
-  part: number;
-  rows: number;
-  /** sha256 over the file's rows in order: equal means the same rows, whatever the bytes */
-  input_hash: string;
-}
+export type { PlannedFile } from './csv-plan.ts';
 
 export class ParquetWriter {
   private constructor(
@@ -26,13 +22,18 @@ export class ParquetWriter {
     private readonly conn: DuckDBConnection,
   ) {}
 
-  /** `dbPath`: a scratch database file, so a dataset larger than memory spills to disk */
-  static async open(dbPath: string): Promise<ParquetWriter> {
-    const instance = await DuckDBInstance.create(dbPath);
+  /**
+   * An in-memory database that spills to `tempDir` when a dataset outgrows memory: tables are
+   * scratch, so nothing needs to reach a database file.
+   */
+  static async open(tempDir: string): Promise<ParquetWriter> {
+    const instance = await DuckDBInstance.create(':memory:', { temp_directory: tempDir });
     const conn = await instance.connect();
     await conn.run(`SET TimeZone = 'UTC'`);
     return new ParquetWriter(instance, conn);
   }
+
+  private casts = '';
 
   /** Loads a dataset's CSV: rid, part, then the dataset's columns, all as text. */
   async load(dataset: Dataset, csvPath: string): Promise<void> {
@@ -41,39 +42,13 @@ export class ParquetWriter {
       CREATE OR REPLACE TABLE stage AS
       SELECT * FROM read_csv('${sqlString(csvPath)}', header = false, delim = ',', quote = '"', escape = '"',
         allow_quoted_nulls = false, columns = {${cols.join(', ')}})`);
+    this.casts = dataset.columns.map((c) => `${castOf(c)} AS "${c.name}"`).join(', ');
   }
 
-  /**
-   * Splits the loaded rows into part files of at most rowsPerFile rows per partition, in rid order.
-   * Casting waits for `write`: an unchanged file is never cast.
-   */
-  async plan(dataset: Dataset, rowsPerFile: number): Promise<PlannedFile[]> {
-    const list = dataset.columns.map((c) => `"${c.name}"`).join(', ');
-    const casts = dataset.columns.map((c) => `${castOf(c)} AS "${c.name}"`).join(', ');
-    await this.conn.run(`
-      CREATE OR REPLACE TABLE numbered AS
-      SELECT *, coalesce(part, '') AS part_key, (row_number() OVER (PARTITION BY part ORDER BY rid) - 1) // ${rowsPerFile} AS part_no
-      FROM stage ORDER BY rid`);
-    await this.conn.run('DROP TABLE stage');
-    const reader = await this.conn.runAndReadAll(`
-      SELECT part_key, part_no::INTEGER AS part_no, count(*)::INTEGER AS n,
-             sha256(string_agg(to_json(list_value(${list}))::VARCHAR, chr(10) ORDER BY rid)) AS h
-      FROM numbered GROUP BY part_key, part_no ORDER BY min(rid)`);
-    this.casts = casts;
-    return reader.getRowObjects().map((r) => ({
-      partition: String(r.part_key),
-      part: Number(r.part_no),
-      rows: Number(r.n),
-      input_hash: String(r.h),
-    }));
-  }
-
-  private casts = '';
-
-  /** Writes one planned part as a Parquet file. */
+  /** Writes one planned part of the loaded dataset (its rid range) as a Parquet file. */
   async write(file: PlannedFile, outPath: string): Promise<void> {
     await this.conn.run(`
-      COPY (SELECT ${this.casts} FROM numbered WHERE part_key = '${sqlString(file.partition)}' AND part_no = ${file.part} ORDER BY rid)
+      COPY (SELECT ${this.casts} FROM stage WHERE rid BETWEEN ${file.first_rid} AND ${file.last_rid} ORDER BY rid)
       TO '${sqlString(outPath)}' (FORMAT parquet, COMPRESSION zstd)`);
   }
 

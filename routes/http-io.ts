@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateDecision } from '../domain/rate-limit.ts';
 import type { ServiceError } from '../domain/service-error.ts';
 import { sendBody, type SendOptions } from './encoding.ts';
+import { jsonOf } from '../api/prepared-json.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -64,7 +65,8 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, options: Omit<SendOptions, 'headers'> = {}): void {
-  sendBody(res, status, JSON.stringify(body), 'application/json; charset=utf-8', { ...options, headers });
+  // a prepared (immutable) payload is serialized once, whatever the number of requests for it
+  sendBody(res, status, jsonOf(body), 'application/json; charset=utf-8', { ...options, headers });
 }
 
 /** What the service reads of a refused body before it hangs up on a sender that will not stop. */

@@ -8,6 +8,9 @@
  * SEC_SOURCE, then time a second, unchanged run. Prints one JSON line (IngestChildResult) on
  * stdout, progress on stderr, and drops the database whatever happens, signals included.
  *
+ * BENCH_KEEP_DATABASE=1: a successful run leaves the database in place and names it in the result
+ * (the scale suite serves reads from it, then drops it); BENCH_INGEST_RERUN=0 skips the re-run.
+ *
  * BENCH_CPU_PROF=<file>: writes a V8 CPU profile of the first ingestion run only (inspector, not
  * --cpu-prof, so migrations, identity and the re-run stay out of it).
  */
@@ -47,6 +50,8 @@ export interface IngestChildResult {
   rerun_skipped: number;
   rerun_versions_added: number;
   database: string;
+  /** set when BENCH_KEEP_DATABASE=1: the database stays for the caller, who drops it */
+  database_url: string | null;
   errors: { cik: string; message: string }[];
   cpu_profile: string | null;
 }
@@ -136,6 +141,7 @@ async function main(): Promise<IngestChildResult> {
       await server.stop();
     })());
   log(`throwaway database ${name} on ${server.description}`);
+  let keep = false;
   try {
     // secSource: SEC_SOURCE, which the suite sets to the mirror its JSON.parse baseline read
     const config = { ...loadConfig(), databaseUrl: dbUrl.href };
@@ -157,9 +163,11 @@ async function main(): Promise<IngestChildResult> {
     const afterIngest = maxRssKib();
     log(`first run ${first.status} in ${elapsedS.toFixed(1)} s; re-running (unchanged source)`);
 
+    const rerun = process.env.BENCH_INGEST_RERUN !== '0';
     t = performance.now();
-    const again = await runIngestion(sql, config);
+    const again = rerun ? await runIngestion(sql, config) : null;
     const rerunS = seconds(t);
+    keep = process.env.BENCH_KEEP_DATABASE === '1' && first.status === 'succeeded';
 
     return {
       status: first.status,
@@ -176,16 +184,24 @@ async function main(): Promise<IngestChildResult> {
       max_rss_after_identity_kib: afterIdentity,
       max_rss_after_ingest_kib: afterIngest,
       rerun_s: rerunS,
-      rerun_status: again.status,
-      rerun_skipped: again.counters.companies_skipped,
-      rerun_versions_added: again.counters.versions_added,
+      rerun_status: again?.status ?? first.status,
+      rerun_skipped: again?.counters.companies_skipped ?? 0,
+      rerun_versions_added: again?.counters.versions_added ?? 0,
       database: server.description,
-      errors: [...first.errors, ...again.errors].slice(0, 5),
+      database_url: keep ? dbUrl.href : null,
+      errors: [...first.errors, ...(again?.errors ?? [])].slice(0, 5),
       cpu_profile: profile ?? null,
     };
   } finally {
-    await teardown();
-    log(`dropped ${name}`);
+    if (keep) {
+      await sql.end({ timeout: 5 });
+      await admin.end({ timeout: 5 });
+      await server.stop();
+      log(`kept ${name} for the caller`);
+    } else {
+      await teardown();
+      log(`dropped ${name}`);
+    }
   }
 }
 

@@ -113,6 +113,11 @@ export async function provisionDatabase(log: (m: string) => void): Promise<Bench
   };
 }
 
+/** A database the caller made and loaded (the scale suite); the caller drops it. */
+function givenDatabase(url: string): BenchDatabase {
+  return { mode: 'env', description: `a database loaded by the suite (${redact(url)})`, env: { DATABASE_URL: url }, release: async () => {} };
+}
+
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
   if (!('DATABASE_URL' in extra)) delete env.DATABASE_URL;
@@ -159,13 +164,17 @@ interface Readiness {
 }
 
 /**
- * Provisions a database, creates an enterprise key, spawns `node --import tsx cli.ts serve` on a
+ * Provisions a database (or takes `options.databaseUrl`, already loaded), creates an enterprise key, spawns `node --import tsx cli.ts serve` on a
  * free port (RATE_LIMITS=off, DEV_KEYS=off) and waits for GET /health/readiness to answer 200.
  * The key is created before the server starts: the embedded PostgreSQL admits one process at a time.
  */
-export async function startBenchServer(suite: string, log: (m: string) => void = (m) => console.log(m)): Promise<BenchServer> {
+export async function startBenchServer(
+  suite: string,
+  log: (m: string) => void = (m) => console.log(m),
+  options: { databaseUrl?: string } = {},
+): Promise<BenchServer> {
   ensureBenchDir();
-  const database = await provisionDatabase(log);
+  const database = options.databaseUrl ? givenDatabase(options.databaseUrl) : await provisionDatabase(log);
   let stopServer: () => Promise<void> = async () => {};
   try {
     log(`database: ${database.description}`);

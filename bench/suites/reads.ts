@@ -5,8 +5,10 @@
  *   1. GET /health/z                                        the floor of the HTTP stack
  *   2. GET /v1/fundamentals/normalized-statements            one statement (Apple FY2023 income statement)
  *   3. GET /v1/fundamentals/time-series                      a 5-company, 5-year annual income-statement panel
- * Each read: latency at 4 connections (goals p50 <= 2 ms, p99 <= 10 ms) and throughput at 50
- * connections (goal >= 30% of the /health/z rate at 50). A miss is reported, never an error exit,
+ *   4. POST /mcp tools/call statements_normalized             read 2 through the tool server
+ * Each read: latency at 4 connections and throughput at 50 connections against the /health/z rate
+ * at 50 (issue 19's goals: statement p50 <= 1 ms, p99 <= 3 ms, >= 0.50 of health; panel p50 <= 3
+ * ms, >= 0.15); the MCP call's mean latency at 4 against read 2 measured just before it (<= 1.15). A miss is reported, never an error exit,
  * because the figures are the product. A route the server does not register (404 "No route") is
  * skipped with a line saying so; a registered route that answers wrongly is not measured and makes
  * the run not clean (exit code 1). Each measurement: BENCH_WARMUP_S (default 2) of warm-up, not
@@ -21,7 +23,13 @@ import { secondsFromEnv } from '../lib/suite.ts';
 
 const LATENCY_CONNECTIONS = 4;
 const THROUGHPUT_CONNECTIONS = 50;
-const GOALS = { p50_ms: 2, p99_ms: 10, rps_share_of_health: 0.3 };
+/** issue 19's goals, per read */
+const GOALS: Record<string, { p50_ms: number; p99_ms: number; rps_share_of_health: number }> = {
+  'normalized statement': { p50_ms: 1, p99_ms: 3, rps_share_of_health: 0.5 },
+  '5-year panel (5 companies)': { p50_ms: 3, p99_ms: 10, rps_share_of_health: 0.15 },
+};
+/** the same statement through the MCP tool server: mean latency at most this multiple of the HTTP read's */
+const MCP_OVER_HTTP_GOAL = 1.15;
 
 const APPLE = '0000320193';
 /** Apple, Microsoft, Walmart, Alphabet, NVIDIA: each has annual income statements over 2019-2023 */
@@ -39,7 +47,8 @@ const health: Target = {
   check: (status, body) => (status === 200 && isObject(body) && body.status === 'ok' ? null : 'expected 200 {"status":"ok"}'),
 };
 
-function reads(apiKey: string): Target[] {
+/** The read targets of this suite, shared with the scale suite (same URLs at 1x and Nx). */
+export function readTargets(apiKey: string): Target[] {
   const headers = { 'x-api-key': apiKey };
   return [
     {
@@ -71,6 +80,29 @@ function reads(apiKey: string): Target[] {
   ];
 }
 
+/** The normalized-statement read of readTargets, as the statements_normalized tool over MCP. */
+function mcpStatement(apiKey: string): Target {
+  return {
+    name: 'statements_normalized (MCP)',
+    method: 'POST',
+    path: '/mcp',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'statements_normalized', arguments: { cik: APPLE, statement_type: 'INCOME_STATEMENT', fiscal_year: 2023, fiscal_period: 'FY' } },
+    }),
+    check: (status, body) => {
+      const result = isObject(body) ? body.result : null;
+      if (status !== 200 || !isObject(result) || result.isError !== false) return 'expected 200 with result.isError false';
+      const facts: unknown = result.structuredContent?.data?.normalized_payload?.facts;
+      const revenue = Array.isArray(facts) ? facts.find((f) => isObject(f) && f.metric === 'REVENUE') : undefined;
+      return revenue?.value === APPLE_FY2023_REVENUE ? null : `expected REVENUE ${APPLE_FY2023_REVENUE} in structuredContent`;
+    },
+  };
+}
+
 /** null when the server registers the target's route; a reason otherwise (the router's 404 "No route"). */
 async function unregistered(baseUrl: string, t: Target): Promise<string | null> {
   const res = await fetch(baseUrl + t.path, { method: t.method, headers: t.headers ?? {}, signal: AbortSignal.timeout(15_000) });
@@ -80,6 +112,7 @@ async function unregistered(baseUrl: string, t: Target): Promise<string | null> 
 }
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+const goalOf = (name: string) => GOALS[name] ?? { p50_ms: 2, p99_ms: 10, rps_share_of_health: 0.3 };
 
 interface ReadResult {
   name: string;
@@ -107,7 +140,7 @@ export async function run(args: string[]): Promise<number> {
     if (problem) throw new Error(`pre-check of ${health.name} failed, not measuring: ${problem}`);
     const results: ReadResult[] = [];
     const toMeasure: Target[] = [];
-    for (const t of reads(server.apiKey)) {
+    for (const t of readTargets(server.apiKey)) {
       const base = { name: t.name, path: t.path, latency: null, throughput: null, goals: null, rps_share_of_health: null };
       const missing = await unregistered(server.baseUrl, t);
       if (missing) {
@@ -149,9 +182,17 @@ export async function run(args: string[]): Promise<number> {
         latency,
         throughput,
         rps_share_of_health: Math.round(share * 1000) / 1000,
-        goals: { p50_ms: latency.latency_ms.p50 <= GOALS.p50_ms, p99_ms: latency.latency_ms.p99 <= GOALS.p99_ms, rps_share_of_health: share >= GOALS.rps_share_of_health },
+        goals: { p50_ms: latency.latency_ms.p50 <= goalOf(t.name).p50_ms, p99_ms: latency.latency_ms.p99 <= goalOf(t.name).p99_ms, rps_share_of_health: share >= goalOf(t.name).rps_share_of_health },
       });
     }
+    // the same statement through the tool server, right after the HTTP read at the same connections
+    const httpStatement = results.find((r) => r.name === 'normalized statement' && r.status === 'measured');
+    const mcp = mcpStatement(server.apiKey);
+    const mcpProblem = httpStatement ? await checkTarget(server.baseUrl, mcp) : 'the HTTP read was not measured';
+    if (mcpProblem) console.log(`SKIPPED ${mcp.name}: ${mcpProblem}`);
+    const httpAgain = httpStatement && !mcpProblem ? await run1(readTargets(server.apiKey)[0]!, LATENCY_CONNECTIONS) : null;
+    const mcpLatency = httpAgain ? await run1(mcp, LATENCY_CONNECTIONS) : null;
+    const mcpRatio = mcpLatency && httpAgain ? mcpLatency.latency_ms.mean / httpAgain.latency_ms.mean : null;
     await server.stop();
 
     const measured = results.filter((r) => r.status === 'measured');
@@ -170,14 +211,24 @@ export async function run(args: string[]): Promise<number> {
     console.log('');
     const goalRows: string[][] = [['target', 'measure', 'value', 'goal', 'result']];
     for (const r of measured) {
-      goalRows.push([r.name, `p50 @${LATENCY_CONNECTIONS}`, `${fixed(r.latency!.latency_ms.p50, 2)} ms`, `<= ${GOALS.p50_ms} ms`, verdict(r.goals!.p50_ms)]);
-      goalRows.push([r.name, `p99 @${LATENCY_CONNECTIONS}`, `${fixed(r.latency!.latency_ms.p99, 2)} ms`, `<= ${GOALS.p99_ms} ms`, verdict(r.goals!.p99_ms)]);
-      goalRows.push([r.name, `req/s @${THROUGHPUT_CONNECTIONS} / health`, fixed(r.rps_share_of_health!, 3), `>= ${GOALS.rps_share_of_health}`, verdict(r.goals!.rps_share_of_health)]);
+      const g = goalOf(r.name);
+      goalRows.push([r.name, `p50 @${LATENCY_CONNECTIONS}`, `${fixed(r.latency!.latency_ms.p50, 2)} ms`, `<= ${g.p50_ms} ms`, verdict(r.goals!.p50_ms)]);
+      goalRows.push([r.name, `p99 @${LATENCY_CONNECTIONS}`, `${fixed(r.latency!.latency_ms.p99, 2)} ms`, `<= ${g.p99_ms} ms`, verdict(r.goals!.p99_ms)]);
+      goalRows.push([r.name, `req/s @${THROUGHPUT_CONNECTIONS} / health`, fixed(r.rps_share_of_health!, 3), `>= ${g.rps_share_of_health}`, verdict(r.goals!.rps_share_of_health)]);
+    }
+    if (mcpRatio !== null) {
+      goalRows.push([
+        'statements_normalized (MCP)',
+        `mean @${LATENCY_CONNECTIONS} / HTTP mean`,
+        `${fixed(mcpRatio, 3)} (${fixed(mcpLatency!.latency_ms.mean, 2)} / ${fixed(httpAgain!.latency_ms.mean, 2)} ms)`,
+        `<= ${MCP_OVER_HTTP_GOAL}`,
+        verdict(mcpRatio <= MCP_OVER_HTTP_GOAL),
+      ]);
     }
     for (const r of results.filter((x) => x.status !== 'measured')) goalRows.push([r.name, 'all', 'not measured', '', r.status === 'skipped_unregistered' ? 'SKIPPED (route not registered)' : 'SKIPPED (wrong answer)']);
     console.log(table(goalRows, ['left', 'left', 'right', 'left', 'left']));
 
-    const all = [healthThroughput, healthLatency, ...measured.flatMap((r) => [r.latency!, r.throughput!])];
+    const all = [healthThroughput, healthLatency, ...measured.flatMap((r) => [r.latency!, r.throughput!]), ...(mcpLatency ? [mcpLatency, httpAgain!] : [])];
     const failed = all.filter((r) => r.non2xx > 0 || r.errors > 0);
     for (const r of failed) {
       const codes = Object.entries(r.status_codes).map(([c, n]) => `${c}: ${n}`).join(', ');
@@ -197,6 +248,7 @@ export async function run(args: string[]): Promise<number> {
         server: { ready_after_s: Math.round(server.readySeconds * 10) / 10, rate_limits: 'off', log: path.relative(REPO_ROOT, server.logPath) },
         load: { tool: 'autocannon', latency_connections: LATENCY_CONNECTIONS, throughput_connections: THROUGHPUT_CONNECTIONS, duration_s: durationS, warmup_s: warmupS },
         goals: GOALS,
+        mcp: { http: httpAgain, mcp: mcpLatency, mean_ratio: mcpRatio, goal: MCP_OVER_HTTP_GOAL },
         latency_note: "latency_ms from per-answer hrtime of 2xx answers; autocannon_latency_ms is autocannon's whole-millisecond histogram",
         health: { throughput: healthThroughput, latency: healthLatency },
         reads: results,

@@ -1,0 +1,68 @@
+/**
+ * Serializations kept with values that never change. A handler that serves an immutable payload
+ * (a stored statement version) registers it once with `prepared`: the value is deep-frozen, so it
+ * cannot drift from what was serialized, and `jsonOf` / `memoOf` then compute each rendering of it
+ * (the HTTP body, the MCP text) once instead of per request. Any other value is serialized afresh,
+ * so the bytes on the wire are the same either way.
+ */
+const renderings = new WeakMap<object, Map<string, string>>();
+
+/** Deep-freezes `value` and lets its serializations be kept; returns the same object. */
+export function prepared<T extends object>(value: T): T {
+  deepFreeze(value);
+  if (!renderings.has(value)) renderings.set(value, new Map());
+  return value;
+}
+
+/** Whether `value` was registered with `prepared`. */
+export function isPrepared(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && renderings.has(value);
+}
+
+/** `render(value)`, computed once per prepared value and rendering name; plain values every time. */
+export function memoOf(value: unknown, name: string, render: (v: unknown) => string): string {
+  const kept = typeof value === 'object' && value !== null ? renderings.get(value) : undefined;
+  if (!kept) return render(value);
+  let text = kept.get(name);
+  if (text === undefined) kept.set(name, (text = render(value)));
+  return text;
+}
+
+/**
+ * JSON.stringify(value), byte for byte. A prepared value's text is kept; a plain object or array
+ * that holds prepared values (the JSON-RPC envelope around a tool result) is written around their
+ * kept texts, so only the small wrapper is serialized per request. Anything else (class instances,
+ * Dates, a toJSON method) goes to JSON.stringify as a whole, which defines the bytes.
+ */
+export function jsonOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  if (renderings.has(value)) return memoOf(value, 'json', (v) => JSON.stringify(v));
+  if (!holdsPrepared(value, 3)) return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map((v) => (skipped(v) ? 'null' : jsonOf(v))).join(',')}]`;
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(value)) if (!skipped(v)) parts.push(`${JSON.stringify(k)}:${jsonOf(v)}`);
+  return `{${parts.join(',')}}`;
+}
+
+/** What JSON.stringify leaves out of an object (and writes as null in an array). */
+function skipped(v: unknown): boolean {
+  return v === undefined || typeof v === 'function' || typeof v === 'symbol';
+}
+
+/** A plain object or array (no toJSON, no class) with a prepared value within `depth` levels. */
+function holdsPrepared(value: object, depth: number): boolean {
+  const proto = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return false;
+  if ('toJSON' in value) return false;
+  for (const v of Object.values(value)) {
+    if (typeof v !== 'object' || v === null) continue;
+    if (renderings.has(v) || (depth > 1 && holdsPrepared(v, depth - 1))) return true;
+  }
+  return false;
+}
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
+}

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile, rm, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Decimal } from 'decimal.js';
+import { cloneCompanyFacts, perturbFactor, synthAccession, synthCik, synthesizeCorpus, type SynthResult } from '../bench/lib/synth-corpus.ts';
+import { loadConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { migrate } from '../db/migrate.ts';
+import { runIngestion } from '../ingest/run-ingestion.ts';
+import { createTestDatabase } from './helpers/database.ts';
+
+const MIRROR = path.resolve(import.meta.dirname, '../../shared/sec');
+const FACTS = 'data.sec.gov/api/xbrl/companyfacts';
+// a company with submissions (and a history page) but no filing packages, so its clone sees all it sees
+const ORIGINAL = '0001046179';
+
+describe('synthetic corpus (bench scale suite)', () => {
+  let dir: string;
+  let result: SynthResult;
+  let db: Database;
+  let clone: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'fds-synth-test-'));
+    result = await synthesizeCorpus({ source: MIRROR, out: path.join(dir, 'mirror'), factor: 3 });
+    const names = (await readdir(path.join(MIRROR, FACTS))).filter((n) => /^CIK\d{10}\.json$/.test(n)).sort();
+    clone = synthCik(1, names.indexOf(`CIK${ORIGINAL}.json`));
+    db = await createTestDatabase();
+    await migrate(db.sql);
+  });
+  after(async () => {
+    await db?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('writes the mirror plus factor-1 clones of every company with company facts, under CIKs outside EDGAR', async () => {
+    const names = (await readdir(path.join(result.out, FACTS))).filter((n) => /^CIK\d{10}\.json$/.test(n));
+    assert.equal(result.companies_total, result.companies * 3);
+    assert.equal(names.length, result.companies * 3);
+    assert.equal(names.filter((n) => n.startsWith('CIK9')).length, result.companies * 2);
+    // the originals are the source's own bytes
+    const a = await readFile(path.join(MIRROR, FACTS, `CIK${ORIGINAL}.json`));
+    assert.ok(a.equals(await readFile(path.join(result.out, FACTS, `CIK${ORIGINAL}.json`))));
+    assert.ok(result.companyfacts_bytes_total > result.companyfacts_bytes_source * 2.5);
+  });
+
+  test('rewrites accessions injectively and scales amounts but not ratios, exactly', () => {
+    assert.equal(synthAccession('0000320193-23-000106', 7), '9007320193-23-000106');
+    assert.notEqual(synthAccession('0000320193-23-000106', 1), synthAccession('0000320193-23-000106', 2));
+    const doc = {
+      cik: 1,
+      entityName: 'X',
+      facts: {
+        'us-gaap': {
+          Revenues: { units: { USD: [{ val: 383285000000, accn: '0000320193-23-000106' }, { val: 0.5, accn: '0000320193-23-000106' }] } },
+          EarningsPerShareBasic: { units: { 'USD/shares': [{ val: 6, accn: '0000320193-23-000106' }] } },
+        },
+      },
+    };
+    const c = cloneCompanyFacts(doc, synthCik(3, 4), 3);
+    assert.equal(perturbFactor(3), 4n);
+    assert.equal(c.cik, 9003000004);
+    assert.deepEqual(c.facts['us-gaap'].Revenues.units.USD.map((r: { val: number }) => r.val), [1533140000000, 0.5]);
+    assert.equal(c.facts['us-gaap'].EarningsPerShareBasic.units['USD/shares'][0].val, 6);
+    assert.equal(c.facts['us-gaap'].Revenues.units.USD[0].accn, '9003320193-23-000106');
+  });
+
+  test('a clone ingests into the same statement versions and restatements as its original, every amount times its factor', async () => {
+    const config = { ...loadConfig(), secSource: result.out };
+    const run = await runIngestion(db.sql, config, { ciks: [ORIGINAL, clone] });
+    assert.equal(run.status, 'succeeded', JSON.stringify(run.errors));
+    const [orig, copy] = [ORIGINAL, clone].map((cik) => run.companies.find((c) => c.cik === cik)!);
+    assert.ok(orig!.versions_added > 20, `expected a long history, got ${orig!.versions_added} versions`);
+    assert.equal(copy!.versions_added, orig!.versions_added);
+    assert.equal(copy!.restatements_added, orig!.restatements_added);
+    assert.equal(copy!.filings, orig!.filings);
+
+    const rows = await db.sql<{ cik: string; key: string; figures: Record<string, { value?: string }> }[]>`
+      SELECT cik, statement_type || '|' || fiscal_year || '|' || fiscal_period || '|' || version_sequence AS key, figures
+      FROM statement_versions WHERE cik IN (${ORIGINAL}, ${clone})`;
+    const of = (cik: string) => new Map(rows.filter((r) => r.cik === cik).map((r) => [r.key, r.figures]));
+    const [a, b] = [of(ORIGINAL), of(clone)];
+    assert.deepEqual([...b.keys()].sort(), [...a.keys()].sort());
+    const m = Number(perturbFactor(1));
+    let compared = 0;
+    for (const [key, figs] of a) {
+      for (const [metric, fig] of Object.entries(figs)) {
+        const other = b.get(key)![metric];
+        if (fig.value === undefined) continue;
+        const ratioUnit = /^EPS|PER_SHARE/.test(metric);
+        const expected = ratioUnit ? new Decimal(fig.value) : new Decimal(fig.value).times(m);
+        assert.ok(new Decimal(other!.value!).equals(expected), `${key} ${metric}: ${other?.value} vs ${fig.value} x ${m}`);
+        compared++;
+      }
+    }
+    assert.ok(compared > 300, `compared ${compared} figures`);
+  });
+});
