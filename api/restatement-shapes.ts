@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FactRevisionRow } from '../db/restatement-read.ts';
 import { availablePeriods, statementVersions } from '../db/statement-read.ts';
 import type { VersionRow } from '../db/statement-versions.ts';
-import { CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS } from '../domain/catalog/index.ts';
+import { byCatalogOrder, CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS } from '../domain/catalog/index.ts';
 import { wireDecimal } from '../domain/decimal.ts';
 import { compareValues, isMarketDependent } from '../domain/restatement-analysis.ts';
 import { ServiceError } from '../domain/service-error.ts';
@@ -19,8 +19,7 @@ import type { StatementIdentity } from '../domain/statements/key.ts';
 /** Shapes and helpers shared by the restatement and version-analytics routes. */
 
 const DERIVED_NAMES = new Set(DERIVED_METRICS.map((m) => m.metric));
-const METRIC_RANK = new Map(CANONICAL_METRIC_NAMES.map((m, i) => [m, i]));
-export const byCatalogOrder = (a: string, b: string) => (METRIC_RANK.get(a) ?? 1e9) - (METRIC_RANK.get(b) ?? 1e9) || a.localeCompare(b);
+export { byCatalogOrder };
 
 /**
  * A canonical statement metric for filed-figure comparisons. A market-dependent name (MARKET_CAP,

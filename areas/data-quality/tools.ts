@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Sql } from '../../db/client.ts';
 import { checkQuality, listIssues, versionQuality, type IssueRow } from '../../db/data-quality.ts';
 import { reconcileLatestVersions } from '../../db/reconciliation.ts';
-import { CANONICAL_METRIC_NAMES } from '../../domain/catalog/index.ts';
+import { byCatalogOrder } from '../../domain/catalog/index.ts';
 import { DQ_RULE_CODES, DQ_RULES, ISSUE_SEVERITIES, type IssueSeverity } from '../../domain/data-quality.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';
@@ -31,8 +31,6 @@ import type { VersionRow } from '../../db/statement-versions.ts';
  * normalized statement version, and re-checked on request.
  */
 
-const METRIC_RANK = new Map(CANONICAL_METRIC_NAMES.map((m, i) => [m, i]));
-const byCatalogOrder = (a: string, b: string) => (METRIC_RANK.get(a) ?? 1e9) - (METRIC_RANK.get(b) ?? 1e9) || a.localeCompare(b);
 
 const RULE_LIST = DQ_RULES.map((r) => `${r.rule_code} (${r.severity}${r.reference ? `; ${r.reference}` : ''})`).join('; ');
 

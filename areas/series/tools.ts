@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { resolveTicker } from '../../db/identity.ts';
 import { latestStatementRows, panelPage, type SeriesQuery } from './queries.ts';
-import { CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS, derivedMetric, METRIC_BUNDLES, METRIC_VIEWS, type StatementType } from '../../domain/catalog/index.ts';
+import { byCatalogOrder, CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS, derivedMetric, METRIC_BUNDLES, METRIC_VIEWS, type StatementType } from '../../domain/catalog/index.ts';
 import { inputsOf } from '../../domain/derived-eval.ts';
 import { groupPeriods } from '../../domain/series-periods.ts';
 import { bundlePoint, derivedPoint, panelPoint, periodMetrics } from '../../domain/series-points.ts';
@@ -22,8 +22,6 @@ import { BundlePoint, DerivedPoint, PanelPoint, ViewPoint } from './shapes.ts';
 const ALL_TYPES: StatementType[] = [...STATEMENT_TYPES];
 const DERIVED_NAMES: readonly string[] = DERIVED_METRICS.map((m) => m.metric);
 const isDerived = (m: string) => derivedMetric(m) !== undefined;
-const RANK = new Map(CANONICAL_METRIC_NAMES.map((m, i) => [m, i]));
-const byCatalogOrder = (a: string, b: string) => (RANK.get(a) ?? 1e9) - (RANK.get(b) ?? 1e9) || a.localeCompare(b);
 const MAX_COMPANIES = 50;
 
 // ---------------------------------------------------------------- parameters

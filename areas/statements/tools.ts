@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { availablePeriods, latestVersionId, metricSeries, revisionsOf, statementVersions, versionById } from '../../db/statement-read.ts';
-import { CANONICAL_METRIC_NAMES, canonicalMetric } from '../../domain/catalog/index.ts';
+import { byCatalogOrder, canonicalMetric } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool } from '../../api/define-tool.ts';
@@ -23,8 +23,6 @@ import { CanonicalMetricParam, companyOf, FactViewParams, factViewOf } from '../
 import { QUARTERS } from '../../domain/statements/types.ts';
 import { versionPayloadsOf } from './version-payloads.ts';
 
-const METRIC_RANK = new Map(CANONICAL_METRIC_NAMES.map((m, i) => [m, i]));
-const byCatalogOrder = (a: string, b: string) => (METRIC_RANK.get(a) ?? 1e9) - (METRIC_RANK.get(b) ?? 1e9) || a.localeCompare(b);
 
 const Point = z.object({
   cik: CikOut,

@@ -25,6 +25,13 @@ export const CANONICAL_METRIC_NAMES: readonly string[] = Object.freeze(CANONICAL
 const canonicalByName = new Map<string, CanonicalMetric>(CANONICAL_METRICS.map((m) => [m.metric, m]));
 const derivedByName = new Map<string, DerivedMetric>(DERIVED_METRICS.map((m) => [m.metric, m]));
 
+const CATALOG_RANK = new Map(CANONICAL_METRIC_NAMES.map((m, i) => [m, i]));
+
+/** Sort order of metric names everywhere they are listed: catalog order, then unknown names by name. */
+export function byCatalogOrder(a: string, b: string): number {
+  return (CATALOG_RANK.get(a) ?? 1e9) - (CATALOG_RANK.get(b) ?? 1e9) || a.localeCompare(b);
+}
+
 export function canonicalMetric(name: string): CanonicalMetric | undefined {
   return canonicalByName.get(name);
 }
