@@ -85,6 +85,13 @@ describe('metric catalog', () => {
     }
   });
 
+  it('holds the spec\'s contract counts: 132 canonical definitions and eight bundles', () => {
+    // The spec (Limits: "Canonical metric definitions 132", "Bundles eight") fixes these; everything
+    // else derives its counts from the catalog, so this is the one place a catalog change meets the contract.
+    assert.equal(CANONICAL_METRICS.length, 132);
+    assert.equal(METRIC_BUNDLES.length, 8);
+  });
+
   it('defines canonical metrics with unique names', () => {
     assert.ok(CANONICAL_METRICS.length > 0);
     assert.equal(new Set(CANONICAL_METRIC_NAMES).size, CANONICAL_METRICS.length);
