@@ -10,6 +10,8 @@ import { Cik, IsoDate, PageParams } from '../api/schemas.ts';
 import { get, post } from './helpers/http.ts';
 import { listenWithFixtures, startTestService, type TestService } from './helpers/service.ts';
 import { LISTED_TOOL_NAMES } from './helpers/tool-names.ts';
+import { startOfBudgetWindow } from './helpers/budget-window.ts';
+import { RATE_LIMITS } from '../domain/plans.ts';
 
 /**
  * Test-only definitions, mounted on a second server built from ALL_TOOLS plus these: they let the
@@ -216,6 +218,7 @@ describe('the generated HTTP surface', () => {
 
   it('sends RateLimit headers and answers 429 RATE_LIMITED with Retry-After once the budget is spent', async () => {
     const { key } = await createApiKey(svc.sql, 'budget-org', 'free');
+    await startOfBudgetWindow(RATE_LIMITS.free.standard.window_s);
     const url = `${svc.baseUrl}/v1/edgar/companies:resolve?ticker=MSFT`;
     const firstReply = await get(url, key);
     assert.equal(firstReply.headers.get('ratelimit-policy'), '"standard";q=60;w=60');

@@ -5,6 +5,7 @@ import { API_KEY_PREFIX } from '../domain/api-key.ts';
 import { RATE_LIMITS } from '../domain/plans.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { LISTED_TOOL_NAMES, WRITING_TOOL_NAMES } from './helpers/tool-names.ts';
+import { startOfBudgetWindow } from './helpers/budget-window.ts';
 
 /**
  * The tool server's JSON-RPC 2.0 framing at POST /mcp, over raw HTTP: what the wire looks like for
@@ -214,6 +215,7 @@ describe('tools/call results', () => {
     const budget = RATE_LIMITS.free.tool_server;
     assert.equal(budget.limit, 60);
     const { key } = await createApiKey(svc.sql, 'rl-org', 'free');
+    await startOfBudgetWindow(RATE_LIMITS.free.tool_server.window_s);
     for (let i = 1; i <= budget.limit; i++) {
       const res = await rpc(toolsCall('system_metadata', {}, `rl-${i}`), { 'X-Api-Key': key });
       assert.equal(res.result.isError, false, `call ${i} of ${budget.limit} should succeed: ${res.result.content[0].text}`);
