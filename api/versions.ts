@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { CANONICAL_METRICS, DERIVED_METRICS, METRIC_BUNDLES, METRIC_VIEWS } from '../domain/catalog/index.ts';
+import { CATALOG_READ_FINGERPRINT } from '../domain/catalog/fingerprint.ts';
 
 /**
  * What a deterministic-query manifest records about the code that answered: the package version
@@ -10,7 +9,6 @@ import { CANONICAL_METRICS, DERIVED_METRICS, METRIC_BUNDLES, METRIC_VIEWS } from
  * whenever a mapping rule that shapes the figures does.
  */
 let code: string | null = null;
-let catalog: string | null = null;
 
 export function codeVersion(): string {
   if (code) return code;
@@ -27,8 +25,7 @@ export function codeVersion(): string {
   return (code = `${pkg.version}+${commit}`);
 }
 
+/** The catalog's read fingerprint (domain/catalog/fingerprint.ts), in the manifest's `sha256:` form. */
 export function catalogVersion(): string {
-  if (catalog) return catalog;
-  const h = createHash('sha256').update(JSON.stringify({ CANONICAL_METRICS, DERIVED_METRICS, METRIC_BUNDLES, METRIC_VIEWS }));
-  return (catalog = `sha256:${h.digest('hex').slice(0, 16)}`);
+  return `sha256:${CATALOG_READ_FINGERPRINT.slice(0, 16)}`;
 }

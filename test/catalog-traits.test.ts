@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { balanceMetric, usgaap } from '../domain/catalog/builders.ts';
-import { CATALOG_FINGERPRINT, fingerprintOf } from '../domain/catalog/fingerprint.ts';
-import { CANONICAL_METRICS, canonicalMetric } from '../domain/catalog/index.ts';
+import { CATALOG_FINGERPRINT, CATALOG_READ_FINGERPRINT, fingerprintOf, readFingerprintOf } from '../domain/catalog/fingerprint.ts';
+import { CANONICAL_METRICS, canonicalMetric, DERIVED_METRICS, METRIC_BUNDLES, METRIC_VIEWS } from '../domain/catalog/index.ts';
 import { COVERAGE_CORE_METRICS, HEADLINE_METRICS, NON_NEGATIVE_METRICS, QUALITY_REQUIRED_METRICS, TRUST_REQUIREMENTS } from '../domain/catalog/traits.ts';
 import { CORE_METRICS as COVERAGE_CORE } from '../domain/coverage.ts';
 import { CORE_METRICS as QUALITY_CORE, NON_NEGATIVE_METRICS as DQ_NON_NEGATIVE } from '../domain/data-quality.ts';
@@ -49,6 +49,15 @@ describe('metric traits on the catalog entries', () => {
 });
 
 describe('the catalog fingerprint', () => {
+  it('has a read fingerprint that a derived formula moves while the stored-rows fingerprint stays', () => {
+    const parts = { canonical: CANONICAL_METRICS, derived: DERIVED_METRICS, bundles: METRIC_BUNDLES, views: METRIC_VIEWS };
+    assert.equal(readFingerprintOf(parts), CATALOG_READ_FINGERPRINT);
+    const changed = DERIVED_METRICS.map((m, i) => (i === 0 ? { ...m, formula: `${m.formula} + 0` } : m));
+    assert.notEqual(readFingerprintOf({ ...parts, derived: changed }), CATALOG_READ_FINGERPRINT);
+    assert.equal(fingerprintOf(CANONICAL_METRICS), CATALOG_FINGERPRINT, 'derived metrics are not stored, so ingestion need not rebuild');
+  });
+
+
   it('is a SHA-256 hex digest of the canonical entries', () => {
     assert.match(CATALOG_FINGERPRINT, /^[0-9a-f]{64}$/);
     assert.equal(fingerprintOf(CANONICAL_METRICS), CATALOG_FINGERPRINT);

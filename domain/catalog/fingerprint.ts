@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CANONICAL_METRICS } from './index.ts';
+import { CANONICAL_METRICS, DERIVED_METRICS, METRIC_BUNDLES, METRIC_VIEWS } from './index.ts';
 import type { CanonicalMetric } from './types.ts';
 
 /** JSON with object keys sorted at every depth, so the text depends on content, never on key order. */
@@ -26,4 +26,16 @@ export const CATALOG_FINGERPRINT: string = fingerprintOf(CANONICAL_METRICS);
 /** The fingerprint of a list of catalog entries (exported so a test can show what moves it). */
 export function fingerprintOf(entries: readonly CanonicalMetric[]): string {
   return createHash('sha256').update(canonicalJson(entries), 'utf8').digest('hex');
+}
+
+/**
+ * The fingerprint of everything in the catalog that shapes an answer on read: canonical and derived
+ * definitions, bundles and views (deterministic-query manifests record it). Same canonical JSON as
+ * CATALOG_FINGERPRINT, wider scope: derived metrics change read answers without changing stored rows.
+ */
+export const CATALOG_READ_FINGERPRINT: string = readFingerprintOf({ canonical: CANONICAL_METRICS, derived: DERIVED_METRICS, bundles: METRIC_BUNDLES, views: METRIC_VIEWS });
+
+/** The read fingerprint of a catalog's parts (exported so a test can show what moves it). */
+export function readFingerprintOf(parts: { canonical: unknown; derived: unknown; bundles: unknown; views: unknown }): string {
+  return createHash('sha256').update(canonicalJson(parts), 'utf8').digest('hex');
 }
