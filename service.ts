@@ -18,6 +18,7 @@ import { postgresBudgets } from './api/budgets.ts';
 import { loadMacro } from './ingest/macro/load-macro.ts';
 import { ALL_TOOLS } from './areas/index.ts';
 import { Authenticator } from './api/auth.ts';
+import { ChangeFeed } from './db/change-feed.ts';
 import { slotCoverage } from './api/coverage-gate.ts';
 import type { ServerInfo } from './api/jsonrpc.ts';
 import type { Services } from './api/services.ts';
@@ -66,15 +67,17 @@ export function buildServices(
   registry: readonly ToolDefinition[] = ALL_TOOLS,
   logger: Logger = createLogger(config),
 ): Services {
+  const changes = new ChangeFeed(database.sql);
   return {
     registry: new Map(registry.map((d) => [d.name, d])),
+    changes,
     bulkStore,
     sql: database.sql,
     config,
     now,
     budgets: postgresBudgets(database.sql, () => now().getTime()),
     logger,
-    authenticator: new Authenticator(database.sql, () => now().getTime()),
+    authenticator: new Authenticator(database.sql, () => now().getTime(), changes),
     coverage: slotCoverage(database.sql),
     status: { phase: 'starting', startedAt: now(), progress: null, draining: false },
     checkOutputs: process.env.CHECK_OUTPUTS === '1',
@@ -113,6 +116,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const bulkStore = await openBlobStore(config, () => config.publicBaseUrl ?? `http://${localHost}:${port}`);
   const services = buildServices(config, database, bulkStore, options.now, ALL_TOOLS, options.logger);
+  // read caches stay off (every read goes to PostgreSQL) unless this instance hears every change
+  await services.changes.start().catch((err) => log(`change notifications unavailable, reads go uncached: ${(err as Error).message}`));
   const server = createHttpServer(services, ALL_TOOLS, SERVER_INFO);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
@@ -208,6 +213,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
         timeoutMs: o.timeoutMs ?? config.shutdownTimeoutMs,
       });
       await jobsStopped;
+      await services.changes.stop();
       await database.close();
       return drained;
     },

@@ -4,6 +4,7 @@ import type { Plan } from '../domain/plans.ts';
 import { ServiceError } from '../domain/service-error.ts';
 import type { Sql } from '../db/client.ts';
 import { findKeyByHash } from '../db/keys.ts';
+import type { ChangeFeed } from '../db/change-feed.ts';
 
 export interface AuthContext {
   keyId: string;
@@ -17,17 +18,29 @@ const MISSING = 'Send your API key in the X-Api-Key header. Create one with `npm
 const INVALID = 'The API key in X-Api-Key is not valid (unknown, malformed or revoked).';
 
 /**
- * Resolves X-Api-Key to the organization and plan. A hit is cached for a short time so a hot key
- * costs one hash per request, not a query; a revoked key stops working within `ttlMs`.
+ * Resolves X-Api-Key to the organization and plan. A hit is cached so a hot key costs one hash per
+ * request, not a query. A change to api_keys or organizations committed by any instance (a
+ * revocation, a plan change) drops every cached key as soon as its notification arrives
+ * (db/change-feed.ts); `ttlMs` bounds a hit's age should notifications stop, so a revoked key
+ * stops working within seconds even then.
  */
 export class Authenticator {
-  private readonly cache = new Map<string, { ctx: AuthContext; expiresMs: number }>();
+  private readonly cache = new Map<string, { ctx: AuthContext; expiresMs: number; generation: string | null }>();
 
   constructor(
     private readonly sql: Sql,
     private readonly now: () => number = Date.now,
-    private readonly ttlMs = 30_000,
+    private readonly changes: ChangeFeed | null = null,
+    private readonly ttlMs = 10_000,
   ) {}
+
+  /** Both tables a key's answer comes from; null while the feed is not live. */
+  private generation(): string | null {
+    if (!this.changes) return null;
+    const k = this.changes.generation('api_keys');
+    const o = this.changes.generation('organizations');
+    return k === null || o === null ? null : `${k}/${o}`;
+  }
 
   async authenticate(rawKey: string | undefined): Promise<AuthContext> {
     if (!rawKey) throw new ServiceError('UNAUTHORIZED', MISSING, { header: 'X-Api-Key' });
@@ -35,8 +48,9 @@ export class Authenticator {
     const hash = hashApiKey(rawKey);
     const cacheKey = hash.toString('hex');
     const hit = this.cache.get(cacheKey);
-    if (hit && hit.expiresMs > this.now()) return hit.ctx;
+    if (hit && hit.expiresMs > this.now() && hit.generation === this.generation()) return hit.ctx;
 
+    const generation = this.generation();
     const row = await findKeyByHash(this.sql, hash);
     // The lookup is by an indexed hash; the comparison that decides is constant-time anyway.
     if (!row || row.key_hash.length !== hash.length || !timingSafeEqual(row.key_hash, hash) || row.revoked_at) {
@@ -51,7 +65,7 @@ export class Authenticator {
       plan: row.plan,
     };
     if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(cacheKey, { ctx, expiresMs: this.now() + this.ttlMs });
+    this.cache.set(cacheKey, { ctx, expiresMs: this.now() + this.ttlMs, generation });
     return ctx;
   }
 }

@@ -7,6 +7,20 @@
  */
 const renderings = new WeakMap<object, Map<string, string>>();
 
+const kept = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * `make()`, computed once per prepared value and name and kept with it (an encoded HTTP body, say);
+ * for a value that is not prepared, made afresh every time.
+ */
+export function keptWith<T>(value: object, name: string, make: () => T): T {
+  if (!renderings.has(value)) return make();
+  let m = kept.get(value);
+  if (!m) kept.set(value, (m = new Map()));
+  if (!m.has(name)) m.set(name, make());
+  return m.get(name) as T;
+}
+
 /** Deep-freezes `value` and lets its serializations be kept; returns the same object. */
 export function prepared<T extends object>(value: T): T {
   deepFreeze(value);

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Sql } from '../db/client.ts';
+import type { ChangeFeed } from '../db/change-feed.ts';
 import type { BlobStore } from '../domain/bulk/blob-store.ts';
 import type { Logger } from 'pino';
 import type { BudgetCounter } from '../domain/rate-limit.ts';
@@ -29,6 +30,8 @@ export interface Services {
   /** structured JSON log (pino): request lines, failures with their trace id */
   logger: Logger;
   authenticator: Authenticator;
+  /** commits that change cached tables, from any instance (db/change-feed.ts); read caches key on it */
+  changes: ChangeFeed;
   coverage: CoverageGate;
   status: ServiceStatus;
   /** where bulk snapshot files live (export/) */

@@ -38,20 +38,40 @@ export function notModified(req: IncomingMessage, etag: string): boolean {
   return given.split(',').some((t) => t.trim().replace(/^W\//, '') === bare);
 }
 
-/** Compressed forms of static documents (OpenAPI, reference page, manifest): computed once each. */
-const compressedCache = new Map<string, Buffer>();
+/**
+ * A response body with what is derived from its bytes (ETag, compressed forms) computed on first
+ * use and kept with it: a body made once for an immutable payload (`keptBody`) or a static
+ * document serves every later request without hashing or compressing again.
+ */
+export class EncodedBody {
+  readonly raw: Buffer;
+  private tag: string | null = null;
+  private readonly compressed = new Map<'br' | 'gzip', Buffer>();
 
-function compress(body: Buffer, encoding: 'br' | 'gzip', cacheKey: string | null): Buffer {
-  const key = cacheKey && `${encoding}:${cacheKey}`;
-  const hit = key ? compressedCache.get(key) : undefined;
-  if (hit) return hit;
-  const out =
-    encoding === 'br'
-      ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: cacheKey ? 9 : 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-      : gzipSync(body, { level: cacheKey ? 9 : 6 });
-  if (key) compressedCache.set(key, out);
-  return out;
+  /** `strong`: compress at the highest levels (the result is kept, so its cost is paid once) */
+  constructor(text: string, private readonly strong = false) {
+    this.raw = Buffer.from(text, 'utf8');
+  }
+
+  get etag(): string {
+    return (this.tag ??= etagOf(this.raw));
+  }
+
+  encoded(encoding: 'br' | 'gzip'): Buffer {
+    let out = this.compressed.get(encoding);
+    if (out === undefined) {
+      out =
+        encoding === 'br'
+          ? brotliCompressSync(this.raw, { params: { [constants.BROTLI_PARAM_QUALITY]: this.strong ? 9 : 5, [constants.BROTLI_PARAM_SIZE_HINT]: this.raw.length } })
+          : gzipSync(this.raw, { level: this.strong ? 9 : 6 });
+      this.compressed.set(encoding, out);
+    }
+    return out;
+  }
 }
+
+/** Static documents (OpenAPI, reference page, manifest): each body and its compressed forms made once. */
+const staticBodies = new Map<string, { text: string; body: EncodedBody }>();
 
 export interface SendOptions {
   /** extra response headers */
@@ -65,16 +85,18 @@ export interface SendOptions {
 /**
  * Every body the service sends goes through here: an ETag on successful reads (and 304 when
  * If-None-Match matches), Cache-Control, and br or gzip over COMPRESS_MIN_BYTES when the caller
- * accepts it. HEAD gets the same status and headers, no body (node drops it).
+ * accepts it. HEAD gets the same status and headers, no body (node drops it). `content` is the
+ * text, or an EncodedBody kept with an immutable payload.
  */
-export function sendBody(res: ServerResponse, status: number, text: string, type: string, options: SendOptions = {}): void {
+export function sendBody(res: ServerResponse, status: number, content: string | EncodedBody, type: string, options: SendOptions = {}): void {
   const req = res.req as IncomingMessage | undefined;
-  const raw = Buffer.from(text, 'utf8');
+  const encoded = typeof content === 'string' ? staticBody(content, options.cacheKey) : content;
+  const raw = encoded.raw;
   const headers: Record<string, string | number> = { 'content-type': type, ...options.headers };
   const method = req?.method ?? 'GET';
   const cacheable = status === 200 && (method === 'GET' || method === 'HEAD');
   if (cacheable) {
-    const etag = etagOf(raw);
+    const etag = encoded.etag;
     headers.etag = etag;
     headers['cache-control'] = options.immutable ? 'private, max-age=31536000, immutable' : 'private, no-cache';
     if (req && notModified(req, etag)) {
@@ -90,11 +112,21 @@ export function sendBody(res: ServerResponse, status: number, text: string, type
     headers.vary = vary ? `${String(vary)}, accept-encoding` : 'accept-encoding';
     const encoding = chooseEncoding(req?.headers['accept-encoding']);
     if (encoding !== 'identity') {
-      body = compress(raw, encoding, options.cacheKey ?? null);
+      body = encoded.encoded(encoding);
       headers['content-encoding'] = encoding;
     }
   }
   headers['content-length'] = body.length;
   res.writeHead(status, headers);
   res.end(body);
+}
+
+/** A static document's kept body (made again if its text changed), or a fresh one for any other text. */
+function staticBody(text: string, cacheKey: string | undefined): EncodedBody {
+  if (cacheKey === undefined) return new EncodedBody(text);
+  const kept = staticBodies.get(cacheKey);
+  if (kept && kept.text === text) return kept.body;
+  const body = new EncodedBody(text, true);
+  staticBodies.set(cacheKey, { text, body });
+  return body;
 }

@@ -2,13 +2,24 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateDecision } from '../domain/rate-limit.ts';
 import type { ServiceError } from '../domain/service-error.ts';
-import { sendBody, type SendOptions } from './encoding.ts';
-import { jsonOf } from '../api/prepared-json.ts';
+import { EncodedBody, sendBody, type SendOptions } from './encoding.ts';
+import { isPrepared, jsonOf, keptWith } from '../api/prepared-json.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** Random bytes drawn ahead in one call (as randomUUID does) instead of a system call per request. */
+const POOL_BYTES = 16 * 256;
+let pool = Buffer.alloc(0);
+let poolAt = POOL_BYTES;
+
 export function newTraceId(): string {
-  return randomBytes(16).toString('hex');
+  if (poolAt + 16 > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolAt = 0;
+  }
+  const id = pool.toString('hex', poolAt, poolAt + 16);
+  poolAt += 16;
+  return id;
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
@@ -65,8 +76,9 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, options: Omit<SendOptions, 'headers'> = {}): void {
-  // a prepared (immutable) payload is serialized once, whatever the number of requests for it
-  sendBody(res, status, jsonOf(body), 'application/json; charset=utf-8', { ...options, headers });
+  // a prepared (immutable) payload is serialized, hashed and compressed once, whatever the number of requests for it
+  const content = isPrepared(body) ? keptWith(body as object, 'http-body', () => new EncodedBody(jsonOf(body))) : new EncodedBody(jsonOf(body));
+  sendBody(res, status, content, 'application/json; charset=utf-8', { ...options, headers });
 }
 
 /** What the service reads of a refused body before it hangs up on a sender that will not stop. */

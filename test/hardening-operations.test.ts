@@ -65,6 +65,26 @@ describe('operations: HTTP hygiene, observability', () => {
     assert.equal(small.headers['content-encoding'], undefined, 'a body under the threshold is sent as is');
   });
 
+  it('serves a kept (prepared) statement payload br, gzip and plain with one ETag, each identical once decompressed, again and again', async () => {
+    const url = `${svc.baseUrl}/v1/fundamentals/normalized-statements?cik=320193&statement_type=INCOME_STATEMENT&fiscal_year=2022&fiscal_period=FY`;
+    const headers = (enc?: string) => ({ 'x-api-key': svc.keys.free, ...(enc ? { 'accept-encoding': enc } : {}) });
+    const plain = await raw(url, { headers: headers() });
+    assert.equal(plain.status, 200);
+    for (let round = 0; round < 2; round++) {
+      const br = await raw(url, { headers: headers('br') });
+      const gz = await raw(url, { headers: headers('gzip') });
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.equal(gz.headers['content-encoding'], 'gzip');
+      assert.deepEqual(brotliDecompressSync(br.body), plain.body);
+      assert.deepEqual(gunzipSync(gz.body), plain.body);
+      assert.equal(br.headers.etag, plain.headers.etag);
+      assert.equal(gz.headers.etag, plain.headers.etag);
+      assert.equal(Number(br.headers['content-length']), br.body.length);
+    }
+    const again = await raw(url, { headers: { ...headers('br'), 'if-none-match': String(plain.headers.etag) } });
+    assert.equal(again.status, 304);
+  });
+
   it('serves reads keyed by a statement version id with ETag and Cache-Control immutable, and 304 on If-None-Match', async () => {
     const statement = await get(`${svc.baseUrl}/v1/fundamentals/normalized-statements?cik=320193&statement_type=INCOME_STATEMENT&fiscal_year=2023&fiscal_period=FY`, svc.keys.free);
     const id = statement.body.data.statement_version_id;

@@ -56,7 +56,7 @@ describe('prepared statement payloads (one per immutable version)', () => {
     assert.deepEqual(some.body.data.normalized_payload.facts.map((f: { metric: string }) => f.metric), ['REVENUE']);
   });
 
-  it('serves a version added after the first read at once, and the earlier one still as of a date before it', async () => {
+  it('serves a version added after the first read as soon as its commit is announced, and the earlier one still as of a date before it', async () => {
     const before = (await read(QUERY)).body.data;
     // a restatement lands: the next version, filed later, with revenue changed
     await svc.sql`
@@ -66,6 +66,8 @@ describe('prepared statement payloads (one per immutable version)', () => {
         accession, form, filing_date + 30, accepted_at, currency, accounting_standard,
         jsonb_set(figures, '{REVENUE,value}', '"383285000001.000000"'), content_hash || '-restated', statement_version_id
       FROM statement_versions WHERE statement_version_id = ${before.statement_version_id}`;
+    // the insert's commit notified every instance (db/change-feed.ts); wait until this one heard it
+    await svc.running.services.changes.sync();
     const after = (await read(QUERY)).body.data;
     assert.equal(after.version_sequence, before.version_sequence + 1);
     assert.equal(after.normalized_payload.facts.find((f: { metric: string }) => f.metric === 'REVENUE').value, '383285000001.000000');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readCacheOf } from '../../api/read-cache.ts';
 import { resolveTicker } from '../../db/identity.ts';
 import { latestStatementRows, panelPage, type SeriesQuery } from './queries.ts';
 import { byCatalogOrder, CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS, derivedMetric, METRIC_BUNDLES, METRIC_VIEWS, type StatementType } from '../../domain/catalog/index.ts';
@@ -23,6 +24,15 @@ const ALL_TYPES: StatementType[] = [...STATEMENT_TYPES];
 const DERIVED_NAMES: readonly string[] = DERIVED_METRICS.map((m) => m.metric);
 const isDerived = (m: string) => derivedMetric(m) !== undefined;
 const MAX_COMPANIES = 50;
+
+
+/**
+ * Panel pages, kept until statement_versions changes (api/read-cache.ts): a panel is a pure function
+ * of the latest versions, so an unchanged request is answered from memory, its JSON serialized
+ * once. Keyed by the resolved query (companies after ticker resolution) and page.
+ */
+const panelPages = (services: Parameters<typeof readCacheOf>[0]) =>
+  readCacheOf<ReturnType<typeof pageOf<ReturnType<typeof panelPoint>>>>(services, 'series.panel-pages', 'statement_versions', { max: 2_000, maxAgeMs: 10_000 });
 
 // ---------------------------------------------------------------- parameters
 
@@ -164,8 +174,11 @@ export const fundamentalsPanel = defineTool({
       metrics,
       tier1: input.use_tier1_only,
     };
-    const { total, rows } = await panelPage(ctx.services.sql, q, { limit: input.page_size, offset: (input.page - 1) * input.page_size });
-    return pageOf(rows.map((r) => panelPoint(r, byCatalogOrder)), total, input.page, input.page_size);
+    const page = { limit: input.page_size, offset: (input.page - 1) * input.page_size };
+    return (await panelPages(ctx.services).memo(JSON.stringify([q, page]), async () => {
+      const { total, rows } = await panelPage(ctx.services.sql, q, page);
+      return pageOf(rows.map((r) => panelPoint(r, byCatalogOrder)), total, input.page, input.page_size);
+    }))!;
   },
 });
 

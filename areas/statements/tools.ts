@@ -22,6 +22,15 @@ import { FigureProvenance, StatementVersionOut, versionOut, viewOf } from '../..
 import { CanonicalMetricParam, companyOf, FactViewParams, factViewOf } from '../../api/params.ts';
 import { QUARTERS } from '../../domain/statements/types.ts';
 import { versionPayloadsOf } from './version-payloads.ts';
+import { readCacheOf } from '../../api/read-cache.ts';
+
+/**
+ * Which version is the latest of a statement period (as of a date, or today): kept until
+ * statement_versions changes (api/read-cache.ts), so a hot read of an unchanged period costs no
+ * query at all. A period with no version is not kept (it goes to the full read, which says what exists).
+ */
+const latestIds = (services: Parameters<typeof readCacheOf>[0]) =>
+  readCacheOf<{ id: string }>(services, 'statements.latest-id', 'statement_versions', { max: 100_000, maxAgeMs: 10_000 });
 
 
 const Point = z.object({
@@ -194,7 +203,13 @@ export const statementsNormalized = defineTool({
     const view = factViewOf(ctx, input);
     if (!input.include_version_history) {
       // the hot read: the latest id, then its answer prepared once per view (versions never change)
-      const id = await latestVersionId(ctx.services.sql, identity, visibility);
+      const id = (await latestIds(ctx.services).memo(
+        `${cik}|${input.statement_type}|${input.fiscal_year}|${input.fiscal_period}|${visibility.as_of_date ?? ''}`,
+        async () => {
+          const found = await latestVersionId(ctx.services.sql, identity, visibility);
+          return found === null ? null : { id: found };
+        },
+      ))?.id ?? null;
       if (id !== null) {
         const payloads = versionPayloadsOf<{ data: ReturnType<typeof versionOut> }>(ctx.services);
         // a metrics selection is built per request; the two whole views (compact or full) are kept

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { Sql } from './client.ts';
+
+/**
+ * What tells a service instance that rows it may have cached changed: the `fds_changes`
+ * notifications the tables' triggers send when a writing transaction commits (migration 000031),
+ * whichever instance or process wrote. Each instance listens on one connection of its own. A read
+ * cache keeps an entry only while the generation it was made in is current: a notification from
+ * the table, a (re)connection of the listening session (notifications may have been missed while
+ * it was down) or `bump()` after a local write moves the generation on. While nobody listens
+ * (before `start`, after `stop`, or when listening failed) the feed is not live and caches are
+ * bypassed, so a feed can never make a read staler than an uncached one by more than the time a
+ * notification takes to arrive.
+ */
+export const CHANGE_CHANNEL = 'fds_changes';
+
+/** The tables whose changes are announced (their triggers are in migration 000031). */
+export type ChangedTable = 'statement_versions' | 'api_keys' | 'organizations';
+
+const PROBE = 'probe:';
+
+export class ChangeFeed {
+  private readonly generations = new Map<string, number>();
+  private listening = false;
+  private unlisten: (() => Promise<void>) | null = null;
+  private readonly probes = new Map<string, () => void>();
+
+  constructor(private readonly sql: Sql) {}
+
+  /** Starts listening; resolves once the first LISTEN is in place. Failing to listen leaves the feed not live (reads go uncached). */
+  async start(): Promise<void> {
+    if (this.unlisten) return;
+    const r = await this.sql.listen(
+      CHANGE_CHANNEL,
+      (payload) => this.onNotify(payload),
+      () => {
+        // first LISTEN, or a new session after the connection dropped: anything may have changed meanwhile
+        this.bumpAll();
+        this.listening = true;
+      },
+    );
+    this.unlisten = r.unlisten;
+  }
+
+  async stop(): Promise<void> {
+    this.listening = false;
+    this.bumpAll();
+    const u = this.unlisten;
+    this.unlisten = null;
+    if (u) await u().catch(() => {});
+    for (const resolve of this.probes.values()) resolve();
+    this.probes.clear();
+  }
+
+  /** Whether caches may keep entries: the feed is listening. */
+  get live(): boolean {
+    return this.listening;
+  }
+
+  /** The current generation of `table`'s rows, or null when the feed is not live (do not cache). */
+  generation(table: ChangedTable): number | null {
+    if (!this.listening) return null;
+    return this.generations.get(table) ?? 0;
+  }
+
+  /** A write made through this process: drop what was cached from `table` now, before its notification arrives. */
+  bump(table: ChangedTable): void {
+    this.generations.set(table, (this.generations.get(table) ?? 0) + 1);
+  }
+
+  /**
+   * Resolves once every change committed before the call has been seen: sends a probe through the
+   * channel and waits for it (PostgreSQL delivers notifications to a listener in commit order).
+   * Tests use it after writing through a connection of their own.
+   */
+  async sync(): Promise<void> {
+    if (!this.listening) return;
+    const id = randomUUID();
+    const seen = new Promise<void>((resolve) => this.probes.set(id, resolve));
+    await this.sql`SELECT pg_notify(${CHANGE_CHANNEL}, ${PROBE + id})`;
+    await seen;
+  }
+
+  private onNotify(payload: string): void {
+    if (payload.startsWith(PROBE)) {
+      const id = payload.slice(PROBE.length);
+      this.probes.get(id)?.();
+      this.probes.delete(id);
+      return;
+    }
+    this.bump(payload as ChangedTable);
+  }
+
+  private bumpAll(): void {
+    for (const t of ['statement_versions', 'api_keys', 'organizations'] as const) this.bump(t);
+  }
+}

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ReadCache } from '../api/read-cache.ts';
+import { isPrepared } from '../api/prepared-json.ts';
+import { ChangeFeed } from '../db/change-feed.ts';
+import { connect } from '../db/client.ts';
+import { createApiKey } from '../db/keys.ts';
+import { get } from './helpers/http.ts';
+import { startTestService, type TestService } from './helpers/service.ts';
+
+const APPLE = '0000320193';
+const STATEMENT = `/v1/fundamentals/normalized-statements?cik=${APPLE}&statement_type=INCOME_STATEMENT&fiscal_year=2023&fiscal_period=FY`;
+const PANEL = `/v1/fundamentals/time-series?statement_type=INCOME_STATEMENT&ciks=${APPLE}&ciks=0000789019&from=2019-01-01&to=2023-12-31&metrics=REVENUE`;
+
+describe('read caches follow committed changes (db/change-feed.ts, api/read-cache.ts)', () => {
+  let svc: TestService;
+  // a second connection pool: another instance's writes, not this service's own
+  let other: ReturnType<typeof connect>;
+  before(async () => {
+    svc = await startTestService();
+    other = connect(svc.running.database.url, { max: 1 });
+  });
+  after(async () => {
+    await other?.end({ timeout: 5 });
+    await svc?.close();
+  });
+  const read = async (path: string, key = svc.keys.enterprise) => {
+    const r = await get(svc.baseUrl + path, key);
+    assert.equal(r.status, 200, r.text);
+    return r;
+  };
+
+  it('listens once the service is up, so reads are cached', () => {
+    assert.equal(svc.running.services.changes.live, true);
+  });
+
+  it('serves a statement read and a panel from memory until another connection commits a new version, then the new figures', async () => {
+    const statement = await read(STATEMENT);
+    const panel = await read(PANEL);
+    // an unchanged read is the same bytes (a cache hit or not, the answer may not differ)
+    assert.equal((await read(STATEMENT)).text, statement.text);
+    assert.equal((await read(PANEL)).text, panel.text);
+    const v = statement.body.data;
+    await other`
+      INSERT INTO statement_versions (cik, statement_type, fiscal_year, fiscal_period, version_sequence, period_start, period_end,
+        accession, form, filing_date, accepted_at, currency, accounting_standard, figures, content_hash, previous_version_id)
+      SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence + 1, period_start, period_end,
+        accession, form, filing_date + 30, accepted_at, currency, accounting_standard,
+        jsonb_set(figures, '{REVENUE,value}', '"383285000002.000000"'), content_hash || '-cache-test', statement_version_id
+      FROM statement_versions WHERE statement_version_id = ${v.statement_version_id}`;
+    await svc.running.services.changes.sync();
+    const after = (await read(STATEMENT)).body.data;
+    assert.equal(after.version_sequence, v.version_sequence + 1);
+    assert.equal(after.normalized_payload.facts.find((f: { metric: string }) => f.metric === 'REVENUE').value, '383285000002.000000');
+    const points = (await read(PANEL)).body.items as { cik: string; fiscal_year: number; statement_version_id: string; metrics: Record<string, string> }[];
+    const fy2023 = points.find((p) => p.cik === APPLE && p.fiscal_year === 2023)!;
+    assert.equal(fy2023.statement_version_id, after.statement_version_id);
+    assert.equal(fy2023.metrics.REVENUE, '383285000002.000000');
+    // the earlier version is still what a date before the new filing sees
+    assert.equal((await read(`${STATEMENT}&as_of_date=${v.filing_date}`)).body.data.statement_version_id, v.statement_version_id);
+  });
+
+  it('refuses a key revoked by another connection on its next use, though it was cached', async () => {
+    const issued = await createApiKey(svc.sql, 'cache-org', 'growth');
+    await read('/v1/system/metadata', issued.key);
+    await read('/v1/system/metadata', issued.key);
+    await other`UPDATE api_keys SET revoked_at = now() WHERE key_id = ${issued.key_id}`;
+    await svc.running.services.changes.sync();
+    assert.equal((await get(`${svc.baseUrl}/v1/system/metadata`, issued.key)).status, 401);
+  });
+
+  it('keeps a loaded value only while the table is unchanged, and drops one whose load raced a change', async () => {
+    const feed = new ChangeFeed(svc.sql);
+    await feed.start();
+    try {
+      let loads = 0;
+      const cache = new ReadCache<{ n: number }>(feed, 'statement_versions', { max: 10, maxAgeMs: 60_000 });
+      const load = async () => ({ n: ++loads });
+      assert.deepEqual(await cache.memo('a', load), { n: 1 });
+      assert.deepEqual(await cache.memo('a', load), { n: 1 }, 'a hit does not load');
+      assert.ok(isPrepared(await cache.memo('a', load)), 'kept values are prepared (frozen, serialized once)');
+      feed.bump('api_keys');
+      assert.deepEqual(await cache.memo('a', load), { n: 1 }, 'a change to another table keeps it');
+      feed.bump('statement_versions');
+      assert.deepEqual(await cache.memo('a', load), { n: 2 }, 'a change to its table drops it');
+      // a change committed while the load runs: the value is served once but not kept
+      assert.deepEqual(await cache.memo('b', async () => { feed.bump('statement_versions'); return { n: ++loads }; }), { n: 3 });
+      assert.deepEqual(await cache.memo('b', load), { n: 4 });
+      // nothing is kept for "not found"
+      assert.equal(await cache.memo('none', async () => null), null);
+      assert.equal(cache.size, 2);
+    } finally {
+      await feed.stop();
+    }
+  });
+
+  it('keeps nothing while the feed is not listening, and nothing older than its age bound', async () => {
+    const feed = new ChangeFeed(svc.sql);
+    let loads = 0;
+    const load = async () => ({ n: ++loads });
+    const idle = new ReadCache<{ n: number }>(feed, 'statement_versions', { max: 10, maxAgeMs: 60_000 });
+    assert.equal(feed.live, false);
+    await idle.memo('a', load);
+    await idle.memo('a', load);
+    assert.equal(loads, 2, 'not listening: every read loads');
+    await feed.start();
+    try {
+      let t = 0;
+      const aged = new ReadCache<{ n: number }>(feed, 'statement_versions', { max: 10, maxAgeMs: 1_000, now: () => t });
+      await aged.memo('a', load);
+      t = 999;
+      await aged.memo('a', load);
+      assert.equal(loads, 3);
+      t = 1_000;
+      await aged.memo('a', load);
+      assert.equal(loads, 4, 'at its age bound an entry is loaded again');
+    } finally {
+      await feed.stop();
+    }
+    await idle.memo('a', load);
+    assert.equal(loads, 5, 'stopped: reads load again');
+  });
+
+  it('drops the least recently used entry beyond its bound', async () => {
+    const feed = new ChangeFeed(svc.sql);
+    await feed.start();
+    try {
+      let loads = 0;
+      const cache = new ReadCache<{ k: string }>(feed, 'statement_versions', { max: 2, maxAgeMs: 60_000 });
+      const load = (k: string) => async () => (loads++, { k });
+      await cache.memo('a', load('a'));
+      await cache.memo('b', load('b'));
+      await cache.memo('a', load('a')); // a is now the most recent
+      await cache.memo('c', load('c')); // b goes
+      assert.equal(loads, 3);
+      await cache.memo('a', load('a'));
+      assert.equal(loads, 3, 'a was kept');
+      await cache.memo('b', load('b'));
+      assert.equal(loads, 4, 'b was dropped');
+    } finally {
+      await feed.stop();
+    }
+  });
+});
