@@ -18,6 +18,8 @@ export interface Config {
   /** create and print one key per plan for org `dev` on first start */
   devKeys: boolean;
   logRequests: boolean;
+  /** keep hot reads (latest version ids, panel pages, API keys) in memory until their tables change (READ_CACHE=off: every read queries PostgreSQL) */
+  readCache: boolean;
   /** on an empty corpus, ingest every company of SEC_SOURCE before reporting ready */
   ingestOnStart: boolean;
   /**
@@ -110,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: flag(env, 'RATE_LIMITS', true),
     devKeys: flag(env, 'DEV_KEYS', true),
     logRequests: flag(env, 'LOG_REQUESTS', false),
+    readCache: flag(env, 'READ_CACHE', true),
     ingestOnStart: flag(env, 'INGEST_ON_START', true),
     mcpAllowedOrigins: listFrom(env.MCP_ALLOWED_ORIGINS),
     bulkStore: bulkStoreFrom(env.BULK_STORE),

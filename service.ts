@@ -117,7 +117,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   const bulkStore = await openBlobStore(config, () => config.publicBaseUrl ?? `http://${localHost}:${port}`);
   const services = buildServices(config, database, bulkStore, options.now, ALL_TOOLS, options.logger);
   // read caches stay off (every read goes to PostgreSQL) unless this instance hears every change
-  await services.changes.start().catch((err) => log(`change notifications unavailable, reads go uncached: ${(err as Error).message}`));
+  if (config.readCache) await services.changes.start().catch((err) => log(`change notifications unavailable, reads go uncached: ${(err as Error).message}`));
   const server = createHttpServer(services, ALL_TOOLS, SERVER_INFO);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {

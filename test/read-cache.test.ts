@@ -142,3 +142,27 @@ describe('read caches follow committed changes (db/change-feed.ts, api/read-cach
     }
   });
 });
+
+describe('READ_CACHE=off', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ readCache: false });
+  });
+  after(async () => {
+    await svc?.close();
+  });
+
+  it('does not listen, so every read queries PostgreSQL and sees a commit at once', async () => {
+    assert.equal(svc.running.services.changes.live, false);
+    const first = await get(svc.baseUrl + STATEMENT, svc.keys.enterprise);
+    assert.equal(first.status, 200);
+    const v = first.body.data;
+    await svc.sql`
+      INSERT INTO statement_versions (cik, statement_type, fiscal_year, fiscal_period, version_sequence, period_start, period_end,
+        accession, form, filing_date, accepted_at, currency, accounting_standard, figures, content_hash, previous_version_id)
+      SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence + 1, period_start, period_end,
+        accession, form, filing_date + 30, accepted_at, currency, accounting_standard, figures, content_hash || '-off', statement_version_id
+      FROM statement_versions WHERE statement_version_id = ${v.statement_version_id}`;
+    assert.equal((await get(svc.baseUrl + STATEMENT, svc.keys.enterprise)).body.data.version_sequence, v.version_sequence + 1);
+  });
+});

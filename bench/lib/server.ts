@@ -171,7 +171,7 @@ interface Readiness {
 export async function startBenchServer(
   suite: string,
   log: (m: string) => void = (m) => console.log(m),
-  options: { databaseUrl?: string } = {},
+  options: { databaseUrl?: string; env?: Record<string, string> } = {},
 ): Promise<BenchServer> {
   ensureBenchDir();
   const database = options.databaseUrl ? givenDatabase(options.databaseUrl) : await provisionDatabase(log);
@@ -186,6 +186,7 @@ export async function startBenchServer(
       RATE_LIMITS: 'off',
       DEV_KEYS: 'off',
       LOG_REQUESTS: 'off',
+      ...options.env,
     });
 
     log('creating an enterprise API key for org "bench" (cli.ts keys create)');

@@ -7,7 +7,9 @@
  *      Clones carry no filing packages, which make most of the 1x time, so linearity compares
  *      like with like: the seconds per MB the clones add (t(k) - t(1)) / (bytes(k) - bytes(1)) at
  *      Nx against 2x. Goal: within 1.2x (time linear in bytes)
- *   3. a server over each database; the reads suite's normalized statement and 5-company panel at 4
+ *   3. a server over each database with READ_CACHE=off (every read goes to PostgreSQL: with the
+ *      caches on both scales would answer from memory and the comparison would say nothing about
+ *      the database); the reads suite's normalized statement and 5-company panel at 4
  *      connections, BENCH_SCALE_ROUNDS (default 3) rounds of BENCH_DURATION_S (default 5) alternating
  *      between 1x and Nx, medians compared; and the tables' sequential and index scans counted around the load
  *      (pg_stat_user_tables). Goal: p50 and mean at Nx within 1.2x of 1x, no sequential scan of
@@ -105,7 +107,7 @@ function median(xs: number[]): number {
 async function measureReads(urls: [string, string], labels: [string, string], rounds: number, durationS: number, warmupS: number) {
   const servers = [];
   try {
-    for (const [i, url] of urls.entries()) servers.push(await startBenchServer(`scale-${labels[i]}`, (m) => console.log(`  ${m}`), { databaseUrl: url }));
+    for (const [i, url] of urls.entries()) servers.push(await startBenchServer(`scale-${labels[i]}`, (m) => console.log(`  ${m}`), { databaseUrl: url, env: { READ_CACHE: 'off' } }));
     const targets: Target[][] = servers.map((s) => readTargets(s.apiKey));
     for (const [i, s] of servers.entries()) {
       for (const t of targets[i]!) {
