@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,38 +23,51 @@ function rawExchange(port: number, text: string): Promise<string> {
 }
 
 /**
- * Streams `bytes` of body in 64 KiB writes and waits for both the answer and the last write: a
- * server that hangs up early shows here as EPIPE or ECONNRESET on the writes after its answer.
+ * Streams `bytes` of body in 64 KiB writes over a plain socket and waits for both the answer and
+ * the last write to be flushed: a server that hangs up early shows here as EPIPE or ECONNRESET on
+ * the writes after its answer. (Not node's http client: once the answer has ended it detaches the
+ * request from the socket and never emits the 'drain' a paused writer waits for.)
  */
 function streamBody(port: number, pathname: string, bytes: number): Promise<{ status: number | null; body: string; writeError: string | null }> {
   return new Promise((resolve) => {
     let writeError: string | null = null;
-    let status: number | null = null;
-    let body = '';
-    let pending = 2; // the answer's end and the request's finish (or an error in place of either)
-    const settle = () => {
-      if (--pending === 0) resolve({ status, body, writeError });
+    let received = Buffer.alloc(0);
+    let answer: { status: number; body: string } | null = null;
+    let flushed = false;
+    const socket = netConnect(port, '127.0.0.1');
+    const finish = () => {
+      if (!(flushed && answer) && writeError === null) return;
+      socket.destroy();
+      resolve({ status: answer?.status ?? null, body: answer?.body ?? '', writeError });
     };
-    const req = request({ host: '127.0.0.1', port, path: pathname, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': bytes } });
-    req.on('response', (res) => {
-      status = res.statusCode!;
-      res.on('data', (d) => (body += d));
-      res.on('end', settle);
+    socket.on('data', (d: Buffer) => {
+      received = Buffer.concat([received, d]);
+      const head = received.indexOf('\r\n\r\n');
+      if (head === -1) return;
+      const headers = received.subarray(0, head).toString('latin1');
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(headers)?.[1] ?? NaN);
+      if (received.length - head - 4 < length) return;
+      answer = { status: Number(headers.split(' ')[1]), body: received.subarray(head + 4, head + 4 + length).toString('utf8') };
+      finish();
     });
-    req.on('finish', settle);
-    req.on('error', (err: NodeJS.ErrnoException) => {
+    socket.on('error', (err: NodeJS.ErrnoException) => {
       writeError = err.code ?? err.message;
-      pending = 1;
-      settle();
+      finish();
     });
+    socket.write(`POST ${pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${bytes}\r\n\r\n`);
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
     const pump = () => {
       while (sent < bytes) {
         sent += chunk.length;
-        if (!req.write(chunk)) return void req.once('drain', pump);
+        if (!socket.write(chunk)) return void socket.once('drain', pump);
       }
-      req.end();
+      // the callback runs once the last byte is handed to the kernel, or with the error that stopped it
+      socket.write('', (err) => {
+        if (err) writeError ??= (err as NodeJS.ErrnoException).code ?? err.message;
+        flushed = true;
+        finish();
+      });
     };
     pump();
   });
