@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
-import { exportCsv, tuneExportTransaction } from './dataset-queries.ts';
+import { exportParts, tuneExportTransaction } from './dataset-queries.ts';
+import type { PartSink, PlannedFile } from './csv-plan.ts';
 import {
   abandonedBuilds,
   BUILD_LOCK,
@@ -18,7 +19,7 @@ import {
 import { blobKey, type BlobStore } from '../domain/bulk/blob-store.ts';
 import { DATASETS, FORMAT_VERSION, type Dataset, type DatasetName } from '../domain/bulk/datasets.ts';
 import { partPath, snapshotIdOf, type Manifest, type ManifestDataset, type ManifestFile } from '../domain/bulk/manifest.ts';
-import { ParquetWriter, type PlannedFile } from './parquet-writer.ts';
+import { ParquetWriter } from './parquet-writer.ts';
 
 /** Spec "Limits": the seven most recent snapshots are kept. */
 export const SNAPSHOTS_KEPT = 7;
@@ -123,24 +124,22 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     const inputHashes: Record<string, string> = {};
     let carried = 0;
     let readAt = '';
+    // every part file's finish (write or carry forward), per dataset in file order
+    const finishing: Promise<ManifestFile>[][] = DATASETS.map(() => []);
+    let failed = false;
+    let reported: Promise<void> = Promise.resolve();
     await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
       const [t] = await tx<{ at: string }[]>`SELECT now() AS at`;
       readAt = new Date(t!.at).toISOString();
       await tuneExportTransaction(tx as unknown as Sql);
       const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
-      // PostgreSQL streams the next datasets out (one COPY at a time, on this transaction) while
-      // DuckDB writes the current one: the two sides use different cores
-      let chain: Promise<unknown> = Promise.resolve();
-      const exports = DATASETS.map((d) => {
-        const csv = path.join(work, `${d.dataset}.csv`);
-        const p = chain.then(() => exportCsv(tx as unknown as Sql, d.dataset, csv, rowsPerFile(d))).then((plan) => ({ csv, plan }));
-        chain = p;
-        p.catch(() => {}); // awaited below in order; a failure surfaces there
-        return p;
-      });
       try {
+        // PostgreSQL streams the datasets one after another on this transaction; each part file is
+        // finished (written through DuckDB, or carried forward) as soon as its rows are complete,
+        // while the next ones stream: the two sides use different cores
         for (const [i, dataset] of DATASETS.entries()) {
-          const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store, rowsPerFile: rowsPerFile(dataset) };
+          if (failed) break;
+          const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store };
           const progress = (f: ManifestFile) => {
             files.push(f);
             if (!f.changed && !full) carried++;
@@ -154,14 +153,26 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
               carried_forward: carried,
             });
           };
-          const { csv, plan } = await exports[i]!;
-          await writeDataset(ctx, csv, plan, inputHashes, progress);
+          const sink = new PartCsvFiles(work, dataset.dataset, (planned, csv) => {
+            const p = finishFile(ctx, planned, csv, inputHashes);
+            p.catch(() => (failed = true));
+            finishing[i]!.push(p);
+            // reported in file order, each as soon as it and those before it are done
+            reported = reported.then(() => p).then(progress);
+            reported.catch(() => {}); // awaited after the transaction; a failure surfaces there
+          });
+          try {
+            await exportParts(tx as unknown as Sql, dataset.dataset, rowsPerFile(dataset), sink);
+          } finally {
+            sink.release();
+          }
         }
       } finally {
-        // no COPY may still be streaming when the transaction ends, failure or not
-        await chain.catch(() => {});
+        // nothing may still be writing into the staging directory when the build ends, failure or not
+        await Promise.allSettled(finishing.flat());
       }
     });
+    await reported;
     const manifest = manifestOf(snapshotId, kind, previous, readAt, now(), files);
     await publishSnapshot(sql, manifest, inputHashes);
     const expired = await expireBeyond(sql, SNAPSHOTS_KEPT, now());
@@ -185,27 +196,46 @@ interface FileContext {
   work: string;
   writer: ParquetWriter;
   store: BlobStore;
-  rowsPerFile: number;
+}
+
+/** Each part file's rows into a CSV of its own in the staging directory (export/csv-plan.ts). */
+class PartCsvFiles implements PartSink {
+  private fd: number | null = null;
+  private csv = '';
+
+  constructor(
+    private readonly work: string,
+    private readonly dataset: DatasetName,
+    private readonly done: (file: PlannedFile, csv: string) => void,
+  ) {}
+
+  open(partition: string, part: number): void {
+    this.csv = path.join(this.work, `${this.dataset}.${partition || 'all'}.${part}.csv`);
+    this.fd = openSync(this.csv, 'w');
+  }
+
+  write(records: Buffer): void {
+    writeSync(this.fd!, records);
+  }
+
+  close(file: PlannedFile): void {
+    closeSync(this.fd!);
+    this.fd = null;
+    this.done(file, this.csv);
+  }
+
+  /** Closes a part left open by a stream that failed midway (the staging directory goes with the build). */
+  release(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
 }
 
 /**
- * One dataset: CSV out of PostgreSQL, split into part files and hashed as it streams; DuckDB loads
- * it only when a file has to be written (an unchanged incremental dataset never reaches DuckDB).
+ * One part file, once its rows are complete: carried forward from the previous snapshot when its
+ * rows are unchanged (incremental builds), else written as Parquet from its CSV and put into the store.
  */
-async function writeDataset(ctx: FileContext, csv: string, plan: PlannedFile[], inputHashes: Record<string, string>, done: (f: ManifestFile) => void): Promise<void> {
-  let loaded = false;
-  for (const planned of plan) {
-    done(
-      await finishFile(ctx, planned, inputHashes, async () => {
-        if (!loaded) await ctx.writer.load(ctx.dataset, csv);
-        loaded = true;
-      }),
-    );
-  }
-  await rm(csv);
-}
-
-async function finishFile(ctx: FileContext, planned: PlannedFile, inputHashes: Record<string, string>, load: () => Promise<void>): Promise<ManifestFile> {
+async function finishFile(ctx: FileContext, planned: PlannedFile, csv: string, inputHashes: Record<string, string>): Promise<ManifestFile> {
   const { dataset, previous } = ctx;
   const partition = dataset.partition_column ? { column: dataset.partition_column, value: planned.partition } : null;
   const filePath = partPath(dataset.dataset, partition, planned.part);
@@ -214,18 +244,21 @@ async function finishFile(ctx: FileContext, planned: PlannedFile, inputHashes: R
   inputHashes[filePath] = inputHash;
   const unchanged = previous !== null && previous.input_hashes[filePath] === inputHash;
   const before = unchanged ? previous.manifest.files.find((f) => f.path === filePath) : undefined;
-  if (before && !ctx.full) {
-    await ctx.store.copy(blobKey(previous!.snapshot_id, filePath), blobKey(ctx.snapshotId, filePath));
-    return { ...before, changed: false };
+  try {
+    if (before && !ctx.full) {
+      await ctx.store.copy(blobKey(previous!.snapshot_id, filePath), blobKey(ctx.snapshotId, filePath));
+      return { ...before, changed: false };
+    }
+    const local = path.join(ctx.work, filePath);
+    await mkdir(path.dirname(local), { recursive: true });
+    await ctx.writer.write(dataset, csv, local);
+    const [sha256, { size }] = await Promise.all([sha256Of(local), stat(local)]);
+    await ctx.store.put(blobKey(ctx.snapshotId, filePath), local);
+    await rm(local);
+    return { path: filePath, dataset: dataset.dataset, partition, rows: planned.rows, bytes: size, sha256, changed: !before };
+  } finally {
+    await rm(csv, { force: true });
   }
-  const local = path.join(ctx.work, filePath);
-  await mkdir(path.dirname(local), { recursive: true });
-  await load();
-  await ctx.writer.write(planned, local);
-  const [sha256, { size }] = await Promise.all([sha256Of(local), stat(local)]);
-  await ctx.store.put(blobKey(ctx.snapshotId, filePath), local);
-  await rm(local);
-  return { path: filePath, dataset: dataset.dataset, partition, rows: planned.rows, bytes: size, sha256, changed: !before };
 }
 
 function manifestOf(
