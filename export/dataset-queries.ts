@@ -85,25 +85,39 @@ export async function tuneExportTransaction(tx: Sql): Promise<void> {
  * Streams one dataset's rows (CSV, no header, NULL as an unquoted empty field) into `sink` part by
  * part and returns the part files with their row counts and hashes (export/csv-plan.ts).
  */
+const BATCH_BYTES = 1 << 20;
+
 export async function exportParts(sql: Sql, dataset: DatasetName, rowsPerFile: number, sink: PartSink): Promise<PlannedFile[]> {
   const planner = new CsvPartPlanner(rowsPerFile, sink);
   const readable = await sql`COPY (${query(sql, dataset)}) TO STDOUT WITH (FORMAT csv)`.readable();
   // Consumed synchronously, never paused: postgres.js leaves the connection's socket paused when a
   // COPY stream saw backpressure, and the transaction's next query then never gets an answer.
+  // postgres.js hands over each row as its own chunk (one CopyData message): they are gathered into
+  // batches of about a megabyte, so the planner, the hash and the file writes work on large runs.
   // A planner or sink failure lets the COPY run out (the connection stays usable) and fails after.
   let failed: unknown = null;
+  let batch: Buffer[] = [];
+  let batched = 0;
+  const flush = () => {
+    if (batched === 0 || failed !== null) return;
+    try {
+      planner.push(batch.length === 1 ? batch[0]! : Buffer.concat(batch, batched));
+    } catch (err) {
+      failed = err;
+    }
+    batch = [];
+    batched = 0;
+  };
   await new Promise<void>((resolve, reject) => {
     readable.on('data', (chunk: Buffer) => {
-      if (failed !== null) return;
-      try {
-        planner.push(chunk);
-      } catch (err) {
-        failed = err;
-      }
+      batch.push(chunk);
+      batched += chunk.length;
+      if (batched >= BATCH_BYTES) flush();
     });
     readable.once('end', resolve);
     readable.once('error', reject);
   });
+  flush();
   if (failed !== null) throw failed;
   return planner.end();
 }
