@@ -128,6 +128,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     const finishing: Promise<ManifestFile>[][] = DATASETS.map(() => []);
     let failed = false;
     let reported: Promise<void> = Promise.resolve();
+    const slots = new CsvSlots(work);
     await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
       const [t] = await tx<{ at: string }[]>`SELECT now() AS at`;
       readAt = new Date(t!.at).toISOString();
@@ -153,8 +154,8 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
               carried_forward: carried,
             });
           };
-          const sink = new PartCsvFiles(work, dataset.dataset, (planned, csv) => {
-            const p = finishFile(ctx, planned, csv, inputHashes);
+          const sink = new PartCsvFiles(slots, (planned, csv) => {
+            const p = finishFile(ctx, planned, csv, inputHashes).finally(() => slots.give(csv));
             p.catch(() => (failed = true));
             finishing[i]!.push(p);
             // reported in file order, each as soon as it and those before it are done
@@ -198,19 +199,38 @@ interface FileContext {
   store: BlobStore;
 }
 
-/** Each part file's rows into a CSV of its own in the staging directory (export/csv-plan.ts). */
+/**
+ * Scratch CSV files in the staging directory, each used again once DuckDB has read it: a build
+ * writes as many parts as it has files, and creating and deleting that many files costs the file
+ * system more than overwriting a few.
+ */
+class CsvSlots {
+  private readonly free: string[] = [];
+  private made = 0;
+
+  constructor(private readonly dir: string) {}
+
+  take(): string {
+    return this.free.pop() ?? path.join(this.dir, `rows-${this.made++}.csv`);
+  }
+
+  give(csv: string): void {
+    this.free.push(csv);
+  }
+}
+
+/** Each part file's rows into a scratch CSV of its own (export/csv-plan.ts), then handed on. */
 class PartCsvFiles implements PartSink {
   private fd: number | null = null;
   private csv = '';
 
   constructor(
-    private readonly work: string,
-    private readonly dataset: DatasetName,
+    private readonly slots: CsvSlots,
     private readonly done: (file: PlannedFile, csv: string) => void,
   ) {}
 
-  open(partition: string, part: number): void {
-    this.csv = path.join(this.work, `${this.dataset}.${partition || 'all'}.${part}.csv`);
+  open(): void {
+    this.csv = this.slots.take();
     this.fd = openSync(this.csv, 'w');
   }
 
@@ -233,7 +253,8 @@ class PartCsvFiles implements PartSink {
 
 /**
  * One part file, once its rows are complete: carried forward from the previous snapshot when its
- * rows are unchanged (incremental builds), else written as Parquet from its CSV and put into the store.
+ * rows are unchanged (incremental builds), else written as Parquet from its CSV and put into the
+ * store (a local store takes the staged file over as it is, so it is removed, never rewritten).
  */
 async function finishFile(ctx: FileContext, planned: PlannedFile, csv: string, inputHashes: Record<string, string>): Promise<ManifestFile> {
   const { dataset, previous } = ctx;
@@ -244,21 +265,16 @@ async function finishFile(ctx: FileContext, planned: PlannedFile, csv: string, i
   inputHashes[filePath] = inputHash;
   const unchanged = previous !== null && previous.input_hashes[filePath] === inputHash;
   const before = unchanged ? previous.manifest.files.find((f) => f.path === filePath) : undefined;
-  try {
-    if (before && !ctx.full) {
-      await ctx.store.copy(blobKey(previous!.snapshot_id, filePath), blobKey(ctx.snapshotId, filePath));
-      return { ...before, changed: false };
-    }
-    const local = path.join(ctx.work, filePath);
-    await mkdir(path.dirname(local), { recursive: true });
-    await ctx.writer.write(dataset, csv, local);
-    const [sha256, { size }] = await Promise.all([sha256Of(local), stat(local)]);
-    await ctx.store.put(blobKey(ctx.snapshotId, filePath), local);
-    await rm(local);
-    return { path: filePath, dataset: dataset.dataset, partition, rows: planned.rows, bytes: size, sha256, changed: !before };
-  } finally {
-    await rm(csv, { force: true });
+  if (before && !ctx.full) {
+    await ctx.store.copy(blobKey(previous!.snapshot_id, filePath), blobKey(ctx.snapshotId, filePath));
+    return { ...before, changed: false };
   }
+  const local = path.join(ctx.work, `${filePath.replaceAll('/', '.')}`);
+  await ctx.writer.write(dataset, csv, local);
+  const [sha256, { size }] = await Promise.all([sha256Of(local), stat(local)]);
+  await ctx.store.put(blobKey(ctx.snapshotId, filePath), local);
+  await rm(local);
+  return { path: filePath, dataset: dataset.dataset, partition, rows: planned.rows, bytes: size, sha256, changed: !before };
 }
 
 function manifestOf(

@@ -21,12 +21,15 @@ function query(sql: Sql, dataset: DatasetName) {
                latest_filing_accession, source, source_loaded_at::text
         FROM companies ORDER BY cik`;
     case 'filings':
+      // the sort keys lead each sorted row (here and in financials): PostgreSQL then finds them at a
+      // fixed place instead of walking the row's text columns on every comparison
       return sql`
-        SELECT extract(year FROM filing_date)::int AS part,
-               accession, cik, form, filing_date::text, filing_date_estimated::text, report_date::text, accepted_at::text,
-               primary_document, fiscal_year_focus::text, fiscal_period_focus, is_periodic::text, source, facts_count::text,
-               extract(year FROM filing_date)::int
-        FROM filings ORDER BY filing_date, accession`;
+        SELECT part, accession, cik, form, fd, est, rd, acc, primary_document, fy, fiscal_period_focus, periodic, source, facts, part
+        FROM (SELECT filing_date, accession, extract(year FROM filing_date)::int AS part, cik, form, filing_date::text AS fd,
+                     filing_date_estimated::text AS est, report_date::text AS rd, accepted_at::text AS acc, primary_document,
+                     fiscal_year_focus::text AS fy, fiscal_period_focus, is_periodic::text AS periodic, source, facts_count::text AS facts
+              FROM filings ORDER BY filing_date, accession) f
+        ORDER BY filing_date, accession`;
     case 'statements':
       return sql`
         SELECT fiscal_year AS part,
@@ -36,19 +39,27 @@ function query(sql: Sql, dataset: DatasetName) {
                (SELECT count(*) FROM jsonb_object_keys(figures))::text, created_at::text
         FROM (${served(sql)}) v ORDER BY fiscal_year, statement_version_id`;
     case 'financials':
-      // figures are stored packed (db/figure-storage.ts): an absent field repeats the version row
+      // figures are stored packed (db/figure-storage.ts): an absent field repeats the version row.
+      // The version's own columns are turned into text once per version, not once per figure; the
+      // versions come sorted, so only each version's figures are sorted by metric, and the figure's
+      // fields are read after the sort, which then moves narrow rows with its keys in front.
       return sql`
-        SELECT v.fiscal_year AS part,
-               v.statement_version_id::text, v.cik, v.statement_type, v.fiscal_year::text,
-               v.fiscal_period, f.metric, f.fig->>'value', coalesce(f.fig->>'unit', v.currency, ''),
-               CASE WHEN f.fig ? 'period_start' THEN f.fig->>'period_start' ELSE v.period_start::text END,
-               coalesce(f.fig->>'period_end', v.period_end::text),
-               coalesce(f.fig->>'source_accession', v.accession),
-               f.fig->>'source_xbrl_concept', f.fig->>'mapping_type',
-               coalesce(f.fig->>'selection_rule', CASE WHEN coalesce(f.fig->>'value_origin', 'SOURCE') = 'SOURCE' THEN 'CANDIDATE_ORDER' END),
-               coalesce(f.fig->>'value_origin', 'SOURCE'), f.fig->>'correction_rule', f.fig->>'as_filed_value',
-               v.filing_date::text
-        FROM (${served(sql)}) v, jsonb_each(v.figures) AS f(metric, fig) ORDER BY v.fiscal_year, v.statement_version_id, f.metric`;
+        SELECT part, id, cik, statement_type, fy, fiscal_period, metric, fig->>'value', coalesce(fig->>'unit', currency, ''),
+               CASE WHEN fig ? 'period_start' THEN fig->>'period_start' ELSE ps END,
+               coalesce(fig->>'period_end', pe),
+               coalesce(fig->>'source_accession', accession),
+               fig->>'source_xbrl_concept', fig->>'mapping_type',
+               coalesce(fig->>'selection_rule', CASE WHEN coalesce(fig->>'value_origin', 'SOURCE') = 'SOURCE' THEN 'CANDIDATE_ORDER' END),
+               coalesce(fig->>'value_origin', 'SOURCE'), fig->>'correction_rule', fig->>'as_filed_value', fd
+        FROM (SELECT v.fiscal_year AS part, v.statement_version_id, f.metric, f.fig, v.id, v.cik, v.statement_type, v.fy,
+                     v.fiscal_period, v.currency, v.ps, v.pe, v.accession, v.fd
+              FROM (SELECT v.fiscal_year, v.statement_version_id, v.statement_version_id::text AS id, v.cik, v.statement_type,
+                           v.fiscal_year::text AS fy, v.fiscal_period, v.currency, v.period_start::text AS ps,
+                           v.period_end::text AS pe, v.accession, v.filing_date::text AS fd, v.figures
+                    FROM (${served(sql)}) v ORDER BY v.fiscal_year, v.statement_version_id) v,
+                   jsonb_each(v.figures) AS f(metric, fig)
+              ORDER BY v.fiscal_year, v.statement_version_id, f.metric) s
+        ORDER BY part, statement_version_id, metric`;
     case 'segments':
       // a row without a fiscal year has no partition to go to; ingestion always sets one
       return sql`
