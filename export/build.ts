@@ -3,7 +3,7 @@ import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
-import { exportParts, tuneExportTransaction } from './dataset-queries.ts';
+import { exportParts, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
 import type { PartSink, PlannedFile } from './csv-plan.ts';
 import {
   abandonedBuilds,
@@ -45,7 +45,7 @@ export interface BuildOptions {
 export interface BuildProgress {
   snapshot_id: string;
   dataset: DatasetName;
-  /** datasets finished before this one, of six */
+  /** datasets whose files were all finished before this report, of six */
   datasets_done: number;
   rows: number;
   files: number;
@@ -124,10 +124,12 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     const inputHashes: Record<string, string> = {};
     let carried = 0;
     let readAt = '';
-    // every part file's finish (write or carry forward), per dataset in file order
-    const finishing: Promise<ManifestFile>[][] = DATASETS.map(() => []);
+    // every part file's finish (write or carry forward)
+    const finishing: Promise<ManifestFile>[] = [];
+    // per dataset: its files reported, in file order
+    const reported: Promise<void>[] = [];
     let failed = false;
-    let reported: Promise<void> = Promise.resolve();
+    let datasetsDone = 0;
     const slots = new CsvSlots(work);
     await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
       const [t] = await tx<{ at: string }[]>`SELECT now() AS at`;
@@ -135,11 +137,12 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
       await tuneExportTransaction(tx as unknown as Sql);
       const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
       try {
-        // PostgreSQL streams the datasets one after another on this transaction; each part file is
-        // finished (written through DuckDB, or carried forward) as soon as its rows are complete,
-        // while the next ones stream: the two sides use different cores
-        for (const [i, dataset] of DATASETS.entries()) {
+        // PostgreSQL streams the datasets one after another on this transaction, the largest first;
+        // each part file is finished (written through DuckDB, or carried forward) as soon as its
+        // rows are complete, while the next ones stream: the two sides use different cores
+        for (const name of STREAM_ORDER) {
           if (failed) break;
+          const dataset = DATASETS.find((d) => d.dataset === name)!;
           const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store };
           const progress = (f: ManifestFile) => {
             files.push(f);
@@ -148,32 +151,39 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
             options.onProgress?.({
               snapshot_id: snapshotId,
               dataset: dataset.dataset,
-              datasets_done: i,
+              datasets_done: datasetsDone,
               rows: mine.reduce((n, x) => n + x.rows, 0),
               files: mine.length,
               carried_forward: carried,
             });
           };
+          let inOrder: Promise<void> = Promise.resolve();
           const sink = new PartCsvFiles(slots, (planned, csv) => {
             const p = finishFile(ctx, planned, csv, inputHashes).finally(() => slots.give(csv));
             p.catch(() => (failed = true));
-            finishing[i]!.push(p);
+            finishing.push(p);
             // reported in file order, each as soon as it and those before it are done
-            reported = reported.then(() => p).then(progress);
-            reported.catch(() => {}); // awaited after the transaction; a failure surfaces there
+            inOrder = inOrder.then(() => p).then(progress);
+            inOrder.catch(() => {}); // awaited after the transaction; a failure surfaces there
           });
           try {
             await exportParts(tx as unknown as Sql, dataset.dataset, rowsPerFile(dataset), sink);
           } finally {
             sink.release();
           }
+          const done = inOrder.then(() => void datasetsDone++);
+          done.catch(() => {});
+          reported.push(done);
         }
       } finally {
         // nothing may still be writing into the staging directory when the build ends, failure or not
-        await Promise.allSettled(finishing.flat());
+        await Promise.allSettled(finishing);
       }
     });
-    await reported;
+    await Promise.all(reported);
+    // the manifest lists the datasets in their spec order, each dataset's files in file order
+    const rank = new Map(DATASETS.map((d, i) => [d.dataset, i]));
+    files.sort((a, b) => rank.get(a.dataset)! - rank.get(b.dataset)!);
     const manifest = manifestOf(snapshotId, kind, previous, readAt, now(), files);
     await publishSnapshot(sql, manifest, inputHashes);
     const expired = await expireBeyond(sql, SNAPSHOTS_KEPT, now());

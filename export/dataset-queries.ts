@@ -78,6 +78,12 @@ function query(sql: Sql, dataset: DatasetName) {
   }
 }
 
+/**
+ * The order the build streams the datasets in: the largest first, so DuckDB writes its parts while
+ * PostgreSQL streams the smaller ones, and little is left to write once the last rows arrive.
+ */
+export const STREAM_ORDER: readonly DatasetName[] = ['financials', 'filings', 'statements', 'disclosures', 'segments', 'companies'];
+
 /** The served version of each statement: the highest version_sequence of its identity. */
 function served(sql: Sql) {
   return latestPerPeriod(sql, sql`v.*`, sql`TRUE`);
