@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, createReadStream, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
@@ -158,8 +158,8 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
             });
           };
           let inOrder: Promise<void> = Promise.resolve();
-          const sink = new PartCsvFiles(slots, (planned, csv) => {
-            const p = finishFile(ctx, planned, csv, inputHashes).finally(() => slots.give(csv));
+          const sink = new PartCsvFiles(slots, (planned, slot) => {
+            const p = finishFile(ctx, planned, slot.csv, inputHashes).finally(() => slots.give(slot));
             p.catch(() => (failed = true));
             finishing.push(p);
             // reported in file order, each as soon as it and those before it are done
@@ -211,47 +211,55 @@ interface FileContext {
 
 /**
  * Scratch CSV files in the staging directory, each used again once DuckDB has read it: a build
- * writes as many parts as it has files, and creating and deleting that many files costs the file
- * system more than overwriting a few.
+ * writes as many parts as it has files, and creating, truncating and deleting that many files costs
+ * the file system far more than overwriting a few in place.
  */
 class CsvSlots {
-  private readonly free: string[] = [];
+  private readonly free: { csv: string; size: number }[] = [];
   private made = 0;
 
   constructor(private readonly dir: string) {}
 
-  take(): string {
-    return this.free.pop() ?? path.join(this.dir, `rows-${this.made++}.csv`);
+  take(): { csv: string; size: number } {
+    return this.free.pop() ?? { csv: path.join(this.dir, `rows-${this.made++}.csv`), size: 0 };
   }
 
-  give(csv: string): void {
-    this.free.push(csv);
+  give(slot: { csv: string; size: number }): void {
+    this.free.push(slot);
   }
 }
 
 /** Each part file's rows into a scratch CSV of its own (export/csv-plan.ts), then handed on. */
 class PartCsvFiles implements PartSink {
   private fd: number | null = null;
-  private csv = '';
+  private slot: { csv: string; size: number } | null = null;
+  private written = 0;
 
   constructor(
     private readonly slots: CsvSlots,
-    private readonly done: (file: PlannedFile, csv: string) => void,
+    private readonly done: (file: PlannedFile, slot: { csv: string; size: number }) => void,
   ) {}
 
   open(): void {
-    this.csv = this.slots.take();
-    this.fd = openSync(this.csv, 'w');
+    this.slot = this.slots.take();
+    // overwritten from the start and cut to length at close: no truncation on open
+    this.fd = openSync(this.slot.csv, constants.O_WRONLY | constants.O_CREAT);
+    this.written = 0;
   }
 
   write(records: Buffer): void {
-    writeSync(this.fd!, records);
+    writeSync(this.fd!, records, 0, records.length, this.written);
+    this.written += records.length;
   }
 
   close(file: PlannedFile): void {
+    const slot = this.slot!;
+    if (slot.size > this.written) ftruncateSync(this.fd!, this.written);
+    slot.size = this.written;
     closeSync(this.fd!);
     this.fd = null;
-    this.done(file, this.csv);
+    this.slot = null;
+    this.done(file, slot);
   }
 
   /** Closes a part left open by a stream that failed midway (the staging directory goes with the build). */

@@ -79,7 +79,9 @@ export class LocalStore implements BlobStore, LocalDownloads {
       await rename(tmp, dest);
     } finally {
       // also after success: renaming onto another link of the same file leaves the temp name in place
-      await rm(tmp, { force: true });
+      await unlink(tmp).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
     }
   }
 

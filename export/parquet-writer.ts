@@ -33,8 +33,8 @@ export class ParquetWriter {
    * An in-memory database that spills to `tempDir` if a file's rows outgrow memory: nothing needs
    * to reach a database file.
    */
-  static async open(tempDir: string, connections = 2, threads = 1): Promise<ParquetWriter> {
-    const instance = await DuckDBInstance.create(':memory:', { temp_directory: tempDir, threads: String(threads) });
+  static async open(tempDir: string, connections = 2): Promise<ParquetWriter> {
+    const instance = await DuckDBInstance.create(':memory:', { temp_directory: tempDir, threads: '1' });
     const conns: DuckDBConnection[] = [];
     for (let i = 0; i < connections; i++) {
       const conn = await instance.connect();
