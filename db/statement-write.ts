@@ -88,15 +88,19 @@ export async function upsertFilings(
       primary_document text, fiscal_year_focus integer, fiscal_period_focus text, is_periodic boolean,
       source text, facts_count integer, filing_date_estimated boolean, package jsonb)
     ON CONFLICT (accession) DO UPDATE SET
+      cik = EXCLUDED.cik,
       form = EXCLUDED.form, filing_date = EXCLUDED.filing_date, report_date = EXCLUDED.report_date,
       accepted_at = EXCLUDED.accepted_at, primary_document = EXCLUDED.primary_document,
       fiscal_year_focus = EXCLUDED.fiscal_year_focus, fiscal_period_focus = EXCLUDED.fiscal_period_focus,
       is_periodic = EXCLUDED.is_periodic, source = EXCLUDED.source, facts_count = EXCLUDED.facts_count,
       filing_date_estimated = EXCLUDED.filing_date_estimated, package = EXCLUDED.package
-    WHERE (filings.form, filings.filing_date, filings.report_date, filings.accepted_at, filings.primary_document,
+    -- a filing several companies list (a co-registrant's, a reporting owner's) belongs to the lowest
+    -- CIK among them, as that company sees it, whatever order the companies are ingested in
+    WHERE EXCLUDED.cik <= filings.cik
+      AND (filings.cik, filings.form, filings.filing_date, filings.report_date, filings.accepted_at, filings.primary_document,
            filings.fiscal_year_focus, filings.fiscal_period_focus, filings.source, filings.facts_count,
            filings.filing_date_estimated, filings.package)
-      IS DISTINCT FROM (EXCLUDED.form, EXCLUDED.filing_date, EXCLUDED.report_date, EXCLUDED.accepted_at, EXCLUDED.primary_document,
+      IS DISTINCT FROM (EXCLUDED.cik, EXCLUDED.form, EXCLUDED.filing_date, EXCLUDED.report_date, EXCLUDED.accepted_at, EXCLUDED.primary_document,
            EXCLUDED.fiscal_year_focus, EXCLUDED.fiscal_period_focus, EXCLUDED.source, EXCLUDED.facts_count,
            EXCLUDED.filing_date_estimated, EXCLUDED.package)`;
 }

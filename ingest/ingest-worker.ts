@@ -1,6 +1,6 @@
 /**
  * Entry point of one ingestion worker process (`runIngestion` with `workers` > 1 forks these
- * through ingest/worker-pool.ts; its settings arrive as JSON in argv). A worker holds its own
+ * through ingest/worker-pool.ts; its settings arrive as JSON in the environment). A worker holds its own
  * database pool and SEC source and ingests whole companies on request, each in its own
  * transaction exactly as in-process ingestion does; the parent keeps the run record, the counters
  * and the progress. When the parent goes away (its IPC channel closes: killed, crashed) the worker
@@ -11,7 +11,7 @@ import { connect } from '../db/client.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { ingestCompany } from './ingest-company.ts';
 import { openSecSource } from './source.ts';
-import type { ParentMessage, WorkerMessage, WorkerSettings } from './worker-pool.ts';
+import { WORKER_ENV, type ParentMessage, type WorkerMessage, type WorkerSettings } from './worker-pool.ts';
 
 if (!process.send) {
   console.error('ingest/ingest-worker.ts runs as a child process of runIngestion (workers > 1), not on its own');
@@ -19,7 +19,7 @@ if (!process.send) {
 }
 const send = (m: WorkerMessage, then?: () => void) => process.send!(m, undefined, {}, then);
 
-const settings = JSON.parse(process.argv[2] ?? '{}') as WorkerSettings;
+const settings = JSON.parse(process.env[WORKER_ENV] ?? '{}') as WorkerSettings;
 const sql = connect(settings.databaseUrl, { max: settings.connections });
 const source = openSecSource(settings.source, { userAgent: settings.userAgent, ...(settings.maxRps ? { maxRps: settings.maxRps } : {}) });
 const catalog = catalogView();

@@ -10,7 +10,10 @@ import type { CompanyResult } from './ingest-company.ts';
  * flight (their transactions roll back) and is replaced while companies remain.
  */
 
-/** What the parent tells a worker (ingest/ingest-worker.ts); its settings travel in argv. */
+/**
+ * What the parent tells a worker (ingest/ingest-worker.ts). Its settings travel in the environment
+ * (WORKER_ENV), not in argv, where the database URL would show in every process listing.
+ */
 export type ParentMessage = { type: 'company'; id: number; cik: string; runId: number } | { type: 'close' };
 
 export type WorkerMessage =
@@ -38,6 +41,8 @@ export interface WorkerStats {
 
 export interface WorkerPool {
   readonly size: number;
+  /** process ids of the workers now running */
+  processes(): number[];
   /** one company, ingested whole by one worker for run `runId` */
   ingest(cik: string, runId: number): Promise<CompanyResult>;
   /** closes every worker (their pools end) and reports each one's peak memory; again, the same answer */
@@ -61,6 +66,7 @@ interface Worker {
 }
 
 const ENTRY = new URL('./ingest-worker.ts', import.meta.url);
+export const WORKER_ENV = 'FDS_INGEST_WORKER';
 
 /** Under tsx (the repository runs its .ts sources directly) each worker needs the same loader. */
 function loaderArgs(): string[] {
@@ -78,7 +84,11 @@ export function startWorkerPool(size: number, settings: WorkerSettings): WorkerP
   let closed: Promise<WorkerStats[]> | null = null;
 
   const spawnWorker = (): Worker => {
-    const child = fork(ENTRY, [JSON.stringify(settings)], { execArgv: loaderArgs(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(ENTRY, [], {
+      execArgv: loaderArgs(),
+      env: { ...process.env, [WORKER_ENV]: JSON.stringify(settings) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let markReady: () => void = () => {};
     let failStart: (e: Error) => void = () => {};
     const ready = new Promise<void>((resolve, reject) => {
@@ -129,11 +139,12 @@ export function startWorkerPool(size: number, settings: WorkerSettings): WorkerP
 
   return {
     size,
+    processes: () => workers.filter((w) => w.alive).map((w) => w.child.pid!),
     async ingest(cik, runId) {
       const w = pick();
       const id = nextId++;
       const done = new Promise<CompanyResult>((resolve, reject) => w.inFlight.set(id, { cik, resolve, reject }));
-      await w.ready;
+      await w.ready.catch(() => {});
       if (!w.alive) return done; // rejected by its exit
       w.companies++;
       w.child.send({ type: 'company', id, cik, runId } satisfies ParentMessage);
