@@ -19,15 +19,16 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r'
 export function copyText(value: CopyCell): string {
   if (value === null || value === undefined) return '\\N';
   if (value instanceof Date) return value.toISOString();
-  let text: string;
-  if (typeof value === 'string') text = value;
-  else if (typeof value === 'number') {
+  if (typeof value === 'string') return HAS_SPECIAL.test(value) ? value.replace(SPECIAL, (c) => ESCAPES[c]!) : value;
+  if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`COPY: not a finite number: ${value}`);
     return String(value);
-  } else if (typeof value === 'bigint') return String(value);
-  else if (typeof value === 'boolean') return value ? 't' : 'f';
-  else text = JSON.stringify(value);
-  return HAS_SPECIAL.test(text) ? text.replace(SPECIAL, (c) => ESCAPES[c]!) : text;
+  }
+  if (typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  // JSON text escapes every control character itself: only its backslashes need doubling
+  const json = JSON.stringify(value);
+  return json.includes('\\') ? json.replaceAll('\\', '\\\\') : json;
 }
 
 /** One line of the text format: cells escaped, tab-separated, newline-terminated. */
