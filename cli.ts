@@ -34,7 +34,8 @@ Commands:
   ingest [--cik N ...] [--ticker T ...] [--source DIR|URL] [--workers N]
                                           normalize company facts into versioned statements (default:
                                           every company in the source); re-running over the same source changes nothing;
-                                          --workers N: N child processes each ingesting whole companies (default 1)
+                                          --workers N: N child processes each ingesting whole companies
+                                          (default INGEST_WORKERS, 1: in this process)
 
 Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see README).`;
 
@@ -149,7 +150,7 @@ async function main(argv: string[]): Promise<number> {
           cik: { type: 'string', multiple: true },
           ticker: { type: 'string', multiple: true },
           source: { type: 'string' },
-          workers: { type: 'string', default: '1' },
+          workers: { type: 'string', default: String(config.ingestWorkers) },
         },
       });
       const bad = (values.cik ?? []).find((c) => !/^\d{1,10}$/.test(c));

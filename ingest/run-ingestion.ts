@@ -26,6 +26,7 @@ export interface IngestOptions {
   tickers?: string[];
   /** overrides SEC_SOURCE for this run */
   source?: string;
+  /** the clock of the run record and of what this process writes; worker processes (workers > 1) read their own */
   now?: () => Date;
   onProgress?: (p: IngestProgress) => void;
   onCompany?: (r: CompanyResult) => void;

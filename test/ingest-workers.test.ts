@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,6 +60,20 @@ async function contentDigests(sql: Sql): Promise<Record<string, string>> {
     return out;
   });
 }
+
+describe('the ingest command', () => {
+  it('refuses a --workers that is not a positive number of processes, before touching the database', () => {
+    for (const bad of ['0', '-1', 'two']) {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli.ts', 'ingest', `--workers=${bad}`], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+        encoding: 'utf8',
+      });
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, /--workers takes a positive number of processes/);
+    }
+  });
+});
 
 describe('ingestion with worker processes', () => {
   let reference: Database;
