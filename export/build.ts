@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { closeSync, constants, createReadStream, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
-import { exportCsv, tuneExportTransaction } from './dataset-queries.ts';
+import { exportParts, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
+import type { PartSink, PlannedFile } from './csv-plan.ts';
 import {
   abandonedBuilds,
   BUILD_LOCK,
@@ -18,7 +19,7 @@ import {
 import { blobKey, type BlobStore } from '../domain/bulk/blob-store.ts';
 import { DATASETS, FORMAT_VERSION, type Dataset, type DatasetName } from '../domain/bulk/datasets.ts';
 import { partPath, snapshotIdOf, type Manifest, type ManifestDataset, type ManifestFile } from '../domain/bulk/manifest.ts';
-import { ParquetWriter, type PlannedFile } from './parquet-writer.ts';
+import { ParquetWriter } from './parquet-writer.ts';
 
 /** Spec "Limits": the seven most recent snapshots are kept. */
 export const SNAPSHOTS_KEPT = 7;
@@ -44,7 +45,7 @@ export interface BuildOptions {
 export interface BuildProgress {
   snapshot_id: string;
   dataset: DatasetName;
-  /** datasets finished before this one, of six */
+  /** datasets whose files were all finished before this report, of six */
   datasets_done: number;
   rows: number;
   files: number;
@@ -123,24 +124,26 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     const inputHashes: Record<string, string> = {};
     let carried = 0;
     let readAt = '';
+    // every part file's finish (write or carry forward)
+    const finishing: Promise<ManifestFile>[] = [];
+    // per dataset: its files reported, in file order
+    const reported: Promise<void>[] = [];
+    let failed = false;
+    let datasetsDone = 0;
+    const slots = new CsvSlots(work);
     await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
       const [t] = await tx<{ at: string }[]>`SELECT now() AS at`;
       readAt = new Date(t!.at).toISOString();
       await tuneExportTransaction(tx as unknown as Sql);
       const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
-      // PostgreSQL streams the next datasets out (one COPY at a time, on this transaction) while
-      // DuckDB writes the current one: the two sides use different cores
-      let chain: Promise<unknown> = Promise.resolve();
-      const exports = DATASETS.map((d) => {
-        const csv = path.join(work, `${d.dataset}.csv`);
-        const p = chain.then(() => exportCsv(tx as unknown as Sql, d.dataset, csv, rowsPerFile(d))).then((plan) => ({ csv, plan }));
-        chain = p;
-        p.catch(() => {}); // awaited below in order; a failure surfaces there
-        return p;
-      });
       try {
-        for (const [i, dataset] of DATASETS.entries()) {
-          const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store, rowsPerFile: rowsPerFile(dataset) };
+        // PostgreSQL streams the datasets one after another on this transaction, the largest first;
+        // each part file is finished (written through DuckDB, or carried forward) as soon as its
+        // rows are complete, while the next ones stream: the two sides use different cores
+        for (const name of STREAM_ORDER) {
+          if (failed) break;
+          const dataset = DATASETS.find((d) => d.dataset === name)!;
+          const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store };
           const progress = (f: ManifestFile) => {
             files.push(f);
             if (!f.changed && !full) carried++;
@@ -148,20 +151,39 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
             options.onProgress?.({
               snapshot_id: snapshotId,
               dataset: dataset.dataset,
-              datasets_done: i,
+              datasets_done: datasetsDone,
               rows: mine.reduce((n, x) => n + x.rows, 0),
               files: mine.length,
               carried_forward: carried,
             });
           };
-          const { csv, plan } = await exports[i]!;
-          await writeDataset(ctx, csv, plan, inputHashes, progress);
+          let inOrder: Promise<void> = Promise.resolve();
+          const sink = new PartCsvFiles(slots, (planned, slot) => {
+            const p = finishFile(ctx, planned, slot.csv, inputHashes).finally(() => slots.give(slot));
+            p.catch(() => (failed = true));
+            finishing.push(p);
+            // reported in file order, each as soon as it and those before it are done
+            inOrder = inOrder.then(() => p).then(progress);
+            inOrder.catch(() => {}); // awaited after the transaction; a failure surfaces there
+          });
+          try {
+            await exportParts(tx as unknown as Sql, dataset.dataset, rowsPerFile(dataset), sink);
+          } finally {
+            sink.release();
+          }
+          const done = inOrder.then(() => void datasetsDone++);
+          done.catch(() => {});
+          reported.push(done);
         }
       } finally {
-        // no COPY may still be streaming when the transaction ends, failure or not
-        await chain.catch(() => {});
+        // nothing may still be writing into the staging directory when the build ends, failure or not
+        await Promise.allSettled(finishing);
       }
     });
+    await Promise.all(reported);
+    // the manifest lists the datasets in their spec order, each dataset's files in file order
+    const rank = new Map(DATASETS.map((d, i) => [d.dataset, i]));
+    files.sort((a, b) => rank.get(a.dataset)! - rank.get(b.dataset)!);
     const manifest = manifestOf(snapshotId, kind, previous, readAt, now(), files);
     await publishSnapshot(sql, manifest, inputHashes);
     const expired = await expireBeyond(sql, SNAPSHOTS_KEPT, now());
@@ -185,27 +207,74 @@ interface FileContext {
   work: string;
   writer: ParquetWriter;
   store: BlobStore;
-  rowsPerFile: number;
 }
 
 /**
- * One dataset: CSV out of PostgreSQL, split into part files and hashed as it streams; DuckDB loads
- * it only when a file has to be written (an unchanged incremental dataset never reaches DuckDB).
+ * Scratch CSV files in the staging directory, each used again once DuckDB has read it: a build
+ * writes as many parts as it has files, and creating, truncating and deleting that many files costs
+ * the file system far more than overwriting a few in place.
  */
-async function writeDataset(ctx: FileContext, csv: string, plan: PlannedFile[], inputHashes: Record<string, string>, done: (f: ManifestFile) => void): Promise<void> {
-  let loaded = false;
-  for (const planned of plan) {
-    done(
-      await finishFile(ctx, planned, inputHashes, async () => {
-        if (!loaded) await ctx.writer.load(ctx.dataset, csv);
-        loaded = true;
-      }),
-    );
+class CsvSlots {
+  private readonly free: { csv: string; size: number }[] = [];
+  private made = 0;
+
+  constructor(private readonly dir: string) {}
+
+  take(): { csv: string; size: number } {
+    return this.free.pop() ?? { csv: path.join(this.dir, `rows-${this.made++}.csv`), size: 0 };
   }
-  await rm(csv);
+
+  give(slot: { csv: string; size: number }): void {
+    this.free.push(slot);
+  }
 }
 
-async function finishFile(ctx: FileContext, planned: PlannedFile, inputHashes: Record<string, string>, load: () => Promise<void>): Promise<ManifestFile> {
+/** Each part file's rows into a scratch CSV of its own (export/csv-plan.ts), then handed on. */
+class PartCsvFiles implements PartSink {
+  private fd: number | null = null;
+  private slot: { csv: string; size: number } | null = null;
+  private written = 0;
+
+  constructor(
+    private readonly slots: CsvSlots,
+    private readonly done: (file: PlannedFile, slot: { csv: string; size: number }) => void,
+  ) {}
+
+  open(): void {
+    this.slot = this.slots.take();
+    // overwritten from the start and cut to length at close: no truncation on open
+    this.fd = openSync(this.slot.csv, constants.O_WRONLY | constants.O_CREAT);
+    this.written = 0;
+  }
+
+  write(records: Buffer): void {
+    writeSync(this.fd!, records, 0, records.length, this.written);
+    this.written += records.length;
+  }
+
+  close(file: PlannedFile): void {
+    const slot = this.slot!;
+    if (slot.size > this.written) ftruncateSync(this.fd!, this.written);
+    slot.size = this.written;
+    closeSync(this.fd!);
+    this.fd = null;
+    this.slot = null;
+    this.done(file, slot);
+  }
+
+  /** Closes a part left open by a stream that failed midway (the staging directory goes with the build). */
+  release(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/**
+ * One part file, once its rows are complete: carried forward from the previous snapshot when its
+ * rows are unchanged (incremental builds), else written as Parquet from its CSV and put into the
+ * store (a local store takes the staged file over as it is, so it is removed, never rewritten).
+ */
+async function finishFile(ctx: FileContext, planned: PlannedFile, csv: string, inputHashes: Record<string, string>): Promise<ManifestFile> {
   const { dataset, previous } = ctx;
   const partition = dataset.partition_column ? { column: dataset.partition_column, value: planned.partition } : null;
   const filePath = partPath(dataset.dataset, partition, planned.part);
@@ -218,10 +287,8 @@ async function finishFile(ctx: FileContext, planned: PlannedFile, inputHashes: R
     await ctx.store.copy(blobKey(previous!.snapshot_id, filePath), blobKey(ctx.snapshotId, filePath));
     return { ...before, changed: false };
   }
-  const local = path.join(ctx.work, filePath);
-  await mkdir(path.dirname(local), { recursive: true });
-  await load();
-  await ctx.writer.write(planned, local);
+  const local = path.join(ctx.work, `${filePath.replaceAll('/', '.')}`);
+  await ctx.writer.write(dataset, csv, local);
   const [sha256, { size }] = await Promise.all([sha256Of(local), stat(local)]);
   await ctx.store.put(blobKey(ctx.snapshotId, filePath), local);
   await rm(local);

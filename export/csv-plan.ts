@@ -5,11 +5,19 @@ export interface PlannedFile {
   partition: string;
   part: number;
   rows: number;
-  /** sha256 over the file's rows in order (their CSV text, column values only): equal means the same rows */
+  /** sha256 over the file's records in order, as PostgreSQL sent them: equal means the same rows */
   input_hash: string;
-  /** the file's rows are those with rid from first_rid to last_rid (contiguous in rid order) */
-  first_rid: number;
-  last_rid: number;
+}
+
+/**
+ * Where a part's records go while they stream: `open` when its first record arrives, `write` with
+ * runs of whole records (`part,<columns>` each, exactly as PostgreSQL sent them), `close` once the
+ * part is complete, with its row count and hash. A part is closed before the next one opens.
+ */
+export interface PartSink {
+  open(partition: string, part: number): void;
+  write(records: Buffer): void;
+  close(file: PlannedFile): void;
 }
 
 const NL = 0x0a;
@@ -17,27 +25,34 @@ const QUOTE = 0x22;
 const COMMA = 0x2c;
 
 /**
- * Splits PostgreSQL's CSV (export/dataset-queries.ts: `rid, part, <columns>` per record, in rid order,
+ * Splits PostgreSQL's CSV (export/dataset-queries.ts: `part, <columns>` per record, in file order,
  * each partition's rows together) into part files of `rowsPerFile` rows per partition while it
- * streams, and hashes each file's rows on the way: the rows never make a second pass, and DuckDB
- * only ever casts and writes (a part is a rid range). A record ends at a newline outside
- * quotes (PostgreSQL quotes any value holding a newline, a quote or a comma, and doubles inner
- * quotes, so counting quotes is enough). Only the column values are hashed, never rid, so a row
- * added in one partition leaves the hashes of the others alone.
+ * streams, and hashes each file's records on the way, in runs as large as the chunks: the rows never
+ * make a second pass. Each part's records go to the sink as they arrive, so a part can be written as
+ * Parquet while the next ones still stream. A record ends at a newline outside quotes (PostgreSQL
+ * quotes any value holding a newline, a quote or a comma, and doubles inner quotes, so counting
+ * quotes is enough). Feed it large chunks: the work per record is finding its end and checking
+ * that it starts with the current partition.
  */
 export class CsvPartPlanner {
   private rest: Buffer | null = null;
   private files: PlannedFile[] = [];
-  private current: { partition: string; part: number; rows: number; first: number; last: number; hash: Hash } | null = null;
+  private current: { partition: string; prefix: Buffer; part: number; rows: number; hash: Hash } | null = null;
   private readonly seen = new Set<string>();
+  /** start, in the buffer being scanned, of the current part's records not yet given to the sink */
+  private run = 0;
 
-  constructor(private readonly rowsPerFile: number) {
+  constructor(
+    private readonly rowsPerFile: number,
+    private readonly sink: PartSink | null = null,
+  ) {
     if (!Number.isInteger(rowsPerFile) || rowsPerFile < 1) throw new Error(`rows per file must be a positive integer, got ${rowsPerFile}`);
   }
 
   push(chunk: Buffer): void {
     const buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
     let start = 0;
+    this.run = 0;
     let quote = buf.indexOf(QUOTE, 0);
     for (;;) {
       // find the newline that ends the record starting at `start`
@@ -62,36 +77,54 @@ export class CsvPartPlanner {
       start = end + 1;
       if (quote !== -1 && quote < start) quote = buf.indexOf(QUOTE, start);
     }
+    this.flush(buf, start);
     this.rest = start < buf.length ? buf.subarray(start) : null;
   }
 
-  private record(buf: Buffer, start: number, end: number): void {
-    const c1 = buf.indexOf(COMMA, start);
-    const c2 = buf.indexOf(COMMA, c1 + 1);
-    if (c1 < 0 || c2 < 0 || c2 > end) throw new Error('export CSV record without rid and part');
-    const rid = Number(buf.toString('latin1', start, c1));
-    // the partition is an integer year, or '' (written "") for the unpartitioned dataset; NULL is empty
-    const partition = buf.toString('latin1', c1 + 1, c2).replace(/^"(.*)"$/, '$1');
-    let c = this.current;
-    if (c === null || c.partition !== partition || c.rows === this.rowsPerFile) {
-      const part = c !== null && c.partition === partition ? c.part + 1 : 0;
-      this.finish();
-      if (part === 0) {
-        if (this.seen.has(partition)) throw new Error(`export rows of partition ${partition} are not contiguous`);
-        this.seen.add(partition);
-      }
-      c = this.current = { partition, part, rows: 0, first: rid, last: rid, hash: createHash('sha256') };
+  /** Hashes the current part's whole records in buf[run, upTo) and gives them to the sink. */
+  private flush(buf: Buffer, upTo: number): void {
+    if (this.current && upTo > this.run) {
+      const records = buf.subarray(this.run, upTo);
+      this.current.hash.update(records);
+      this.sink?.write(records);
     }
-    c.rows++;
-    c.last = rid;
-    c.hash.update(buf.subarray(c2 + 1, end + 1));
+    this.run = upTo;
+  }
+
+  private record(buf: Buffer, start: number, end: number): void {
+    let c = this.current;
+    // the usual case: one more record of the current part, whose partition prefix (`2021,`) it repeats
+    if (c !== null && c.rows < this.rowsPerFile && startsWith(buf, start, end, c.prefix)) {
+      c.rows++;
+      return;
+    }
+    const c1 = buf.indexOf(COMMA, start);
+    if (c1 < 0 || c1 > end) throw new Error('export CSV record without its partition');
+    // the partition is an integer year, or '' (written "") for the unpartitioned dataset; NULL is empty
+    const partition = buf.toString('latin1', start, c1).replace(/^"(.*)"$/, '$1');
+    if (c !== null && c.partition === partition && c.rows < this.rowsPerFile) {
+      // the same partition written another way (NULL and "" both read as the empty partition)
+      c.rows++;
+      return;
+    }
+    const part = c !== null && c.partition === partition ? c.part + 1 : 0;
+    this.flush(buf, start);
+    this.finish();
+    if (part === 0) {
+      if (this.seen.has(partition)) throw new Error(`export rows of partition ${partition} are not contiguous`);
+      this.seen.add(partition);
+    }
+    c = this.current = { partition, prefix: Buffer.from(buf.subarray(start, c1 + 1)), part, rows: 1, hash: createHash('sha256') };
+    this.sink?.open(partition, part);
   }
 
   private finish(): void {
     const c = this.current;
     if (!c) return;
-    this.files.push({ partition: c.partition, part: c.part, rows: c.rows, input_hash: c.hash.digest('hex'), first_rid: c.first, last_rid: c.last });
+    const file = { partition: c.partition, part: c.part, rows: c.rows, input_hash: c.hash.digest('hex') };
+    this.files.push(file);
     this.current = null;
+    this.sink?.close(file);
   }
 
   /** The part files in file order; throws on a truncated last record. */
@@ -100,4 +133,12 @@ export class CsvPartPlanner {
     this.finish();
     return this.files;
   }
+}
+
+/** Whether buf[start, end) begins with `prefix`. */
+function startsWith(buf: Buffer, start: number, end: number, prefix: Buffer): boolean {
+  const n = prefix.length;
+  if (end - start < n) return false;
+  for (let i = 0; i < n; i++) if (buf[start + i] !== prefix[i]) return false;
+  return true;
 }

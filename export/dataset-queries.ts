@@ -1,13 +1,12 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { CsvPartPlanner, type PlannedFile } from './csv-plan.ts';
+import { CsvPartPlanner, type PartSink, type PlannedFile } from './csv-plan.ts';
 import type { DatasetName } from '../domain/bulk/datasets.ts';
 import type { Sql } from '../db/client.ts';
 import { latestPerPeriod } from '../db/statement-versions.ts';
 
 /**
- * The rows of each bulk dataset as CSV straight out of PostgreSQL's COPY: `rid` (the row's place
- * in file order), the partition value, then the dataset's columns exactly as domain/bulk/datasets.ts
- * lists them, in rid order (each query sorts once, by its window's keys). Every value leaves as
+ * The rows of each bulk dataset as CSV straight out of PostgreSQL's COPY: the partition value, then
+ * the dataset's columns exactly as domain/bulk/datasets.ts lists them, in file order (each query
+ * sorts once, by the dataset's partition and key). Every value leaves as
  * text (NUMERIC keeps every digit, timestamps their offset), so
  * nothing passes through a JS number, and no cell passes through JS at all: the Parquet writer
  * reads the CSV itself. File order is partition, then key, so the same corpus yields the same files.
@@ -16,58 +15,74 @@ function query(sql: Sql, dataset: DatasetName) {
   switch (dataset) {
     case 'companies':
       return sql`
-        SELECT row_number() OVER (ORDER BY cik) AS rid, '' AS part, cik, company_id::text, name,
+        SELECT '' AS part, cik, company_id::text, name,
                array_to_string(tickers, ','), array_to_string(exchanges, ','),
                entity_type, sic, sic_description, category, fiscal_year_end, state_of_incorporation, ein, lei,
                latest_filing_accession, source, source_loaded_at::text
         FROM companies ORDER BY cik`;
     case 'filings':
+      // the sort keys lead each sorted row (here and in financials): PostgreSQL then finds them at a
+      // fixed place instead of walking the row's text columns on every comparison
       return sql`
-        SELECT row_number() OVER (ORDER BY filing_date, accession) AS rid, extract(year FROM filing_date)::int AS part,
-               accession, cik, form, filing_date::text, filing_date_estimated::text, report_date::text, accepted_at::text,
-               primary_document, fiscal_year_focus::text, fiscal_period_focus, is_periodic::text, source, facts_count::text,
-               extract(year FROM filing_date)::int
-        FROM filings ORDER BY filing_date, accession`;
+        SELECT part, accession, cik, form, fd, est, rd, acc, primary_document, fy, fiscal_period_focus, periodic, source, facts, part
+        FROM (SELECT filing_date, accession, extract(year FROM filing_date)::int AS part, cik, form, filing_date::text AS fd,
+                     filing_date_estimated::text AS est, report_date::text AS rd, accepted_at::text AS acc, primary_document,
+                     fiscal_year_focus::text AS fy, fiscal_period_focus, is_periodic::text AS periodic, source, facts_count::text AS facts
+              FROM filings ORDER BY filing_date, accession) f
+        ORDER BY filing_date, accession`;
     case 'statements':
       return sql`
-        SELECT row_number() OVER (ORDER BY fiscal_year, statement_version_id) AS rid, fiscal_year AS part,
+        SELECT fiscal_year AS part,
                statement_version_id::text, cik, statement_type, fiscal_year::text, fiscal_period,
                version_sequence::text, period_start::text, period_end::text, accession, form, filing_date::text,
                accepted_at::text, currency, accounting_standard, previous_version_id::text,
                (SELECT count(*) FROM jsonb_object_keys(figures))::text, created_at::text
         FROM (${served(sql)}) v ORDER BY fiscal_year, statement_version_id`;
     case 'financials':
-      // figures are stored packed (db/figure-storage.ts): an absent field repeats the version row
+      // figures are stored packed (db/figure-storage.ts): an absent field repeats the version row.
+      // The version's own columns are turned into text once per version, not once per figure; the
+      // versions come sorted, so only each version's figures are sorted by metric, and the figure's
+      // fields are read after the sort, which then moves narrow rows with its keys in front.
       return sql`
-        SELECT row_number() OVER (ORDER BY v.fiscal_year, v.statement_version_id, f.metric) AS rid, v.fiscal_year AS part,
-               v.statement_version_id::text, v.cik, v.statement_type, v.fiscal_year::text,
-               v.fiscal_period, f.metric, f.fig->>'value', coalesce(f.fig->>'unit', v.currency, ''),
-               CASE WHEN f.fig ? 'period_start' THEN f.fig->>'period_start' ELSE v.period_start::text END,
-               coalesce(f.fig->>'period_end', v.period_end::text),
-               coalesce(f.fig->>'source_accession', v.accession),
-               f.fig->>'source_xbrl_concept', f.fig->>'mapping_type',
-               coalesce(f.fig->>'selection_rule', CASE WHEN coalesce(f.fig->>'value_origin', 'SOURCE') = 'SOURCE' THEN 'CANDIDATE_ORDER' END),
-               coalesce(f.fig->>'value_origin', 'SOURCE'), f.fig->>'correction_rule', f.fig->>'as_filed_value',
-               v.filing_date::text
-        FROM (${served(sql)}) v, jsonb_each(v.figures) AS f(metric, fig) ORDER BY v.fiscal_year, v.statement_version_id, f.metric`;
+        SELECT part, id, cik, statement_type, fy, fiscal_period, metric, fig->>'value', coalesce(fig->>'unit', currency, ''),
+               CASE WHEN fig ? 'period_start' THEN fig->>'period_start' ELSE ps END,
+               coalesce(fig->>'period_end', pe),
+               coalesce(fig->>'source_accession', accession),
+               fig->>'source_xbrl_concept', fig->>'mapping_type',
+               coalesce(fig->>'selection_rule', CASE WHEN coalesce(fig->>'value_origin', 'SOURCE') = 'SOURCE' THEN 'CANDIDATE_ORDER' END),
+               coalesce(fig->>'value_origin', 'SOURCE'), fig->>'correction_rule', fig->>'as_filed_value', fd
+        FROM (SELECT v.fiscal_year AS part, v.statement_version_id, f.metric, f.fig, v.id, v.cik, v.statement_type, v.fy,
+                     v.fiscal_period, v.currency, v.ps, v.pe, v.accession, v.fd
+              FROM (SELECT v.fiscal_year, v.statement_version_id, v.statement_version_id::text AS id, v.cik, v.statement_type,
+                           v.fiscal_year::text AS fy, v.fiscal_period, v.currency, v.period_start::text AS ps,
+                           v.period_end::text AS pe, v.accession, v.filing_date::text AS fd, v.figures
+                    FROM (${served(sql)}) v ORDER BY v.fiscal_year, v.statement_version_id) v,
+                   jsonb_each(v.figures) AS f(metric, fig)
+              ORDER BY v.fiscal_year, v.statement_version_id, f.metric) s
+        ORDER BY part, statement_version_id, metric`;
     case 'segments':
       // a row without a fiscal year has no partition to go to; ingestion always sets one
       return sql`
-        SELECT row_number() OVER (ORDER BY fiscal_year, metric_dimension_id) AS rid, fiscal_year AS part,
+        SELECT fiscal_year AS part,
                metric_dimension_id::text, cik, accession, statement_version_id::text, statement_type,
                fiscal_year::text, fiscal_period, metric, concept, dimension_type, axis, member, member_label,
                value::text, unit, period_start::text, period_end::text, decimals, filing_date::text, extracted_at::text
         FROM segment_facts WHERE fiscal_year IS NOT NULL ORDER BY fiscal_year, metric_dimension_id`;
     case 'disclosures':
       return sql`
-        SELECT row_number() OVER (ORDER BY extract(year FROM coalesce(period_of_report, context_end)), disclosure_id) AS rid,
-               extract(year FROM coalesce(period_of_report, context_end))::int AS part,
+        SELECT extract(year FROM coalesce(period_of_report, context_end))::int AS part,
                disclosure_id::text, cik, accession, period_of_report::text, concept, title, disclosure_text,
                char_count::text, context_start::text, context_end::text, filing_date::text, extracted_at::text,
                extract(year FROM coalesce(period_of_report, context_end))::int
         FROM disclosures ORDER BY extract(year FROM coalesce(period_of_report, context_end)), disclosure_id`;
   }
 }
+
+/**
+ * The order the build streams the datasets in: the largest first, so DuckDB writes its parts while
+ * PostgreSQL streams the smaller ones, and little is left to write once the last rows arrive.
+ */
+export const STREAM_ORDER: readonly DatasetName[] = ['financials', 'filings', 'statements', 'disclosures', 'segments', 'companies'];
 
 /** The served version of each statement: the highest version_sequence of its identity. */
 function served(sql: Sql) {
@@ -84,25 +99,42 @@ export async function tuneExportTransaction(tx: Sql): Promise<void> {
 }
 
 /**
- * Writes one dataset's rows to `csvPath` (CSV, no header, NULL as an unquoted empty field) and returns the part files with their row counts and hashes (export/csv-plan.ts).
+ * Streams one dataset's rows (CSV, no header, NULL as an unquoted empty field) into `sink` part by
+ * part and returns the part files with their row counts and hashes (export/csv-plan.ts).
  */
-export async function exportCsv(sql: Sql, dataset: DatasetName, csvPath: string, rowsPerFile: number): Promise<PlannedFile[]> {
-  const planner = new CsvPartPlanner(rowsPerFile);
+const BATCH_BYTES = 1 << 20;
+
+export async function exportParts(sql: Sql, dataset: DatasetName, rowsPerFile: number, sink: PartSink): Promise<PlannedFile[]> {
+  const planner = new CsvPartPlanner(rowsPerFile, sink);
   const readable = await sql`COPY (${query(sql, dataset)}) TO STDOUT WITH (FORMAT csv)`.readable();
-  // Written synchronously, never paused: postgres.js leaves the connection's socket paused when a
+  // Consumed synchronously, never paused: postgres.js leaves the connection's socket paused when a
   // COPY stream saw backpressure, and the transaction's next query then never gets an answer.
-  const fd = openSync(csvPath, 'w');
-  try {
-    await new Promise<void>((resolve, reject) => {
-      readable.on('data', (chunk: Buffer) => {
-        writeSync(fd, chunk);
-        planner.push(chunk);
-      });
-      readable.once('end', resolve);
-      readable.once('error', reject);
+  // postgres.js hands over each row as its own chunk (one CopyData message): they are gathered into
+  // batches of about a megabyte, so the planner, the hash and the file writes work on large runs.
+  // A planner or sink failure lets the COPY run out (the connection stays usable) and fails after.
+  let failed: unknown = null;
+  let batch: Buffer[] = [];
+  let batched = 0;
+  const flush = () => {
+    if (batched === 0 || failed !== null) return;
+    try {
+      planner.push(batch.length === 1 ? batch[0]! : Buffer.concat(batch, batched));
+    } catch (err) {
+      failed = err;
+    }
+    batch = [];
+    batched = 0;
+  };
+  await new Promise<void>((resolve, reject) => {
+    readable.on('data', (chunk: Buffer) => {
+      batch.push(chunk);
+      batched += chunk.length;
+      if (batched >= BATCH_BYTES) flush();
     });
-  } finally {
-    closeSync(fd);
-  }
+    readable.once('end', resolve);
+    readable.once('error', reject);
+  });
+  flush();
+  if (failed !== null) throw failed;
   return planner.end();
 }

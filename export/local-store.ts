@@ -26,6 +26,9 @@ export function verifyDownload(
   return now.getTime() >= Number(expires) * 1000 ? 'expired' : 'ok';
 }
 
+/** Why link() may refuse where a copy works: another file system, or one without hard links. */
+const LINK_REFUSED = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK']);
+
 export class LocalStore implements BlobStore, LocalDownloads {
   readonly kind = 'local' as const;
   private readonly root: string;
@@ -48,24 +51,37 @@ export class LocalStore implements BlobStore, LocalDownloads {
     return verifyDownload(this.secret, key, expires, sig, now);
   }
 
+  /** The local file is handed over (hard-linked when it is on the store's file system): change it no more, only remove it. */
   async put(key: string, localPath: string): Promise<void> {
-    await this.copyInto(localPath, this.pathOf(key));
+    await this.placeInto(localPath, this.pathOf(key));
   }
 
   async copy(fromKey: string, toKey: string): Promise<void> {
-    await this.copyInto(this.pathOf(fromKey), this.pathOf(toKey));
+    await this.placeInto(this.pathOf(fromKey), this.pathOf(toKey));
   }
 
-  /** Readers never see a half-written object: copy to a hidden temp name, then rename over. */
-  private async copyInto(source: string, dest: string): Promise<void> {
+  /**
+   * Readers never see a half-written object: the file goes in under a hidden temp name, then is
+   * renamed over. Objects are never written in place (each put or copy renames a new file over the
+   * key), so a hard link is as good as a copy and costs neither the bytes nor a new file; across
+   * file systems it is a copy.
+   */
+  private async placeInto(source: string, dest: string): Promise<void> {
     await mkdir(path.dirname(dest), { recursive: true });
     const tmp = path.join(path.dirname(dest), `.${path.basename(dest)}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      await copyFile(source, tmp);
+      try {
+        await link(source, tmp);
+      } catch (err) {
+        if (!LINK_REFUSED.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
+        await copyFile(source, tmp);
+      }
       await rename(tmp, dest);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
+    } finally {
+      // also after success: renaming onto another link of the same file leaves the temp name in place
+      await unlink(tmp).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
     }
   }
 

@@ -1,59 +1,73 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import type { PlannedFile } from './csv-plan.ts';
 import type { Column, Dataset } from '../domain/bulk/datasets.ts';
 
 /**
- * Parquet through DuckDB. A dataset's CSV (export/dataset-queries.ts, already split into planned
- * part files and hashed while it streamed: export/csv-plan.ts) is loaded into a table of VARCHAR
- * columns, only when some file of the dataset needs writing; `write` sends one part (a rid range)
- * through `COPY (SELECT <casts>) TO ... (FORMAT parquet, COMPRESSION zstd)`. The casts are where
- * types happen: DECIMAL(38,12) exact from the decimal string, TIMESTAMPTZ (Parquet TIMESTAMP,
- * isAdjustedToUTC), DATE, lists.
+ * Parquet through DuckDB. Each part file's rows arrive as their own CSV (export/csv-plan.ts splits
+ * and hashes PostgreSQL's stream, export/dataset-queries.ts), and `write` turns one into Parquet with
+ * `COPY (SELECT <casts> FROM read_csv(...)) TO ... (FORMAT parquet, COMPRESSION zstd)`: every value
+ * is read as text, and the casts are where types happen: DECIMAL(38,12) exact from the decimal
+ * string, TIMESTAMPTZ (Parquet TIMESTAMP, isAdjustedToUTC), DATE, lists. A part is written the moment
+ * its rows are complete, while PostgreSQL streams the next ones.
+ *
+ * One DuckDB thread per connection and `connections` connections: part files are small, so they go
+ * side by side (one file each) rather than one at a time over several threads, where handing a small
+ * COPY between threads costs more than it saves. A file's rows are read and written by one thread,
+ * in order.
  *
  * Why DuckDB and not parquetjs-lite (the design card's first pick): parquetjs-lite writes neither
  * zstd nor decimal(38,12). hyparquet-writer can with a zstd compressor, but every cell would pass
  * through JS; here no cell does (README, "Bulk export").
  */
-export type { PlannedFile } from './csv-plan.ts';
-
 export class ParquetWriter {
+  private readonly idle: DuckDBConnection[];
+  private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
+
   private constructor(
     private readonly instance: DuckDBInstance,
-    private readonly conn: DuckDBConnection,
-  ) {}
+    connections: DuckDBConnection[],
+  ) {
+    this.idle = connections;
+  }
 
   /**
-   * An in-memory database that spills to `tempDir` when a dataset outgrows memory: tables are
-   * scratch, so nothing needs to reach a database file.
+   * An in-memory database that spills to `tempDir` if a file's rows outgrow memory: nothing needs
+   * to reach a database file.
    */
-  static async open(tempDir: string): Promise<ParquetWriter> {
-    const instance = await DuckDBInstance.create(':memory:', { temp_directory: tempDir });
-    const conn = await instance.connect();
-    await conn.run(`SET TimeZone = 'UTC'`);
-    return new ParquetWriter(instance, conn);
+  static async open(tempDir: string, connections = 2): Promise<ParquetWriter> {
+    const instance = await DuckDBInstance.create(':memory:', { temp_directory: tempDir, threads: '1' });
+    const conns: DuckDBConnection[] = [];
+    for (let i = 0; i < connections; i++) {
+      const conn = await instance.connect();
+      await conn.run(`SET TimeZone = 'UTC'`);
+      conns.push(conn);
+    }
+    return new ParquetWriter(instance, conns);
   }
 
-  private casts = '';
-
-  /** Loads a dataset's CSV: rid, part, then the dataset's columns, all as text. */
-  async load(dataset: Dataset, csvPath: string): Promise<void> {
-    const cols = [`'rid': 'BIGINT'`, `'part': 'VARCHAR'`, ...dataset.columns.map((c) => `'${c.name}': 'VARCHAR'`)];
-    await this.conn.run(`
-      CREATE OR REPLACE TABLE stage AS
-      SELECT * FROM read_csv('${sqlString(csvPath)}', header = false, delim = ',', quote = '"', escape = '"',
-        allow_quoted_nulls = false, columns = {${cols.join(', ')}})`);
-    this.casts = dataset.columns.map((c) => `${castOf(c)} AS "${c.name}"`).join(', ');
+  /**
+   * Writes one part file of `dataset` from its CSV (`part`, then the dataset's columns, no header,
+   * NULL as an unquoted empty field) as Parquet at `outPath`. Up to `connections` writes run at once;
+   * more wait their turn.
+   */
+  async write(dataset: Dataset, csvPath: string, outPath: string): Promise<void> {
+    const cols = [`'part': 'VARCHAR'`, ...dataset.columns.map((c) => `'${c.name}': 'VARCHAR'`)];
+    const casts = dataset.columns.map((c) => `${castOf(c)} AS "${c.name}"`).join(', ');
+    const conn = this.idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => this.waiting.push(resolve)));
+    try {
+      await conn.run(`
+        COPY (SELECT ${casts} FROM read_csv('${sqlString(csvPath)}', auto_detect = false, header = false, delim = ',', quote = '"', escape = '"',
+          allow_quoted_nulls = false, columns = {${cols.join(', ')}}))
+        TO '${sqlString(outPath)}' (FORMAT parquet, COMPRESSION zstd)`);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(conn);
+      else this.idle.push(conn);
+    }
   }
 
-  /** Writes one planned part of the loaded dataset (its rid range) as a Parquet file. */
-  async write(file: PlannedFile, outPath: string): Promise<void> {
-    await this.conn.run(`
-      COPY (SELECT ${this.casts} FROM stage WHERE rid BETWEEN ${file.first_rid} AND ${file.last_rid} ORDER BY rid)
-      TO '${sqlString(outPath)}' (FORMAT parquet, COMPRESSION zstd)`);
-  }
-
+  /** Closes the database; every write must have settled. */
   close(): void {
-    this.conn.closeSync();
+    for (const conn of this.idle) conn.closeSync();
     this.instance.closeSync();
   }
 }

@@ -8,7 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { Decimal } from 'decimal.js';
 import { parquetMetadataAsync } from 'hyparquet';
 import { DAILY_BYTE_CAP } from '../domain/bulk-budget.ts';
-import { buildSnapshot, type BuildResult } from '../export/build.ts';
+import { buildSnapshot, type BuildOptions, type BuildResult } from '../export/build.ts';
 import { DATASETS } from '../domain/bulk/datasets.ts';
 import { snapshotIdOf, type Manifest } from '../domain/bulk/manifest.ts';
 import { get } from './helpers/http.ts';
@@ -24,10 +24,10 @@ describe('bulk export on the real corpus (local store, service routes)', () => {
   const now = () => new Date(clock);
   const published: Manifest[] = [];
 
-  const build = async (full = false): Promise<BuildResult> => {
+  const build = async (full = false, rowsPerFile?: BuildOptions['rowsPerFile']): Promise<BuildResult> => {
     const r = await buildSnapshot(
       { sql: svc.sql, store: svc.running.services.bulkStore, stagingDir: path.join(dir, 'staging'), now },
-      { full },
+      { full, rowsPerFile },
     );
     published.push(r.manifest);
     return r;
@@ -172,6 +172,39 @@ describe('bulk export on the real corpus (local store, service routes)', () => {
     assert.equal(Number(meta.num_rows), file.rows);
   });
 
+  it('writes every row in file order: partitions in order, each file a run of its partition in key order', async () => {
+    const m = published[0]!;
+    const duck = await DuckDBInstance.create(':memory:');
+    const conn = await duck.connect();
+    // each dataset's keys as its files hold them, file after file in manifest order
+    const keysIn = async (dataset: string, key: string) => {
+      const out: string[] = [];
+      for (const f of m.files.filter((x) => x.dataset === dataset)) {
+        const rows = (await conn.runAndReadAll(`SELECT ${key} AS k FROM read_parquet('${storeFile(m.snapshot_id, f.path)}')`)).getRowObjects();
+        assert.equal(rows.length, f.rows, `${f.path} rows`);
+        out.push(...rows.map((r) => String(r.k)));
+      }
+      return out;
+    };
+    try {
+      const financials = await svc.sql<{ k: string }[]>`
+        SELECT v.statement_version_id::text || ' ' || e.key AS k
+        FROM (SELECT DISTINCT ON (cik, statement_type, fiscal_year, fiscal_period) * FROM statement_versions
+              ORDER BY cik, statement_type, fiscal_year, fiscal_period, version_sequence DESC) v, jsonb_each(v.figures) e
+        ORDER BY v.fiscal_year, v.statement_version_id, e.key`;
+      assert.deepEqual(await keysIn('financials', `statement_version_id || ' ' || metric`), financials.map((r) => r.k));
+      const filings = await svc.sql<{ k: string }[]>`SELECT accession AS k FROM filings ORDER BY filing_date, accession`;
+      assert.deepEqual(await keysIn('filings', 'accession_id'), filings.map((r) => r.k));
+      const statements = await svc.sql<{ k: string }[]>`
+        SELECT statement_version_id::text AS k FROM (SELECT DISTINCT ON (cik, statement_type, fiscal_year, fiscal_period) * FROM statement_versions
+          ORDER BY cik, statement_type, fiscal_year, fiscal_period, version_sequence DESC) v ORDER BY fiscal_year, statement_version_id`;
+      assert.deepEqual(await keysIn('statements', 'statement_version_id'), statements.map((r) => r.k));
+    } finally {
+      conn.closeSync();
+      duck.closeSync();
+    }
+  });
+
   it('carries every file forward byte-identical when an incremental build finds nothing changed', async () => {
     clock += 24 * 3600_000;
     const before = published.at(-1)!;
@@ -275,5 +308,37 @@ describe('bulk export on the real corpus (local store, service routes)', () => {
     const again = await api(`/v1/bulk/snapshots/${m.snapshot_id}/files/companies/part-0000.parquet`);
     assert.equal(again.status, 200, 'the still-valid URL is returned again at no cost');
     assert.equal(again.body.data.url, first.body.data.url);
+  });
+
+  it('splits a partition into parts of rows_per_file rows, numbered in row order, and carries each forward unchanged', async () => {
+    clock += 24 * 3600_000;
+    const split = (await build(true, { financials: 700 })).manifest;
+    const whole = published.at(-2)!;
+    const parts = split.files.filter((f) => f.dataset === 'financials');
+    assert.equal(parts.reduce((n, f) => n + f.rows, 0), whole.datasets.find((d) => d.dataset === 'financials')!.rows);
+    assert.ok(parts.length > whole.files.filter((f) => f.dataset === 'financials').length, 'more files than one per partition');
+    const byPartition = new Map<string, typeof parts>();
+    for (const f of parts) byPartition.set(f.partition!.value, [...(byPartition.get(f.partition!.value) ?? []), f]);
+    for (const [year, files] of byPartition) {
+      assert.deepEqual(files.map((f) => f.path), files.map((_, i) => `financials/fiscal_year_${year}/part-${String(i).padStart(4, '0')}.parquet`));
+      assert.ok(files.slice(0, -1).every((f) => f.rows === 700) && files.at(-1)!.rows <= 700, `${year}: full parts, then the rest`);
+    }
+    // the parts of a partition hold its rows in key order, one after another
+    const duck = await DuckDBInstance.create(':memory:');
+    const conn = await duck.connect();
+    try {
+      const year = [...byPartition.entries()].find(([, files]) => files.length > 2)![0];
+      const list = byPartition.get(year)!.map((f) => `'${storeFile(split.snapshot_id, f.path)}'`).join(', ');
+      const rows = (await conn.runAndReadAll(`SELECT statement_version_id || ' ' || metric AS k FROM read_parquet([${list}], filename = true) ORDER BY filename, file_row_number`)).getRowObjects();
+      const keys = rows.map((r) => String(r.k));
+      assert.deepEqual(keys, [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    } finally {
+      conn.closeSync();
+      duck.closeSync();
+    }
+    clock += 24 * 3600_000;
+    const again = await build(false, { financials: 700 });
+    assert.equal(again.carried_forward, split.files.length);
+    assert.deepEqual(again.manifest.files, split.files.map((f) => ({ ...f, changed: false })));
   });
 });

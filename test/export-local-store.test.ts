@@ -66,6 +66,25 @@ describe('local blob store', () => {
     assert.deepEqual(await store.list(''), []);
   });
 
+  it('keeps each object as it was put: removing the local file, or putting its key anew, leaves earlier copies alone', async () => {
+    const src = path.join(dir, 'handed-over.bin');
+    const first = randomBytes(5_000);
+    await writeFile(src, first);
+    await store.put('S5/x/part-0.parquet', src);
+    await rm(src);
+    assert.deepEqual(await readFile(path.join(dir, 'store/S5/x/part-0.parquet')), first, 'the object outlives the local file');
+    await store.copy('S5/x/part-0.parquet', 'S6/x/part-0.parquet');
+    const second = randomBytes(5_000);
+    await writeFile(src, second);
+    await store.put('S5/x/part-0.parquet', src);
+    assert.deepEqual(await readFile(path.join(dir, 'store/S5/x/part-0.parquet')), second);
+    assert.deepEqual(await readFile(path.join(dir, 'store/S6/x/part-0.parquet')), first, 'the copy still holds the first bytes');
+    await store.copy('S6/x/part-0.parquet', 'S6/x/part-0.parquet');
+    assert.deepEqual(await store.list('S6/'), ['S6/x/part-0.parquet'], 'a copy onto itself leaves no temp file behind');
+    await store.deletePrefix('S5/');
+    await store.deletePrefix('S6/');
+  });
+
   it('rejects keys that could leave the root', async () => {
     for (const key of ['../x', 'a/../b', 'a/./b', '/abs', 'a//b', 'a/', '', 'a\\b', 'a b', 'a%2Fb', '.hidden', 'a/.x', 'a\0b']) {
       assert.equal(isValidKey(key), false, JSON.stringify(key));
