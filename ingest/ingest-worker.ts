@@ -34,7 +34,8 @@ process.on('message', (m: ParentMessage) => {
   } else if (m.type === 'close') {
     void sql.end({ timeout: 5 }).finally(() => {
       // exit once the last message is out: the parent reads this process's peak memory from it
-      send({ type: 'closed', max_rss_kib: process.resourceUsage().maxRSS }, () => process.exit(0));
+      const usage = process.resourceUsage();
+      send({ type: 'closed', max_rss_kib: usage.maxRSS, cpu_ms: (usage.userCPUTime + usage.systemCPUTime) / 1000 }, () => process.exit(0));
     });
   }
 });

@@ -20,7 +20,7 @@ export type WorkerMessage =
   | { type: 'ready' }
   | { type: 'done'; id: number; result: CompanyResult }
   | { type: 'failed'; id: number; message: string }
-  | { type: 'closed'; max_rss_kib: number };
+  | { type: 'closed'; max_rss_kib: number; cpu_ms: number };
 
 export interface WorkerSettings {
   databaseUrl: string;
@@ -36,6 +36,8 @@ export interface WorkerStats {
   pid: number;
   /** peak RSS of the worker process (KiB), reported as it closes; null when it died instead */
   max_rss_kib: number | null;
+  /** CPU time (user and system) the worker process used, reported as it closes; null when it died */
+  cpu_ms: number | null;
   companies: number;
 }
 
@@ -62,6 +64,7 @@ interface Worker {
   alive: boolean;
   companies: number;
   maxRssKib: number | null;
+  cpuMs: number | null;
   exited: Promise<void>;
 }
 
@@ -96,7 +99,7 @@ export function startWorkerPool(size: number, settings: WorkerSettings): WorkerP
       failStart = reject;
     });
     ready.catch(() => {}); // observed through the companies waiting on it
-    const w: Worker = { child, ready, inFlight: new Map(), alive: true, companies: 0, maxRssKib: null, exited: Promise.resolve() };
+    const w: Worker = { child, ready, inFlight: new Map(), alive: true, companies: 0, maxRssKib: null, cpuMs: null, exited: Promise.resolve() };
     w.exited = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         w.alive = false;
@@ -110,7 +113,10 @@ export function startWorkerPool(size: number, settings: WorkerSettings): WorkerP
     child.on('error', () => {}); // 'exit' follows and reports it
     child.on('message', (m: WorkerMessage) => {
       if (m.type === 'ready') markReady();
-      else if (m.type === 'closed') w.maxRssKib = m.max_rss_kib;
+      else if (m.type === 'closed') {
+        w.maxRssKib = m.max_rss_kib;
+        w.cpuMs = m.cpu_ms;
+      }
       else {
         const p = w.inFlight.get(m.id);
         if (!p) return;
@@ -168,6 +174,6 @@ export function startWorkerPool(size: number, settings: WorkerSettings): WorkerP
         clearTimeout(late);
       }),
     );
-    return [...retired, ...workers].map((w) => ({ pid: w.child.pid ?? 0, max_rss_kib: w.maxRssKib, companies: w.companies }));
+    return [...retired, ...workers].map((w) => ({ pid: w.child.pid ?? 0, max_rss_kib: w.maxRssKib, cpu_ms: w.cpuMs, companies: w.companies }));
   }
 }

@@ -93,7 +93,7 @@ describe('ingestion with worker processes', () => {
       const summary = await runIngestion(db.sql, config, { workers: 2, databaseUrl: db.url });
       assert.equal(summary.status, 'succeeded', JSON.stringify(summary.errors));
       assert.equal(summary.workers.length, 2);
-      assert.ok(summary.workers.every((w) => w.companies > 0 && (w.max_rss_kib ?? 0) > 0), 'both workers took companies and reported their peak memory');
+      assert.ok(summary.workers.every((w) => w.companies > 0 && (w.max_rss_kib ?? 0) > 0 && (w.cpu_ms ?? 0) > 0), 'both workers took companies and reported their peak memory and CPU time');
 
       const digests = await contentDigests(db.sql);
       assert.deepEqual(digests, await contentDigests(reference.sql));

@@ -49,6 +49,9 @@ export interface IngestChildResult {
   workers: number;
   /** peak RSS of each worker process of the first run (KiB; null if one died), empty with 1 worker */
   worker_max_rss_kib: (number | null)[];
+  /** CPU seconds (user + system) of the first run: this process's, and each worker's */
+  cpu_s: number;
+  worker_cpu_s: (number | null)[];
   /** the same peak right after identity and right after the first ingestion, to place it */
   max_rss_after_identity_kib: number;
   max_rss_after_ingest_kib: number;
@@ -164,10 +167,12 @@ async function main(): Promise<IngestChildResult> {
     log(`identity loaded in ${identityS.toFixed(1)} s; ingesting company facts from ${config.secSource}`);
 
     const profile = process.env.BENCH_CPU_PROF || undefined;
-    t = performance.now();
     const workers = Number(process.env.BENCH_INGEST_WORKERS || 1);
+    t = performance.now();
+    const cpuBefore = process.cpuUsage();
     const first = await profiled(profile, () => runIngestion(sql, config, { workers, databaseUrl: dbUrl.href }));
     const elapsedS = seconds(t);
+    const cpu = process.cpuUsage(cpuBefore);
     const afterIngest = maxRssKib();
     log(`first run ${first.status} in ${elapsedS.toFixed(1)} s; re-running (unchanged source)`);
 
@@ -191,6 +196,8 @@ async function main(): Promise<IngestChildResult> {
       max_rss_kib: maxRssKib(),
       workers,
       worker_max_rss_kib: first.workers.map((w) => w.max_rss_kib),
+      cpu_s: (cpu.user + cpu.system) / 1e6,
+      worker_cpu_s: first.workers.map((w) => (w.cpu_ms === null ? null : w.cpu_ms / 1000)),
       max_rss_after_identity_kib: afterIdentity,
       max_rss_after_ingest_kib: afterIngest,
       rerun_s: rerunS,

@@ -183,6 +183,12 @@ export async function run(args: string[]): Promise<number> {
           [`pipeline, ${label(r.workers)}`, `${fixed(r.mb_per_s, 1)} MB/s`, '', `${fixed(r.child.elapsed_s, 2)} s, ${r.child.status}`],
           [`pipeline / JSON.parse, ${label(r.workers)}`, fixed(r.ratio, 3), '', ''],
           [
+            `CPU of the run, ${label(r.workers)}`,
+            `${fixed(r.child.cpu_s + r.child.worker_cpu_s.reduce<number>((a, b) => a + (b ?? 0), 0), 1)} s`,
+            '',
+            r.workers > 1 ? `parent ${fixed(r.child.cpu_s, 1)} s, workers ${r.child.worker_cpu_s.map((c) => (c === null ? '?' : fixed(c, 1))).join(' + ')} s (PostgreSQL not counted)` : 'PostgreSQL not counted',
+          ],
+          [
             `peak RSS, ${label(r.workers)}`,
             `${fixed(r.rss_max_mib, 0)} MiB`,
             `< ${RSS_GOAL_MIB} MiB`,
