@@ -31,9 +31,11 @@ Commands:
   corpus synth --factor N --out DIR [--source DIR]
                                           write a synthetic mirror N times SEC_SOURCE (the mirror plus N-1
                                           clones of each company under new CIKs, values perturbed) for scale tests
-  ingest [--cik N ...] [--ticker T ...] [--source DIR|URL]
+  ingest [--cik N ...] [--ticker T ...] [--source DIR|URL] [--workers N]
                                           normalize company facts into versioned statements (default:
-                                          every company in the source); re-running over the same source changes nothing
+                                          every company in the source); re-running over the same source changes nothing;
+                                          --workers N: N child processes each ingesting whole companies
+                                          (default INGEST_WORKERS, 1: in this process)
 
 Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see README).`;
 
@@ -144,11 +146,20 @@ async function main(argv: string[]): Promise<number> {
     case 'ingest': {
       const { values } = parseArgs({
         args: argv.slice(1),
-        options: { cik: { type: 'string', multiple: true }, ticker: { type: 'string', multiple: true }, source: { type: 'string' } },
+        options: {
+          cik: { type: 'string', multiple: true },
+          ticker: { type: 'string', multiple: true },
+          source: { type: 'string' },
+          workers: { type: 'string', default: String(config.ingestWorkers) },
+        },
       });
       const bad = (values.cik ?? []).find((c) => !/^\d{1,10}$/.test(c));
       if (bad) {
         console.error(`--cik takes 1 to 10 digits, got ${JSON.stringify(bad)}`);
+        return 2;
+      }
+      if (!/^[1-9]\d{0,2}$/.test(values.workers)) {
+        console.error(`--workers takes a positive number of processes, got ${JSON.stringify(values.workers)}`);
         return 2;
       }
       const db = await openDatabase(config, log);
@@ -163,6 +174,8 @@ async function main(argv: string[]): Promise<number> {
         const summary = await runIngestion(db.sql, withSource, {
           ciks: values.cik ?? [],
           tickers: values.ticker ?? [],
+          workers: Number(values.workers),
+          databaseUrl: db.url,
           onProgress: (p) => bar.update(p),
         }).finally(() => bar.done());
         console.table(summaryRows(summary.companies));

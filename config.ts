@@ -22,6 +22,8 @@ export interface Config {
   readCache: boolean;
   /** on an empty corpus, ingest every company of SEC_SOURCE before reporting ready */
   ingestOnStart: boolean;
+  /** worker processes of an ingestion run (start-up ingest, and the CLI's default for --workers); 1: in process */
+  ingestWorkers: number;
   /**
    * Browser origins allowed to call /mcp (MCP's DNS-rebinding defence). Requests without an Origin
    * header (agents, servers, CLIs) are always allowed; loopback origins are allowed by default.
@@ -114,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: flag(env, 'LOG_REQUESTS', false),
     readCache: flag(env, 'READ_CACHE', true),
     ingestOnStart: flag(env, 'INGEST_ON_START', true),
+    ingestWorkers: Math.max(1, intFrom(env, 'INGEST_WORKERS', 1)),
     mcpAllowedOrigins: listFrom(env.MCP_ALLOWED_ORIGINS),
     bulkStore: bulkStoreFrom(env.BULK_STORE),
     bulkDir: path.resolve(env.BULK_DIR || path.join(dataDir, 'bulk')),

@@ -160,6 +160,8 @@ export async function startService(config: Config, options: StartOptions = {}): 
       let lastLogged = 0;
       const summary = await runIngestion(database.sql, config, {
         now: services.now,
+        workers: config.ingestWorkers,
+        databaseUrl: database.url,
         onProgress: (p) => {
           services.status.progress = `ingesting company facts: ${progressLine(p)}`;
           if (performance.now() - lastLogged > 2000 || p.companies_done + p.companies_failed === p.companies_total) {

@@ -6,6 +6,7 @@ import type { FilingInfo } from '../domain/facts.ts';
 import { packFigure, unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
 import type { BuiltVersion, FactRevision } from '../domain/normalize/versions.ts';
 import type { Sql } from './client.ts';
+import { copyRows, type CopyCell } from './copy.ts';
 
 /** A built version ready to store, with its content hash. */
 export interface VersionToStore {
@@ -32,6 +33,20 @@ export interface WriteCounts {
 }
 
 type Tx = Sql;
+
+const VERSION_COLUMNS = [
+  'statement_version_id', 'cik', 'statement_type', 'fiscal_year', 'fiscal_period', 'version_sequence', 'period_start',
+  'period_end', 'accession', 'form', 'filing_date', 'accepted_at', 'currency', 'accounting_standard', 'figures',
+  'content_hash', 'previous_version_id', 'ingestion_run_id', 'calculation_evidence',
+];
+const EVENT_COLUMNS = [
+  'cik', 'statement_type', 'fiscal_year', 'fiscal_period', 'version_sequence', 'statement_version_id',
+  'previous_version_id', 'accession', 'form', 'filing_date', 'revised_metrics',
+];
+const REVISION_COLUMNS = [
+  'statement_version_id', 'previous_version_id', 'metric', 'old_value', 'new_value', 'difference',
+  'old_accession', 'new_accession', 'old_concept', 'new_concept',
+];
 
 /** Which package files a filing's facts and structure were read from (filings.package). */
 export interface PackageInfo {
@@ -73,15 +88,19 @@ export async function upsertFilings(
       primary_document text, fiscal_year_focus integer, fiscal_period_focus text, is_periodic boolean,
       source text, facts_count integer, filing_date_estimated boolean, package jsonb)
     ON CONFLICT (accession) DO UPDATE SET
+      cik = EXCLUDED.cik,
       form = EXCLUDED.form, filing_date = EXCLUDED.filing_date, report_date = EXCLUDED.report_date,
       accepted_at = EXCLUDED.accepted_at, primary_document = EXCLUDED.primary_document,
       fiscal_year_focus = EXCLUDED.fiscal_year_focus, fiscal_period_focus = EXCLUDED.fiscal_period_focus,
       is_periodic = EXCLUDED.is_periodic, source = EXCLUDED.source, facts_count = EXCLUDED.facts_count,
       filing_date_estimated = EXCLUDED.filing_date_estimated, package = EXCLUDED.package
-    WHERE (filings.form, filings.filing_date, filings.report_date, filings.accepted_at, filings.primary_document,
+    -- a filing several companies list (a co-registrant's, a reporting owner's) belongs to the lowest
+    -- CIK among them, as that company sees it, whatever order the companies are ingested in
+    WHERE EXCLUDED.cik <= filings.cik
+      AND (filings.cik, filings.form, filings.filing_date, filings.report_date, filings.accepted_at, filings.primary_document,
            filings.fiscal_year_focus, filings.fiscal_period_focus, filings.source, filings.facts_count,
            filings.filing_date_estimated, filings.package)
-      IS DISTINCT FROM (EXCLUDED.form, EXCLUDED.filing_date, EXCLUDED.report_date, EXCLUDED.accepted_at, EXCLUDED.primary_document,
+      IS DISTINCT FROM (EXCLUDED.cik, EXCLUDED.form, EXCLUDED.filing_date, EXCLUDED.report_date, EXCLUDED.accepted_at, EXCLUDED.primary_document,
            EXCLUDED.fiscal_year_focus, EXCLUDED.fiscal_period_focus, EXCLUDED.source, EXCLUDED.facts_count,
            EXCLUDED.filing_date_estimated, EXCLUDED.package)`;
 }
@@ -123,9 +142,10 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
     builtByKey.set(key, list);
   }
 
-  const versionRows: Record<string, unknown>[] = [];
-  const eventRows: Record<string, unknown>[] = [];
-  const revisionRows: Record<string, unknown>[] = [];
+  // rows in column order of the COPY statements below
+  const versionRows: CopyCell[][] = [];
+  const eventRows: CopyCell[][] = [];
+  const revisionRows: CopyCell[][] = [];
   let diverged = 0;
 
   const add = (v: VersionToStore, sequence: number, previousId: string | null, revisions: FactRevision[]) => {
@@ -134,42 +154,19 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
     const ctx: FigureContext = { period_start: b.period_start, period_end: b.period_end, accession: b.filing.accession, currency: b.currency };
     const figures: Record<string, Partial<StoredFigure>> = {};
     for (const [metric, f] of b.figures) figures[metric] = packFigure(f, ctx);
-    versionRows.push({
-      statement_version_id: id,
-      cik,
-      statement_type: b.statement_type,
-      fiscal_year: b.fiscal_year,
-      fiscal_period: b.fiscal_period,
-      version_sequence: sequence,
-      period_start: b.period_start,
-      period_end: b.period_end,
-      accession: b.filing.accession,
-      form: b.filing.form,
-      filing_date: b.filing.filing_date,
-      accepted_at: b.filing.accepted_at,
-      currency: b.currency,
-      accounting_standard: v.accounting_standard,
-      figures,
-      content_hash: v.content_hash,
-      previous_version_id: previousId,
-      ingestion_run_id: runId,
-      calculation_evidence: v.calculation_evidence ?? null,
-    });
+    versionRows.push([
+      id, cik, b.statement_type, b.fiscal_year, b.fiscal_period, sequence, b.period_start, b.period_end,
+      b.filing.accession, b.filing.form, b.filing.filing_date, b.filing.accepted_at, b.currency, v.accounting_standard,
+      figures, v.content_hash, previousId, runId, v.calculation_evidence ?? null,
+    ]);
     if (previousId && revisions.length > 0) {
-      eventRows.push({
-        cik,
-        statement_type: b.statement_type,
-        fiscal_year: b.fiscal_year,
-        fiscal_period: b.fiscal_period,
-        version_sequence: sequence,
-        statement_version_id: id,
-        previous_version_id: previousId,
-        accession: b.filing.accession,
-        form: b.filing.form,
-        filing_date: b.filing.filing_date,
-        revised_metrics: revisions.length,
-      });
-      for (const r of revisions) revisionRows.push({ statement_version_id: id, previous_version_id: previousId, ...r });
+      eventRows.push([
+        cik, b.statement_type, b.fiscal_year, b.fiscal_period, sequence, id, previousId,
+        b.filing.accession, b.filing.form, b.filing.filing_date, revisions.length,
+      ]);
+      for (const r of revisions) {
+        revisionRows.push([id, previousId, r.metric, r.old_value, r.new_value, r.difference, r.old_accession, r.new_accession, r.old_concept, r.new_concept]);
+      }
     }
     return id;
   };
@@ -209,42 +206,9 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
     add(latestBuilt, latestStored.version_sequence + 1, latestStored.statement_version_id, revisions);
   }
 
-  // Rows travel as one JSON parameter each: one short statement instead of thousands of bind
-  // parameters, which postgres.js would otherwise serialize one by one.
-  if (versionRows.length > 0) {
-    await tx`
-      INSERT INTO statement_versions (statement_version_id, cik, statement_type, fiscal_year, fiscal_period,
-        version_sequence, period_start, period_end, accession, form, filing_date, accepted_at, currency,
-        accounting_standard, figures, content_hash, previous_version_id, ingestion_run_id, calculation_evidence)
-      SELECT statement_version_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence, period_start,
-        period_end, accession, form, filing_date, accepted_at, currency, accounting_standard, figures, content_hash,
-        previous_version_id, ingestion_run_id, calculation_evidence
-      FROM jsonb_to_recordset(${tx.json(versionRows as never)}) AS r(
-        statement_version_id uuid, cik char(10), statement_type text, fiscal_year integer, fiscal_period text,
-        version_sequence integer, period_start date, period_end date, accession text, form text, filing_date date,
-        accepted_at timestamptz, currency text, accounting_standard text, figures jsonb, content_hash text,
-        previous_version_id uuid, ingestion_run_id bigint, calculation_evidence jsonb)`;
-  }
-  if (eventRows.length > 0) {
-    await tx`
-      INSERT INTO restatement_alert_events (cik, statement_type, fiscal_year, fiscal_period, version_sequence,
-        statement_version_id, previous_version_id, accession, form, filing_date, revised_metrics)
-      SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence, statement_version_id,
-        previous_version_id, accession, form, filing_date, revised_metrics
-      FROM jsonb_to_recordset(${tx.json(eventRows as never)}) AS r(
-        cik char(10), statement_type text, fiscal_year integer, fiscal_period text, version_sequence integer,
-        statement_version_id uuid, previous_version_id uuid, accession text, form text, filing_date date,
-        revised_metrics integer)`;
-  }
-  if (revisionRows.length > 0) {
-    await tx`
-      INSERT INTO fact_revisions (statement_version_id, previous_version_id, metric, old_value, new_value, difference,
-        old_accession, new_accession, old_concept, new_concept)
-      SELECT statement_version_id, previous_version_id, metric, old_value, new_value, difference,
-        old_accession, new_accession, old_concept, new_concept
-      FROM jsonb_to_recordset(${tx.json(revisionRows as never)}) AS r(
-        statement_version_id uuid, previous_version_id uuid, metric text, old_value numeric, new_value numeric,
-        difference numeric, old_accession text, new_accession text, old_concept text, new_concept text)`;
-  }
+  // COPY: the rows stream as text, with no JSON document for the server to take apart again
+  if (versionRows.length > 0) await copyRows(tx, 'statement_versions', VERSION_COLUMNS, versionRows);
+  if (eventRows.length > 0) await copyRows(tx, 'restatement_alert_events', EVENT_COLUMNS, eventRows);
+  if (revisionRows.length > 0) await copyRows(tx, 'fact_revisions', REVISION_COLUMNS, revisionRows);
   return { versions_added: versionRows.length, restatements_added: eventRows.length, diverged_statements: diverged };
 }

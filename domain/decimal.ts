@@ -66,12 +66,27 @@ export function precisionOf(value: string): Decimal {
   if (typeof value !== 'string' || !DECIMAL_STRING.test(value)) {
     throw new TypeError(`not a decimal string: ${JSON.stringify(value)}`);
   }
-  const d = dec(value);
-  if (d.isZero()) return new D(1);
-  const places = d.decimalPlaces();
-  if (places > 0) return new D(10).pow(-places);
-  const digits = d.abs().toFixed();
-  return new D(10).pow(digits.length - digits.replace(/0+$/, '').length);
+  // read off the text (a hot path of the identity checks): the fraction without its padding
+  // zeros, else the integer's trailing zeros; the powers of ten are exact and shared (immutable)
+  const dot = value.indexOf('.');
+  let end = value.length;
+  if (dot !== -1) {
+    while (end > dot + 1 && value.charCodeAt(end - 1) === 48 /* 0 */) end--;
+    if (end > dot + 1) return powerOfTen(-(end - dot - 1));
+    end = dot;
+  }
+  let zeros = 0;
+  while (zeros < end && value.charCodeAt(end - 1 - zeros) === 48) zeros++;
+  const start = value.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  if (zeros === end - start) return powerOfTen(0); // zero
+  return powerOfTen(zeros);
+}
+
+const POWERS_OF_TEN = new Map<number, Decimal>();
+function powerOfTen(exponent: number): Decimal {
+  let p = POWERS_OF_TEN.get(exponent);
+  if (!p) POWERS_OF_TEN.set(exponent, (p = new D(`1e${exponent}`)));
+  return p;
 }
 
 /**

@@ -7,8 +7,10 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { padCik } from '../domain/cik.ts';
 import { listCompanyFactsCiks, listPackageCiks } from './cik-folder.ts';
 import { ingestCompany, type CompanyResult } from './ingest-company.ts';
-import { openSecSource } from './source.ts';
+import { openSecSource, type SecSource } from './source.ts';
 import { listSubmissionCiks } from './submissions.ts';
+import { SEC_MAX_RPS } from './request-pacer.ts';
+import { startWorkerPool, type WorkerPool, type WorkerStats } from './worker-pool.ts';
 
 export interface IngestProgress extends RunCounters {
   run_id: number;
@@ -24,11 +26,20 @@ export interface IngestOptions {
   tickers?: string[];
   /** overrides SEC_SOURCE for this run */
   source?: string;
+  /** the clock of the run record and of what this process writes; worker processes (workers > 1) read their own */
   now?: () => Date;
   onProgress?: (p: IngestProgress) => void;
   onCompany?: (r: CompanyResult) => void;
-  /** companies in flight at once: one parses while others wait on the database */
+  /** companies in flight at once (per worker process with `workers` > 1): one parses while others wait on the database */
   concurrency?: number;
+  /**
+   * Worker processes (default 1: ingest in this process). With more, each company is ingested
+   * whole by one child process (ingest/worker-pool.ts); the run record, counters and progress
+   * stay here and come out the same. Workers need `databaseUrl` (or config.databaseUrl).
+   */
+  workers?: number;
+  /** the database `sql` is connected to, for worker processes to connect to */
+  databaseUrl?: string;
 }
 
 export interface IngestSummary {
@@ -39,6 +50,8 @@ export interface IngestSummary {
   companies: CompanyResult[];
   errors: { cik: string; message: string }[];
   elapsed_s: number;
+  /** the worker processes of a run with `workers` > 1 (empty otherwise), with their peak memory */
+  workers: WorkerStats[];
 }
 
 export class IngestRequestError extends Error {}
@@ -49,8 +62,31 @@ export class IngestRequestError extends Error {}
  * leaves whole companies behind and the next run finishes the rest; unchanged companies are skipped.
  */
 export async function runIngestion(sql: Sql, config: Config, options: IngestOptions = {}): Promise<IngestSummary> {
-  const now = options.now ?? (() => new Date());
   const source = openSecSource(options.source ?? config.secSource, { userAgent: config.secUserAgent });
+  const workerCount = options.workers ?? 1;
+  if (!Number.isInteger(workerCount) || workerCount < 1) throw new IngestRequestError(`workers must be a positive integer, got ${workerCount}`);
+  const databaseUrl = options.databaseUrl ?? config.databaseUrl;
+  if (workerCount > 1 && !databaseUrl) throw new IngestRequestError('worker processes need the database URL (databaseUrl)');
+  // started first, so the workers load their code while the company list is read
+  const pool =
+    workerCount > 1
+      ? startWorkerPool(workerCount, {
+          databaseUrl: databaseUrl!,
+          source: options.source ?? config.secSource,
+          userAgent: config.secUserAgent,
+          maxRps: source.kind === 'live' ? SEC_MAX_RPS / workerCount : null,
+          connections: 2,
+        })
+      : null;
+  try {
+    return await ingestAll(sql, source, options, pool);
+  } finally {
+    await pool?.close();
+  }
+}
+
+async function ingestAll(sql: Sql, source: SecSource, options: IngestOptions, pool: WorkerPool | null): Promise<IngestSummary> {
+  const now = options.now ?? (() => new Date());
   const requested = [...(options.ciks ?? []).map((c) => padCik(c))];
   for (const t of options.tickers ?? []) {
     const row = await resolveTicker(sql, t.toUpperCase(), null);
@@ -88,12 +124,15 @@ export async function runIngestion(sql: Sql, config: Config, options: IngestOpti
   };
   report(null);
 
+  const ingestOne = pool ? (cik: string) => pool.ingest(cik, runId) : (cik: string) => ingestCompany(sql, source, cik, runId, catalog, now);
+  const perWorker = Math.max(1, options.concurrency ?? (pool ? 2 : 3));
+
   let next = 0;
   const worker = async () => {
     while (next < ciks.length) {
       const cik = ciks[next++]!;
       try {
-        const r = await ingestCompany(sql, source, cik, runId, catalog, now);
+        const r = await ingestOne(cik);
         companies.push(r);
         options.onCompany?.(r);
         counters.companies_done++;
@@ -110,7 +149,8 @@ export async function runIngestion(sql: Sql, config: Config, options: IngestOpti
       report(cik);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 3) }, worker));
+  await Promise.all(Array.from({ length: perWorker * (pool?.size ?? 1) }, worker));
+  const workers: WorkerStats[] = pool ? await pool.close() : [];
   // metric population statistics (GET /v1/coverage/metrics) follow the corpus: recomputed when it changed or never computed
   if (counters.versions_added > 0 || (await populationStatsMissing(sql))) {
     await refreshPopulationStats(sql, now()).catch((err: Error) => errors.push({ cik: '', message: `population statistics: ${err.message}` }));
@@ -119,7 +159,7 @@ export async function runIngestion(sql: Sql, config: Config, options: IngestOpti
   const status = errors.length > 0 ? 'failed' : 'succeeded';
   await finishRun(sql, runId, status, counters, errors, now());
   companies.sort((a, b) => a.cik.localeCompare(b.cik));
-  return { run_id: runId, source: source.describe(), status, counters, companies, errors, elapsed_s: (performance.now() - started) / 1000 };
+  return { run_id: runId, source: source.describe(), status, counters, companies, errors, elapsed_s: (performance.now() - started) / 1000, workers };
 }
 
 /** A mirror lists its folders; the live site cannot be listed, so there the known companies are used. */

@@ -11,6 +11,9 @@
  * BENCH_KEEP_DATABASE=1: a successful run leaves the database in place and names it in the result
  * (the scale suite serves reads from it, then drops it); BENCH_INGEST_RERUN=0 skips the re-run.
  *
+ * BENCH_INGEST_WORKERS=N: runIngestion with N worker processes (default 1: in this process); the
+ * peak RSS is then reported for this process and for each worker, and as their sum.
+ *
  * BENCH_CPU_PROF=<file>: writes a V8 CPU profile of the first ingestion run only (inspector, not
  * --cpu-prof, so migrations, identity and the re-run stay out of it).
  */
@@ -42,6 +45,13 @@ export interface IngestChildResult {
   facts: number;
   /** peak RSS of the whole child (process.resourceUsage().maxRSS, KiB) */
   max_rss_kib: number;
+  /** worker processes of the first run (BENCH_INGEST_WORKERS), 1 = in this process */
+  workers: number;
+  /** peak RSS of each worker process of the first run (KiB; null if one died), empty with 1 worker */
+  worker_max_rss_kib: (number | null)[];
+  /** CPU seconds (user + system) of the first run: this process's, and each worker's */
+  cpu_s: number;
+  worker_cpu_s: (number | null)[];
   /** the same peak right after identity and right after the first ingestion, to place it */
   max_rss_after_identity_kib: number;
   max_rss_after_ingest_kib: number;
@@ -157,9 +167,12 @@ async function main(): Promise<IngestChildResult> {
     log(`identity loaded in ${identityS.toFixed(1)} s; ingesting company facts from ${config.secSource}`);
 
     const profile = process.env.BENCH_CPU_PROF || undefined;
+    const workers = Number(process.env.BENCH_INGEST_WORKERS || 1);
     t = performance.now();
-    const first = await profiled(profile, () => runIngestion(sql, config));
+    const cpuBefore = process.cpuUsage();
+    const first = await profiled(profile, () => runIngestion(sql, config, { workers, databaseUrl: dbUrl.href }));
     const elapsedS = seconds(t);
+    const cpu = process.cpuUsage(cpuBefore);
     const afterIngest = maxRssKib();
     log(`first run ${first.status} in ${elapsedS.toFixed(1)} s; re-running (unchanged source)`);
 
@@ -181,6 +194,10 @@ async function main(): Promise<IngestChildResult> {
       restatements: first.counters.restatements_added,
       facts: first.counters.facts_read,
       max_rss_kib: maxRssKib(),
+      workers,
+      worker_max_rss_kib: first.workers.map((w) => w.max_rss_kib),
+      cpu_s: (cpu.user + cpu.system) / 1e6,
+      worker_cpu_s: first.workers.map((w) => (w.cpu_ms === null ? null : w.cpu_ms / 1000)),
       max_rss_after_identity_kib: afterIdentity,
       max_rss_after_ingest_kib: afterIngest,
       rerun_s: rerunS,

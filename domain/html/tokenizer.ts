@@ -101,6 +101,11 @@ function scanStartTag(html: string, lt: number, lastGt: number): StartTag {
   return { name, spans, selfClosing: html.charCodeAt(i - 1) === 47, end: i + 1 };
 }
 
+const EMIT_NOTHING = 0;
+const EMIT_OPEN = 1;
+const EMIT_CLOSE = 2;
+const EMIT_TEXT = 3;
+
 /** Index just past a terminator searched from `from`, or the input length when it is missing. */
 function pastTerminator(html: string, terminator: string, from: number): number {
   const at = html.indexOf(terminator, from);
@@ -121,9 +126,12 @@ export function tokenize(html: string, sink: TokenSink): void {
     if (lt < 0) break;
     const next = html.charCodeAt(lt + 1);
     let end: number;
-    let emit: (() => void) | null = null;
+    // what to emit after the text before it (no closure per tag: this loop runs per tag)
+    let emit = EMIT_NOTHING;
+    let tag: StartTag | null = null;
+    let value = '';
     if (isLetter(next)) {
-      const tag = scanStartTag(html, lt, lastGt);
+      tag = scanStartTag(html, lt, lastGt);
       end = tag.end;
       const raw = RAW_TEXT_END[tag.name];
       if (raw && !tag.selfClosing) {
@@ -131,7 +139,7 @@ export function tokenize(html: string, sink: TokenSink): void {
         const m = raw.exec(html);
         end = m ? pastTerminator(html, '>', m.index) : n;
       } else {
-        emit = () => sink.open(tag.name, tag.spans, tag.selfClosing);
+        emit = EMIT_OPEN;
       }
     } else if (next === 47 && isLetter(html.charCodeAt(lt + 2))) {
       end = pastTerminator(html, '>', lt + 2);
@@ -141,15 +149,15 @@ export function tokenize(html: string, sink: TokenSink): void {
         if (isSpace(c) || c === 47 || c === 62) break;
         nameEnd++;
       }
-      const name = localName(html.slice(lt + 2, nameEnd));
-      emit = () => sink.close(name);
+      value = localName(html.slice(lt + 2, nameEnd));
+      emit = EMIT_CLOSE;
     } else if (html.startsWith('<!--', lt)) {
       end = pastTerminator(html, '-->', lt + 4);
     } else if (html.startsWith('<![CDATA[', lt)) {
       const close = html.indexOf(']]>', lt + 9);
-      const content = html.slice(lt + 9, close < 0 ? n : close);
+      value = html.slice(lt + 9, close < 0 ? n : close);
       end = close < 0 ? n : close + 3;
-      emit = () => sink.text(content);
+      emit = EMIT_TEXT;
     } else if (next === 33 || next === 63) {
       end = pastTerminator(html, '>', lt + 2); // <!DOCTYPE ...>, <?xml ...?>
     } else {
@@ -157,7 +165,9 @@ export function tokenize(html: string, sink: TokenSink): void {
       continue;
     }
     if (lt > textStart) sink.text(html.slice(textStart, lt));
-    emit?.();
+    if (emit === EMIT_OPEN) sink.open(tag!.name, tag!.spans, tag!.selfClosing);
+    else if (emit === EMIT_CLOSE) sink.close(value);
+    else if (emit === EMIT_TEXT) sink.text(value);
     pos = textStart = end;
   }
   if (textStart < n) sink.text(html.slice(textStart));

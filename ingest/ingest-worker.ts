@@ -1,0 +1,42 @@
+/**
+ * Entry point of one ingestion worker process (`runIngestion` with `workers` > 1 forks these
+ * through ingest/worker-pool.ts; its settings arrive as JSON in the environment). A worker holds its own
+ * database pool and SEC source and ingests whole companies on request, each in its own
+ * transaction exactly as in-process ingestion does; the parent keeps the run record, the counters
+ * and the progress. When the parent goes away (its IPC channel closes: killed, crashed) the worker
+ * exits at once and PostgreSQL rolls back the company transactions it had open, so a crash leaves
+ * whole companies behind as it always did.
+ */
+import { connect } from '../db/client.ts';
+import { catalogView } from '../domain/normalize/catalog-view.ts';
+import { ingestCompany } from './ingest-company.ts';
+import { openSecSource } from './source.ts';
+import { WORKER_ENV, type ParentMessage, type WorkerMessage, type WorkerSettings } from './worker-pool.ts';
+
+if (!process.send) {
+  console.error('ingest/ingest-worker.ts runs as a child process of runIngestion (workers > 1), not on its own');
+  process.exit(2);
+}
+const send = (m: WorkerMessage, then?: () => void) => process.send!(m, undefined, {}, then);
+
+const settings = JSON.parse(process.env[WORKER_ENV] ?? '{}') as WorkerSettings;
+const sql = connect(settings.databaseUrl, { max: settings.connections });
+const source = openSecSource(settings.source, { userAgent: settings.userAgent, ...(settings.maxRps ? { maxRps: settings.maxRps } : {}) });
+const catalog = catalogView();
+
+process.on('disconnect', () => process.exit(1));
+process.on('message', (m: ParentMessage) => {
+  if (m.type === 'company') {
+    ingestCompany(sql, source, m.cik, m.runId, catalog, () => new Date()).then(
+      (result) => send({ type: 'done', id: m.id, result }),
+      (err: unknown) => send({ type: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) }),
+    );
+  } else if (m.type === 'close') {
+    void sql.end({ timeout: 5 }).finally(() => {
+      // exit once the last message is out: the parent reads this process's peak memory from it
+      const usage = process.resourceUsage();
+      send({ type: 'closed', max_rss_kib: usage.maxRSS, cpu_ms: (usage.userCPUTime + usage.systemCPUTime) / 1000 }, () => process.exit(0));
+    });
+  }
+});
+send({ type: 'ready' });
