@@ -5,20 +5,18 @@
  * (the HTTP body, the MCP text) once instead of per request. Any other value is serialized afresh,
  * so the bytes on the wire are the same either way.
  */
-const renderings = new WeakMap<object, Map<string, string>>();
-
-const kept = new WeakMap<object, Map<string, unknown>>();
+/** What is kept with each prepared value, by name: its serializations, an encoded HTTP body. */
+const renderings = new WeakMap<object, Map<string, unknown>>();
 
 /**
- * `make()`, computed once per prepared value and name and kept with it (an encoded HTTP body, say);
- * for a value that is not prepared, made afresh every time.
+ * `make()`, computed once per prepared value and name and kept with it (a serialization, an
+ * encoded HTTP body); for a value that is not prepared, made afresh every time.
  */
-export function keptWith<T>(value: object, name: string, make: () => T): T {
-  if (!renderings.has(value)) return make();
-  let m = kept.get(value);
-  if (!m) kept.set(value, (m = new Map()));
-  if (!m.has(name)) m.set(name, make());
-  return m.get(name) as T;
+export function keptWith<T>(value: unknown, name: string, make: () => T): T {
+  const kept = typeof value === 'object' && value !== null ? renderings.get(value) : undefined;
+  if (!kept) return make();
+  if (!kept.has(name)) kept.set(name, make());
+  return kept.get(name) as T;
 }
 
 /** Deep-freezes `value` and lets its serializations be kept; returns the same object. */
@@ -35,11 +33,7 @@ export function isPrepared(value: unknown): boolean {
 
 /** `render(value)`, computed once per prepared value and rendering name; plain values every time. */
 export function memoOf(value: unknown, name: string, render: (v: unknown) => string): string {
-  const kept = typeof value === 'object' && value !== null ? renderings.get(value) : undefined;
-  if (!kept) return render(value);
-  let text = kept.get(name);
-  if (text === undefined) kept.set(name, (text = render(value)));
-  return text;
+  return keptWith(value, name, () => render(value));
 }
 
 /**

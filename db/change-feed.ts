@@ -7,10 +7,10 @@ import type { Sql } from './client.ts';
  * whichever instance or process wrote. Each instance listens on one connection of its own. A read
  * cache keeps an entry only while the generation it was made in is current: a notification from
  * the table, a (re)connection of the listening session (notifications may have been missed while
- * it was down) or `bump()` after a local write moves the generation on. While nobody listens
- * (before `start`, after `stop`, or when listening failed) the feed is not live and caches are
- * bypassed, so a feed can never make a read staler than an uncached one by more than the time a
- * notification takes to arrive.
+ * it was down) or `bump()` after a local write moves the generation on. Before `start`, after
+ * `stop`, or when listening failed, the feed is not live and caches are bypassed. A connection that
+ * drops is only noticed when postgres.js reconnects it (it gives no word of the drop), so until then
+ * caches go on serving what they hold: their age bound (api/read-cache.ts) caps that window.
  */
 export const CHANGE_CHANNEL = 'fds_changes';
 

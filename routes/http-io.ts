@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateDecision } from '../domain/rate-limit.ts';
 import type { ServiceError } from '../domain/service-error.ts';
 import { EncodedBody, sendBody, type SendOptions } from './encoding.ts';
-import { isPrepared, jsonOf, keptWith } from '../api/prepared-json.ts';
+import { jsonOf, keptWith } from '../api/prepared-json.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -77,7 +77,7 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, options: Omit<SendOptions, 'headers'> = {}): void {
   // a prepared (immutable) payload is serialized, hashed and compressed once, whatever the number of requests for it
-  const content = isPrepared(body) ? keptWith(body as object, 'http-body', () => new EncodedBody(jsonOf(body))) : new EncodedBody(jsonOf(body));
+  const content = keptWith(body, 'http-body', () => new EncodedBody(jsonOf(body)));
   sendBody(res, status, content, 'application/json; charset=utf-8', { ...options, headers });
 }
 

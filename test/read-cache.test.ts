@@ -6,6 +6,7 @@ import { ChangeFeed } from '../db/change-feed.ts';
 import { connect } from '../db/client.ts';
 import { createApiKey } from '../db/keys.ts';
 import { get } from './helpers/http.ts';
+import { insertNextVersion } from './helpers/next-version.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
 const APPLE = '0000320193';
@@ -41,13 +42,7 @@ describe('read caches follow committed changes (db/change-feed.ts, api/read-cach
     assert.equal((await read(STATEMENT)).text, statement.text);
     assert.equal((await read(PANEL)).text, panel.text);
     const v = statement.body.data;
-    await other`
-      INSERT INTO statement_versions (cik, statement_type, fiscal_year, fiscal_period, version_sequence, period_start, period_end,
-        accession, form, filing_date, accepted_at, currency, accounting_standard, figures, content_hash, previous_version_id)
-      SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence + 1, period_start, period_end,
-        accession, form, filing_date + 30, accepted_at, currency, accounting_standard,
-        jsonb_set(figures, '{REVENUE,value}', '"383285000002.000000"'), content_hash || '-cache-test', statement_version_id
-      FROM statement_versions WHERE statement_version_id = ${v.statement_version_id}`;
+    await insertNextVersion(other, v.statement_version_id, { revenue: '383285000002.000000', tag: 'cache-test' });
     await svc.running.services.changes.sync();
     const after = (await read(STATEMENT)).body.data;
     assert.equal(after.version_sequence, v.version_sequence + 1);
@@ -157,12 +152,7 @@ describe('READ_CACHE=off', () => {
     const first = await get(svc.baseUrl + STATEMENT, svc.keys.enterprise);
     assert.equal(first.status, 200);
     const v = first.body.data;
-    await svc.sql`
-      INSERT INTO statement_versions (cik, statement_type, fiscal_year, fiscal_period, version_sequence, period_start, period_end,
-        accession, form, filing_date, accepted_at, currency, accounting_standard, figures, content_hash, previous_version_id)
-      SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence + 1, period_start, period_end,
-        accession, form, filing_date + 30, accepted_at, currency, accounting_standard, figures, content_hash || '-off', statement_version_id
-      FROM statement_versions WHERE statement_version_id = ${v.statement_version_id}`;
+    await insertNextVersion(svc.sql, v.statement_version_id, { tag: 'off' });
     assert.equal((await get(svc.baseUrl + STATEMENT, svc.keys.enterprise)).body.data.version_sequence, v.version_sequence + 1);
   });
 });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { compactJson } from '../api/mcp-envelope.ts';
-import { jsonOf, memoOf, prepared } from '../api/prepared-json.ts';
+import { jsonOf, keptWith, memoOf, prepared } from '../api/prepared-json.ts';
 import { VersionPayloads } from '../areas/statements/version-payloads.ts';
+import { insertNextVersion } from './helpers/next-version.ts';
 import { get, post } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
@@ -59,13 +60,7 @@ describe('prepared statement payloads (one per immutable version)', () => {
   it('serves a version added after the first read as soon as its commit is announced, and the earlier one still as of a date before it', async () => {
     const before = (await read(QUERY)).body.data;
     // a restatement lands: the next version, filed later, with revenue changed
-    await svc.sql`
-      INSERT INTO statement_versions (cik, statement_type, fiscal_year, fiscal_period, version_sequence, period_start, period_end,
-        accession, form, filing_date, accepted_at, currency, accounting_standard, figures, content_hash, previous_version_id)
-      SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence + 1, period_start, period_end,
-        accession, form, filing_date + 30, accepted_at, currency, accounting_standard,
-        jsonb_set(figures, '{REVENUE,value}', '"383285000001.000000"'), content_hash || '-restated', statement_version_id
-      FROM statement_versions WHERE statement_version_id = ${before.statement_version_id}`;
+    await insertNextVersion(svc.sql, before.statement_version_id, { revenue: '383285000001.000000', tag: 'restated' });
     // the insert's commit notified every instance (db/change-feed.ts); wait until this one heard it
     await svc.running.services.changes.sync();
     const after = (await read(QUERY)).body.data;
@@ -100,6 +95,20 @@ describe('prepared statement payloads (one per immutable version)', () => {
     memoOf(plain, 'test', render);
     assert.equal(renders, 3);
     assert.ok(Object.isFrozen(value.data.list[1]));
+  });
+
+  it('keeps what is made for a prepared value (its encoded HTTP body) and makes it afresh for a plain one', () => {
+    let made = 0;
+    const make = () => ({ n: ++made });
+    const kept = prepared({ a: 1 });
+    const first = keptWith(kept, 'http-body', make);
+    assert.equal(keptWith(kept, 'http-body', make), first);
+    assert.equal(made, 1);
+    assert.notEqual(keptWith(kept, 'other', make), first, 'each name is its own');
+    const plain = { a: 1 };
+    keptWith(plain, 'http-body', make);
+    keptWith(plain, 'http-body', make);
+    assert.equal(made, 4);
   });
 
   it('writes wrappers around prepared values exactly as JSON.stringify writes them whole', () => {
