@@ -24,12 +24,33 @@ export interface StoredVersionRef {
   fiscal_period: string;
   version_sequence: number;
   content_hash: string;
+  period_end: string;
+}
+
+/**
+ * A version appendVersions just wrote, as its row reads back from PostgreSQL: the checks that run
+ * in the same transaction (data quality, reconciliation) take it from here instead of reading it.
+ * `figures` is the stored (packed) figures column; `unpackFigure` with the row as context restores
+ * each figure.
+ */
+export interface WrittenVersion extends FigureContext {
+  statement_version_id: string;
+  statement_type: BuiltVersion['statement_type'];
+  fiscal_year: number;
+  fiscal_period: BuiltVersion['fiscal_period'];
+  version_sequence: number;
+  filing_date: string;
+  figures: Record<string, Partial<StoredFigure>>;
 }
 
 export interface WriteCounts {
   versions_added: number;
   restatements_added: number;
   diverged_statements: number;
+  /** the versions written, in the order they were written */
+  added: WrittenVersion[];
+  /** the company's versions that were stored before (never touched) */
+  stored: StoredVersionRef[];
 }
 
 type Tx = Sql;
@@ -107,7 +128,7 @@ export async function upsertFilings(
 
 export async function storedVersionRefs(tx: Tx, cik: string): Promise<StoredVersionRef[]> {
   return tx<StoredVersionRef[]>`
-    SELECT statement_version_id, statement_type, fiscal_year, fiscal_period, version_sequence, content_hash
+    SELECT statement_version_id, statement_type, fiscal_year, fiscal_period, version_sequence, content_hash, period_end
     FROM statement_versions WHERE cik = ${cik}
     ORDER BY statement_type, fiscal_year, fiscal_period, version_sequence`;
 }
@@ -127,8 +148,9 @@ async function storedFigures(tx: Tx, id: string): Promise<Record<string, StoredF
  * built latest figures is appended on top, with revisions against the stored latest.
  */
 export async function appendVersions(tx: Tx, cik: string, built: readonly VersionToStore[], runId: number): Promise<WriteCounts> {
+  const refs = await storedVersionRefs(tx, cik);
   const stored = new Map<string, StoredVersionRef[]>();
-  for (const ref of await storedVersionRefs(tx, cik)) {
+  for (const ref of refs) {
     const key = `${ref.statement_type}|${ref.fiscal_year}|${ref.fiscal_period}`;
     const list = stored.get(key) ?? [];
     list.push(ref);
@@ -146,6 +168,7 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
   const versionRows: CopyCell[][] = [];
   const eventRows: CopyCell[][] = [];
   const revisionRows: CopyCell[][] = [];
+  const added: WrittenVersion[] = [];
   let diverged = 0;
 
   const add = (v: VersionToStore, sequence: number, previousId: string | null, revisions: FactRevision[]) => {
@@ -154,6 +177,10 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
     const ctx: FigureContext = { period_start: b.period_start, period_end: b.period_end, accession: b.filing.accession, currency: b.currency };
     const figures: Record<string, Partial<StoredFigure>> = {};
     for (const [metric, f] of b.figures) figures[metric] = packFigure(f, ctx);
+    added.push({
+      statement_version_id: id, statement_type: b.statement_type, fiscal_year: b.fiscal_year, fiscal_period: b.fiscal_period,
+      version_sequence: sequence, filing_date: b.filing.filing_date, ...ctx, figures,
+    });
     versionRows.push([
       id, cik, b.statement_type, b.fiscal_year, b.fiscal_period, sequence, b.period_start, b.period_end,
       b.filing.accession, b.filing.form, b.filing.filing_date, b.filing.accepted_at, b.currency, v.accounting_standard,
@@ -210,5 +237,5 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
   if (versionRows.length > 0) await copyRows(tx, 'statement_versions', VERSION_COLUMNS, versionRows);
   if (eventRows.length > 0) await copyRows(tx, 'restatement_alert_events', EVENT_COLUMNS, eventRows);
   if (revisionRows.length > 0) await copyRows(tx, 'fact_revisions', REVISION_COLUMNS, revisionRows);
-  return { versions_added: versionRows.length, restatements_added: eventRows.length, diverged_statements: diverged };
+  return { versions_added: versionRows.length, restatements_added: eventRows.length, diverged_statements: diverged, added, stored: refs };
 }

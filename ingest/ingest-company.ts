@@ -121,7 +121,7 @@ export async function ingestCompany(
     if (name) await ensureCompany(t, cik, name, fiscalYearEnd, now(), parsed ? 'sec_companyfacts' : 'sec_filing_package');
     await upsertFilings(t, cik, filings, isPeriodicForm, factCounts, packageInfo);
     const written = await appendVersions(t, cik, toStore, runId);
-    if (written.versions_added > 0) await checkAddedVersions(t, cik, runId);
+    if (written.versions_added > 0) await checkAddedVersions(t, cik, runId, written);
     await recordScaleSlips(t, cik, runId, history?.slips ?? []);
     await replaceSegments(t, cik, segments, now());
     await replaceDisclosures(t, cik, disclosures, now());
