@@ -107,8 +107,6 @@ async function storedProvenance(sql: Sql, refs: { statement_version_id: string; 
 
 /** What loadForChecks reads of a version, from the version ingestion just wrote. */
 function writtenQualityVersion(cik: string, v: WrittenVersion): QualityVersion {
-  const values: Record<string, string> = {};
-  for (const metric in v.figures) values[metric] = v.figures[metric]!.value!;
   return {
     statement_version_id: v.statement_version_id,
     cik,
@@ -117,7 +115,7 @@ function writtenQualityVersion(cik: string, v: WrittenVersion): QualityVersion {
     fiscal_period: v.fiscal_period,
     version_sequence: v.version_sequence,
     filing_date: v.filing_date,
-    values,
+    values: v.values,
   };
 }
 

@@ -73,6 +73,7 @@ function writtenSnapshot(v: WrittenVersion): StatementSnapshot {
     period_end: v.period_end,
     filing_date: v.filing_date,
     figures,
+    values: v.values,
   };
 }
 const UNREAD = new Set(UNREAD_METRICS);

@@ -41,6 +41,8 @@ export interface WrittenVersion extends FigureContext {
   version_sequence: number;
   filing_date: string;
   figures: Record<string, Partial<StoredFigure>>;
+  /** metric -> value of every figure, frozen: the checks share it, and judge identities on it once */
+  values: Readonly<Record<string, string>>;
 }
 
 export interface WriteCounts {
@@ -176,10 +178,14 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
     const b = v.built;
     const ctx: FigureContext = { period_start: b.period_start, period_end: b.period_end, accession: b.filing.accession, currency: b.currency };
     const figures: Record<string, Partial<StoredFigure>> = {};
-    for (const [metric, f] of b.figures) figures[metric] = packFigure(f, ctx);
+    const values: Record<string, string> = {};
+    for (const [metric, f] of b.figures) {
+      figures[metric] = packFigure(f, ctx);
+      values[metric] = f.value;
+    }
     added.push({
       statement_version_id: id, statement_type: b.statement_type, fiscal_year: b.fiscal_year, fiscal_period: b.fiscal_period,
-      version_sequence: sequence, filing_date: b.filing.filing_date, ...ctx, figures,
+      version_sequence: sequence, filing_date: b.filing.filing_date, ...ctx, figures, values: Object.freeze(values),
     });
     versionRows.push([
       id, cik, b.statement_type, b.fiscal_year, b.fiscal_period, sequence, b.period_start, b.period_end,

@@ -48,8 +48,8 @@ export interface IdentityInput {
   statement_type: StatementType;
   fiscal_year: number;
   fiscal_period: FiscalPeriod;
-  /** metric name -> decimal string, only metrics present on the statement */
-  values: Record<string, string>;
+  /** metric name -> decimal string, only metrics present on the statement (frozen: see evaluateIdentityRule) */
+  values: Readonly<Record<string, string>>;
 }
 
 /** One term of the expected side: `sign` * value of `metric`; an absent optional term counts as zero. */
@@ -230,6 +230,23 @@ function skipped(rule: IdentityRule, input: IdentityInput): IdentityCheck {
  * status and severity.
  */
 export function evaluateIdentityRule(rule: IdentityRule, input: IdentityInput): IdentityCheck {
+  // a frozen values record cannot change, so each rule is judged on it once: ingestion hands the
+  // same frozen record of a version to the data-quality rules and the reconciliation ledger
+  if (!Object.isFrozen(input.values)) return evaluate(rule, input);
+  let judged = JUDGED.get(input.values);
+  if (!judged) JUDGED.set(input.values, (judged = new Map()));
+  const seen = judged.get(rule);
+  if (seen && seen.input.statement_type === input.statement_type && seen.input.fiscal_year === input.fiscal_year && seen.input.fiscal_period === input.fiscal_period) {
+    return seen.check;
+  }
+  const check = evaluate(rule, input);
+  judged.set(rule, { input, check });
+  return check;
+}
+
+const JUDGED = new WeakMap<object, Map<IdentityRule, { input: IdentityInput; check: IdentityCheck }>>();
+
+function evaluate(rule: IdentityRule, input: IdentityInput): IdentityCheck {
   if (rule.statement_type !== input.statement_type) return skipped(rule, input);
   const actualRaw = present(input.values, rule.actual);
   if (actualRaw === null) return skipped(rule, input);
