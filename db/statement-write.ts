@@ -71,6 +71,12 @@ const REVISION_COLUMNS = [
   'old_accession', 'new_accession', 'old_concept', 'new_concept',
 ];
 
+const FILING_COLUMNS = [
+  'accession', 'cik', 'form', 'filing_date', 'report_date', 'accepted_at', 'primary_document', 'fiscal_year_focus',
+  'fiscal_period_focus', 'is_periodic', 'source', 'facts_count', 'filing_date_estimated', 'package',
+] as const;
+const TEXT_OID = 25;
+
 /** Which package files a filing's facts and structure were read from (filings.package). */
 export interface PackageInfo {
   folder: string;
@@ -88,28 +94,26 @@ export async function upsertFilings(
   factCounts: Map<string, number>,
   packages: ReadonlyMap<string, PackageInfo> = new Map(),
 ): Promise<void> {
-  const rows = filings.map((f) => ({
-    accession: f.accession,
-    cik,
-    form: f.form,
-    filing_date: f.filing_date,
-    report_date: f.report_date,
-    accepted_at: f.accepted_at,
-    primary_document: f.primary_document,
-    fiscal_year_focus: f.fiscal_year_focus,
-    fiscal_period_focus: f.fiscal_period_focus,
-    is_periodic: periodic(f.form),
-    source: f.source,
-    facts_count: factCounts.get(f.accession) ?? 0,
-    filing_date_estimated: f.filing_date_estimated === true,
-    package: packages.get(f.accession) ?? null,
-  }));
+  // one text array per column, unnested into rows: no JSON document with every row's keys to build
+  // and take apart again; each cell is the text its column reads (null stays null)
+  const columns: (string | null)[][] = FILING_COLUMNS.map(() => []);
+  const text = (v: string | number | boolean | null | undefined) => (v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? 't' : 'f') : String(v));
+  for (const f of filings) {
+    const pkg = packages.get(f.accession);
+    const cells = [
+      f.accession, cik, f.form, f.filing_date, f.report_date, f.accepted_at, f.primary_document, f.fiscal_year_focus,
+      f.fiscal_period_focus, periodic(f.form), f.source, factCounts.get(f.accession) ?? 0, f.filing_date_estimated === true,
+      pkg ? JSON.stringify(pkg) : null,
+    ];
+    for (let i = 0; i < cells.length; i++) columns[i]!.push(text(cells[i]));
+  }
+  const c = (name: (typeof FILING_COLUMNS)[number]) => tx.array(columns[FILING_COLUMNS.indexOf(name)] as string[], TEXT_OID);
   await tx`
-    INSERT INTO filings
-    SELECT * FROM jsonb_to_recordset(${tx.json(rows as never)}) AS r(
-      accession text, cik char(10), form text, filing_date date, report_date date, accepted_at timestamptz,
-      primary_document text, fiscal_year_focus integer, fiscal_period_focus text, is_periodic boolean,
-      source text, facts_count integer, filing_date_estimated boolean, package jsonb)
+    INSERT INTO filings (${tx([...FILING_COLUMNS])})
+    SELECT * FROM unnest(${c('accession')}::text[], ${c('cik')}::char(10)[], ${c('form')}::text[], ${c('filing_date')}::date[],
+      ${c('report_date')}::date[], ${c('accepted_at')}::timestamptz[], ${c('primary_document')}::text[], ${c('fiscal_year_focus')}::integer[],
+      ${c('fiscal_period_focus')}::text[], ${c('is_periodic')}::boolean[], ${c('source')}::text[], ${c('facts_count')}::integer[],
+      ${c('filing_date_estimated')}::boolean[], ${c('package')}::jsonb[])
     ON CONFLICT (accession) DO UPDATE SET
       cik = EXCLUDED.cik,
       form = EXCLUDED.form, filing_date = EXCLUDED.filing_date, report_date = EXCLUDED.report_date,
