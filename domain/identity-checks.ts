@@ -198,8 +198,12 @@ export function toleranceFor(values: string[]): Decimal {
 
 function severityOf(delta: Decimal, magnitude: Decimal): Severity {
   if (magnitude.isZero()) return 'CRITICAL'; // unreachable for a nonzero delta: kept for safety
-  const relative = delta.abs().div(magnitude);
-  for (const [severity, bound] of SEVERITY_BANDS) if (relative.lessThan(bound)) return severity;
+  // |delta| / magnitude < bound, compared as |delta| < bound * magnitude: an exact product instead
+  // of a quotient carried to 1,000 digits (the costliest step of judging an identity). The same
+  // answer: reported figures have few digits, so a quotient that is not the bound itself differs
+  // from it far beyond where the 1,000-digit division rounds.
+  const size = delta.abs();
+  for (const [severity, bound] of SEVERITY_BANDS) if (size.lessThan(bound.times(magnitude))) return severity;
   return 'CRITICAL';
 }
 

@@ -412,4 +412,18 @@ describe('accounting identities', () => {
     plain.TOTAL_ASSETS = '1';
     assert.notDeepEqual(evaluateIdentityRule(IDENTITY_RULES[0]!, { ...bs(plain), values: plain }), a, 'a record that can change is judged every time');
   });
+
+  it('bands severity by |delta| / magnitude with the bound itself in the higher band: 0.1% is MEDIUM, 999 parts per million LOW', () => {
+    const gross = IDENTITY_RULES.find((r) => r.rule_id === 'IS_GROSS_PROFIT')!;
+    const judge = (actual: string, revenue: string) =>
+      evaluateIdentityRule(gross, { statement_type: 'INCOME_STATEMENT', fiscal_year: 2023, fiscal_period: 'FY', values: { GROSS_PROFIT: actual, REVENUE: revenue, COST_OF_REVENUE: '0' } }).severity;
+    assert.equal(judge('999000.999', '1000001'), 'MEDIUM'); // exactly 0.001 of 1,000,001
+    assert.equal(judge('999001', '1000001'), 'LOW');
+    assert.equal(judge('990000.99', '1000001'), 'HIGH'); // exactly 0.01
+    assert.equal(judge('990001', '1000001'), 'MEDIUM');
+    assert.equal(judge('900000.9', '1000001'), 'CRITICAL'); // exactly 0.1
+    assert.equal(judge('900001', '1000001'), 'HIGH');
+    // a quotient that never terminates: 10 / 3,001
+    assert.equal(judge('2991', '3001'), 'MEDIUM');
+  });
 });
