@@ -18,11 +18,13 @@ import type { FiscalPeriod, StatementType } from '../domain/statements/types.ts'
 
 /**
  * Data-quality findings: computing them for a company's versions (at ingestion, and on request)
- * and reading them back. Each check is at most three statements whatever the number of versions:
- * one read of the values of the versions to check and of their neighbours, one read of the
- * provenance of the figures the findings name (skipped when there are none), and one write of the
- * findings, the checked versions and the run row together. Reading values rather than whole
- * figures (whose calculation steps dominate their size) keeps the check at ingestion cheap.
+ * and reading them back. A check on request is at most three statements whatever the number of
+ * versions: one read of the values of the versions to check and of their neighbours, one read of
+ * the provenance of the figures the findings name (skipped when there are none), and one write of
+ * the findings, the checked versions and the run row together. The check at ingestion
+ * (`checkWrittenVersions`) reads only what the transaction did not just write: neighbours stored
+ * before and their provenance (both skipped when there are none), then writes the run row and
+ * streams the findings and checked versions by COPY.
  */
 
 /** Which versions a check covers. */
@@ -239,7 +241,6 @@ export async function checkQuality(sql: Sql, cik: string, scope: CheckScope): Pr
   const findings = await withProvenance(sql, detectQualityIssues(versions, subjects));
   return recordRun(sql, cik, scope, findings, subjects);
 }
-
 
 export interface IssueRow {
   issue_id: string;
