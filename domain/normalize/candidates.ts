@@ -51,11 +51,29 @@ function isCurrencyUnit(unit: string): boolean {
  * filers add convenience translations (TSMC tags some USD beside TWD), which must not mix in.
  */
 export function reportingCurrency(facts: readonly Fact[]): string | null {
-  const tally = new Map<string, number>();
-  for (const f of facts) if (isCurrencyUnit(f.unit)) tally.set(f.unit, (tally.get(f.unit) ?? 0) + 1);
+  // counters in first-seen order; facts come grouped by concept and unit, so the last unit's
+  // counter usually serves the next fact without a lookup
+  const tally = new Map<string, { n: number }>();
+  let lastUnit = '';
+  let last: { n: number } | null = null;
+  for (const f of facts) {
+    const unit = f.unit;
+    if (unit === lastUnit) {
+      if (last) last.n++;
+      continue;
+    }
+    lastUnit = unit;
+    if (!isCurrencyUnit(unit)) {
+      last = null;
+      continue;
+    }
+    last = tally.get(unit) ?? null;
+    if (last) last.n++;
+    else tally.set(unit, (last = { n: 1 }));
+  }
   let best: string | null = null;
   let n = 0;
-  for (const [unit, count] of tally) if (count > n || (count === n && unit === 'USD')) [best, n] = [unit, count];
+  for (const [unit, { n: count }] of tally) if (count > n || (count === n && unit === 'USD')) [best, n] = [unit, count];
   return best;
 }
 

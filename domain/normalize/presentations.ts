@@ -129,7 +129,7 @@ export function presentFiling(
     const fp = periodName(pos.quarter);
     if (start === null) {
       if (annual && pos.quarter !== 4) continue;
-      if (!BALANCE_ANCHORS.some((m) => metrics.has(m))) continue;
+      if (!hasAny(metrics, BALANCE_ANCHORS)) continue;
       const id = `${pos.fiscal_year}|${fp}`;
       const seen = balances.get(id);
       if (!seen || metrics.size > seen.metrics.size) balances.set(id, { pos, end, metrics });
@@ -236,6 +236,11 @@ export function presentFiling(
 type Chooser = ((list: readonly Candidate[], type: StatementType) => { candidate: Candidate; rule: SelectionRule }) & {
   presented?: (concept: string, type: StatementType) => boolean;
 };
+
+function hasAny(metrics: ReadonlyMap<string, unknown>, names: readonly string[]): boolean {
+  for (const name of names) if (metrics.has(name)) return true;
+  return false;
+}
 
 function keepLargest(map: Map<string, FlowPeriod>, id: string, p: FlowPeriod): void {
   const seen = map.get(id);
