@@ -36,6 +36,9 @@ const VALUE_SPECIAL = /[\n\t&<]/;
  * from it keep V8's fast properties.
  */
 const BARE: object = Object.create(null) as object;
+/** the ns of a tag without declarations and the attributes of a tag without any: shared, never written */
+const NO_NAMESPACES: Record<string, string> = Object.freeze(Object.create(BARE) as Record<string, string>);
+const NO_ATTRIBUTES: Record<string, SaxesAttributeNS> = Object.freeze(Object.create(BARE) as Record<string, SaxesAttributeNS>);
 
 /** a character of an XML name (simplified to ASCII name characters and anything beyond U+00B6) */
 function isNameCode(c: number): boolean {
@@ -158,7 +161,15 @@ export class XmlScanParser {
     if (tags.length > 0) fail(`unclosed tag: ${tags[tags.length - 1]!.name}`);
   }
 
-  /** Reads `<name attr="value" ...>` or `.../>` at `lt`, emits it, and returns the index past it. */
+  /** start, end of each attribute's name and value, reused from tag to tag */
+  private readonly spans: number[] = [];
+
+  /**
+   * Reads `<name attr="value" ...>` or `.../>` at `lt`, emits it, and returns the index past it.
+   * A tag whose attributes are all plain (no prefix, no namespace declaration, no reference) gets
+   * its attributes made only if a reader asks for them: most XHTML tags of an inline document are
+   * never looked at. Everything that could reject the tag is checked here all the same.
+   */
   private openTag(doc: string, lt: number): number {
     const n = doc.length;
     let i = lt + 1;
@@ -169,11 +180,13 @@ export class XmlScanParser {
     }
     if (!isNameAt(doc, lt + 1, i)) fail(`disallowed character in tag name: ${JSON.stringify(doc.slice(lt + 1, i))}.`);
     const name = doc.slice(lt + 1, i);
-    const ns = Object.create(BARE) as Record<string, string>;
-    const attributes = Object.create(BARE) as Record<string, SaxesAttributeNS>;
-    const list: SaxesAttributeNS[] = [];
-    let prefixed = 0;
+    const spans = this.spans;
+    spans.length = 0;
+    let plain = true;
     let selfClosing = false;
+    // the next `<` and `&` at or after a value's start: a value holding either is cut short or not plain
+    let nextLt = -1;
+    let nextAmp = -1;
     for (;;) {
       const gap = i;
       while (i < n && isSpace(doc.charCodeAt(i))) i++;
@@ -194,10 +207,12 @@ export class XmlScanParser {
       while (i < n) {
         const d = doc.charCodeAt(i);
         if (isSpace(d) || d === 61 || d === 62 || d === 47) break;
+        if (d === 58 /* : */) plain = false;
         i++;
       }
-      if (!isNameAt(doc, nameStart, i)) fail(`disallowed character in attribute name: ${JSON.stringify(doc.slice(nameStart, i))}.`);
-      const attrName = doc.slice(nameStart, i);
+      const nameEnd = i;
+      if (!isNameAt(doc, nameStart, nameEnd)) fail(`disallowed character in attribute name: ${JSON.stringify(doc.slice(nameStart, nameEnd))}.`);
+      if (nameEnd - nameStart === 5 && doc.startsWith('xmlns', nameStart)) plain = false;
       while (i < n && isSpace(doc.charCodeAt(i))) i++;
       if (doc.charCodeAt(i) !== 61) fail('attribute without value.');
       i++;
@@ -206,38 +221,67 @@ export class XmlScanParser {
       if (q !== 34 && q !== 39) fail('unquoted attribute value.');
       const close = doc.indexOf(q === 34 ? '"' : "'", i + 1);
       if (close < 0) fail(`unclosed tag: ${name}`);
-      let value = doc.slice(i + 1, close);
-      i = close + 1;
-      if (VALUE_SPECIAL.test(value)) {
-        if (value.includes('<')) fail('disallowed character.');
-        if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\n\t]/g, ' ');
-        if (value.includes('&')) value = this.decode(value);
+      // -2: none in the rest of the document
+      if (nextLt !== -2 && nextLt <= i) {
+        const at = doc.indexOf('<', i + 1);
+        nextLt = at < 0 ? -2 : at;
       }
-      const { prefix, local } = qname(attrName);
-      const attr = { name: attrName, prefix, local, value } as SaxesAttributeNS;
-      list.push(attr);
-      if (prefix !== '') prefixed++;
-      if (prefix === 'xmlns') {
-        const trimmed = value.trim();
-        if (trimmed === '') fail('invalid attempt to undefine prefix in XML 1.0');
-        ns[local] = trimmed;
-        checkPair(local, trimmed);
-      } else if (attrName === 'xmlns') {
-        const trimmed = value.trim();
-        ns[''] = trimmed;
-        checkPair('', trimmed);
+      if (nextLt !== -2 && nextLt < close) fail('disallowed character.');
+      if (nextAmp !== -2 && nextAmp <= i) {
+        const at = doc.indexOf('&', i + 1);
+        nextAmp = at < 0 ? -2 : at;
+      }
+      if (nextAmp !== -2 && nextAmp < close) plain = false;
+      spans.push(nameStart, nameEnd, i + 1, close);
+      i = close + 1;
+    }
+    const count = spans.length / 4;
+    let ns: Record<string, string> = NO_NAMESPACES;
+    let list: SaxesAttributeNS[] | null = null;
+    let prefixed = 0;
+    if (plain) {
+      // the same name twice is the only way plain attributes clash
+      for (let a = 1; a < count; a++) {
+        for (let b = 0; b < a; b++) if (sameText(doc, spans[a * 4]!, spans[a * 4 + 1]!, spans[b * 4]!, spans[b * 4 + 1]!)) fail(`duplicate attribute: ${doc.slice(spans[a * 4]!, spans[a * 4 + 1]!)}.`);
+      }
+    } else {
+      list = [];
+      for (let a = 0; a < count; a++) {
+        const attrName = doc.slice(spans[a * 4]!, spans[a * 4 + 1]!);
+        let value = doc.slice(spans[a * 4 + 2]!, spans[a * 4 + 3]!);
+        if (VALUE_SPECIAL.test(value)) {
+          if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\n\t]/g, ' ');
+          if (value.includes('&')) value = this.decode(value);
+        }
+        const { prefix, local } = qname(attrName);
+        const attr = { name: attrName, prefix, local, value } as SaxesAttributeNS;
+        list.push(attr);
+        if (prefix !== '') prefixed++;
+        if (prefix === 'xmlns') {
+          const trimmed = value.trim();
+          if (trimmed === '') fail('invalid attempt to undefine prefix in XML 1.0');
+          if (ns === NO_NAMESPACES) ns = Object.create(BARE) as Record<string, string>;
+          ns[local] = trimmed;
+          checkPair(local, trimmed);
+        } else if (attrName === 'xmlns') {
+          const trimmed = value.trim();
+          if (ns === NO_NAMESPACES) ns = Object.create(BARE) as Record<string, string>;
+          ns[''] = trimmed;
+          checkPair('', trimmed);
+        }
       }
     }
     const { prefix, local } = qname(name);
     this.topNS = ns;
-    const tag = { name, attributes, ns, prefix, local, uri: '', isSelfClosing: selfClosing } as SaxesTagNS;
+    const tag = new ScannedTag(name, prefix, local, ns, selfClosing);
     const uri = this.resolve(prefix) ?? '';
     if (prefix !== '') {
       if (prefix === 'xmlns') fail('tags may not have "xmlns" as prefix.');
       if (uri === '') fail(`unbound namespace prefix: ${JSON.stringify(prefix)}.`);
     }
     tag.uri = uri;
-    if (list.length > 0) {
+    if (list !== null) {
+      const attributes = Object.create(BARE) as Record<string, SaxesAttributeNS>;
       // duplicates: the same name twice, or two prefixes bound to one namespace with the same local name
       const seen = prefixed > 1 ? new Set<string>() : null;
       for (const attr of list) {
@@ -256,11 +300,17 @@ export class XmlScanParser {
         if (attributes[attr.name] !== undefined) fail(`duplicate attribute: ${attr.name}.`);
         attributes[attr.name] = attr;
       }
+      tag.made = attributes;
+    } else if (count > 0) {
+      tag.doc = doc;
+      tag.spans = spans.slice();
+    } else {
+      tag.made = NO_ATTRIBUTES;
     }
     const { handlers, tags } = this;
-    handlers.opentag?.(tag);
-    if (selfClosing) handlers.closetag?.(tag);
-    else tags.push(tag);
+    handlers.opentag?.(tag as unknown as SaxesTagNS);
+    if (selfClosing) handlers.closetag?.(tag as unknown as SaxesTagNS);
+    else tags.push(tag as unknown as SaxesTagNS);
     return i;
   }
 
@@ -311,6 +361,49 @@ export class XmlScanParser {
     if (!isXmlChar(num)) fail('malformed character entity.');
     return String.fromCodePoint(num);
   }
+}
+
+/** A tag as saxes shapes it (SaxesTagNS); plain attributes are made on first read. */
+class ScannedTag {
+  uri = '';
+  /** the attributes once made */
+  made: Record<string, SaxesAttributeNS> | null = null;
+  /** the document and the attributes' name and value spans, until they are made */
+  doc: string | null = null;
+  spans: number[] | null = null;
+
+  constructor(
+    readonly name: string,
+    readonly prefix: string,
+    readonly local: string,
+    readonly ns: Record<string, string>,
+    readonly isSelfClosing: boolean,
+  ) {}
+
+  get attributes(): Record<string, SaxesAttributeNS> {
+    if (this.made === null) {
+      const doc = this.doc!;
+      const spans = this.spans!;
+      const made = Object.create(BARE) as Record<string, SaxesAttributeNS>;
+      for (let a = 0; a < spans.length; a += 4) {
+        const name = doc.slice(spans[a]!, spans[a + 1]!);
+        let value = doc.slice(spans[a + 2]!, spans[a + 3]!);
+        if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\n\t]/g, ' ');
+        made[name] = { name, prefix: '', local: name, value, uri: '' } as SaxesAttributeNS;
+      }
+      this.made = made;
+      this.doc = null;
+      this.spans = null;
+    }
+    return this.made;
+  }
+}
+
+/** whether doc[a, aEnd) and doc[b, bEnd) are the same text */
+function sameText(doc: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let k = 0; k < aEnd - a; k++) if (doc.charCodeAt(a + k) !== doc.charCodeAt(b + k)) return false;
+  return true;
 }
 
 function qname(name: string): { prefix: string; local: string } {
