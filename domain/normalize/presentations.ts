@@ -197,7 +197,8 @@ export function presentFiling(
         const yearPos = calendar.locate(closed.period_end);
         if (yearPos.quarter !== 4 || yearPos.fiscal_year !== p.pos.fiscal_year) continue;
         // only what was never derivable: a year re-netted against a later comparative may mix bases
-        const fresh = new Map([...p.metrics].filter(([metric]) => !store.has(metric, p.pos.fiscal_year, Q4_MARK)));
+        const fresh = new Map<string, Candidate[]>();
+        for (const [metric, list] of p.metrics) if (!store.has(metric, p.pos.fiscal_year, Q4_MARK)) fresh.set(metric, list);
         if (fresh.size === 0) continue;
         const q4 = deriveQuarter(type, { ...p, metrics: fresh, pos: yearPos, end: closed.period_end }, 4, catalog, store, currency, filing.accession);
         if (q4 && q4.figures.size > 0) out.push(q4);
