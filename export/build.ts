@@ -119,7 +119,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
   await mkdir(work, { recursive: true });
   let writer: ParquetWriter | null = null;
   try {
-    writer = await ParquetWriter.open(path.join(work, 'duckdb-spill'));
+    writer = await ParquetWriter.open(path.join(work, 'duckdb-spill'), work);
     const files: ManifestFile[] = [];
     const inputHashes: Record<string, string> = {};
     let carried = 0;
@@ -288,7 +288,7 @@ async function finishFile(ctx: FileContext, planned: PlannedFile, csv: string, i
     return { ...before, changed: false };
   }
   const local = path.join(ctx.work, `${filePath.replaceAll('/', '.')}`);
-  await ctx.writer.write(dataset, csv, local);
+  await ctx.writer.write(dataset, csv, local, planned.rows);
   const [sha256, { size }] = await Promise.all([sha256Of(local), stat(local)]);
   await ctx.store.put(blobKey(ctx.snapshotId, filePath), local);
   await rm(local);
