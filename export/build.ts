@@ -3,7 +3,7 @@ import { closeSync, constants, createReadStream, ftruncateSync, openSync, writeS
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
-import { exportParts, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
+import { exportParts, importSnapshot, STREAM_LANES, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
 import type { PartSink, PlannedFile } from './csv-plan.ts';
 import {
   abandonedBuilds,
@@ -131,50 +131,71 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     let failed = false;
     let datasetsDone = 0;
     const slots = new CsvSlots(work);
+    const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
+    // Streams datasets one after another on one transaction; each part file is finished (written
+    // through DuckDB, or carried forward) as soon as its rows are complete, while the next stream.
+    const stream = async (tx: Sql, names: readonly DatasetName[]) => {
+      for (const name of names) {
+        if (failed) break;
+        const dataset = DATASETS.find((d) => d.dataset === name)!;
+        const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store };
+        const progress = (f: ManifestFile) => {
+          files.push(f);
+          if (!f.changed && !full) carried++;
+          const mine = files.filter((x) => x.dataset === dataset.dataset);
+          options.onProgress?.({
+            snapshot_id: snapshotId,
+            dataset: dataset.dataset,
+            datasets_done: datasetsDone,
+            rows: mine.reduce((n, x) => n + x.rows, 0),
+            files: mine.length,
+            carried_forward: carried,
+          });
+        };
+        let inOrder: Promise<void> = Promise.resolve();
+        const sink = new PartCsvFiles(slots, (planned, slot) => {
+          const p = finishFile(ctx, planned, slot.csv, inputHashes).finally(() => slots.give(slot));
+          p.catch(() => (failed = true));
+          finishing.push(p);
+          // reported in file order, each as soon as it and those before it are done
+          inOrder = inOrder.then(() => p).then(progress);
+          inOrder.catch(() => {}); // awaited after the transaction; a failure surfaces there
+        });
+        try {
+          await exportParts(tx, dataset.dataset, rowsPerFile(dataset), sink);
+        } catch (err) {
+          failed = true;
+          throw err;
+        } finally {
+          sink.release();
+        }
+        const done = inOrder.then(() => void datasetsDone++);
+        done.catch(() => {});
+        reported.push(done);
+      }
+    };
+    const lanes = streamLanes(sql);
     await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
-      const [t] = await tx<{ at: string }[]>`SELECT now() AS at`;
+      const [t] = await tx<{ at: string; snapshot: string }[]>`SELECT now() AS at, ${lanes.length > 1 ? tx`pg_export_snapshot()` : tx`''`} AS snapshot`;
       readAt = new Date(t!.at).toISOString();
       await tuneExportTransaction(tx as unknown as Sql);
-      const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
       try {
-        // PostgreSQL streams the datasets one after another on this transaction, the largest first;
-        // each part file is finished (written through DuckDB, or carried forward) as soon as its
-        // rows are complete, while the next ones stream: the two sides use different cores
-        for (const name of STREAM_ORDER) {
-          if (failed) break;
-          const dataset = DATASETS.find((d) => d.dataset === name)!;
-          const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store };
-          const progress = (f: ManifestFile) => {
-            files.push(f);
-            if (!f.changed && !full) carried++;
-            const mine = files.filter((x) => x.dataset === dataset.dataset);
-            options.onProgress?.({
-              snapshot_id: snapshotId,
-              dataset: dataset.dataset,
-              datasets_done: datasetsDone,
-              rows: mine.reduce((n, x) => n + x.rows, 0),
-              files: mine.length,
-              carried_forward: carried,
-            });
-          };
-          let inOrder: Promise<void> = Promise.resolve();
-          const sink = new PartCsvFiles(slots, (planned, slot) => {
-            const p = finishFile(ctx, planned, slot.csv, inputHashes).finally(() => slots.give(slot));
-            p.catch(() => (failed = true));
-            finishing.push(p);
-            // reported in file order, each as soon as it and those before it are done
-            inOrder = inOrder.then(() => p).then(progress);
-            inOrder.catch(() => {}); // awaited after the transaction; a failure surfaces there
-          });
-          try {
-            await exportParts(tx as unknown as Sql, dataset.dataset, rowsPerFile(dataset), sink);
-          } finally {
-            sink.release();
-          }
-          const done = inOrder.then(() => void datasetsDone++);
-          done.catch(() => {});
-          reported.push(done);
-        }
+        // The largest dataset streams on this transaction, the others on a second one that imports
+        // its snapshot (SET TRANSACTION SNAPSHOT: both read exactly the same committed rows, as
+        // pg_dump --jobs does), so two PostgreSQL backends work at once; in each lane the largest
+        // goes first, so DuckDB writes its parts while the smaller ones stream.
+        const ran = await Promise.allSettled(
+          lanes.map((names, i) =>
+            i === 0
+              ? stream(tx as unknown as Sql, names)
+              : sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (other) => {
+                  await importSnapshot(other as unknown as Sql, t!.snapshot);
+                  await tuneExportTransaction(other as unknown as Sql);
+                  await stream(other as unknown as Sql, names);
+                }),
+          ),
+        );
+        for (const r of ran) if (r.status === 'rejected') throw r.reason;
       } finally {
         // nothing may still be writing into the staging directory when the build ends, failure or not
         await Promise.allSettled(finishing);
@@ -197,6 +218,16 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     writer?.close();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The datasets each concurrent transaction streams: two lanes when the pool has room for a second
+ * reading transaction beside the build lock's connection and the first one (and a connection to
+ * spare for the service's other work), else all six on one.
+ */
+function streamLanes(sql: Sql): readonly (readonly DatasetName[])[] {
+  const max = (sql as unknown as { options?: { max?: number } }).options?.max ?? 1;
+  return max >= 4 ? STREAM_LANES : [STREAM_ORDER];
 }
 
 interface FileContext {
