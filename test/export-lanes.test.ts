@@ -34,11 +34,11 @@ describe('bulk export over two transactions reading one snapshot', () => {
     const [filing] = await db.sql<{ accession: string; form: string }[]>`SELECT accession, form FROM filings ORDER BY accession LIMIT 1`;
     const seen: string[] = [];
     await db.sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
-      const [{ snapshot }] = await tx<{ snapshot: string }[]>`SELECT pg_export_snapshot() AS snapshot`;
+      const [exported] = await tx<{ snapshot: string }[]>`SELECT pg_export_snapshot() AS snapshot`;
       // committed after the snapshot: neither transaction may see it
       await db.sql`UPDATE filings SET form = 'LATER' WHERE accession = ${filing!.accession}`;
       await db.sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (other) => {
-        await importSnapshot(other as unknown as Sql, snapshot);
+        await importSnapshot(other as unknown as Sql, exported!.snapshot);
         const [r] = await other<{ form: string }[]>`SELECT form FROM filings WHERE accession = ${filing!.accession}`;
         seen.push(r!.form);
       });
