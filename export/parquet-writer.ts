@@ -47,19 +47,23 @@ interface Job {
  * zstd nor decimal(38,12). hyparquet-writer can with a zstd compressor, but every cell would pass
  * through JS; here no cell does (README, "Bulk export").
  */
+interface Lane {
+  conn: DuckDBConnection;
+  /** where this connection's batches go: <dir>/k=<i>/data_0.parquet, each renamed away at once */
+  dir: string;
+}
+
 export class ParquetWriter {
-  private readonly idle: DuckDBConnection[];
+  private readonly idle: Lane[];
   private readonly queue: Job[] = [];
   private scheduled = false;
-  private batches = 0;
 
   private constructor(
     private readonly instance: DuckDBInstance,
-    connections: DuckDBConnection[],
-    private readonly scratchDir: string,
+    lanes: Lane[],
     private readonly batchRows: number,
   ) {
-    this.idle = connections;
+    this.idle = lanes;
   }
 
   /**
@@ -71,13 +75,13 @@ export class ParquetWriter {
   static async open(tempDir: string, scratchDir: string, options: { connections?: number; batchRows?: number } = {}): Promise<ParquetWriter> {
     const { connections = 2, batchRows = BATCH_ROWS } = options;
     const instance = await DuckDBInstance.create(':memory:', { temp_directory: tempDir, threads: '1' });
-    const conns: DuckDBConnection[] = [];
+    const lanes: Lane[] = [];
     for (let i = 0; i < connections; i++) {
       const conn = await instance.connect();
       await conn.run(`SET TimeZone = 'UTC'`);
-      conns.push(conn);
+      lanes.push({ conn, dir: path.join(scratchDir, `batches-${i}`) });
     }
-    return new ParquetWriter(instance, conns, scratchDir, batchRows);
+    return new ParquetWriter(instance, lanes, batchRows);
   }
 
   /**
@@ -109,9 +113,9 @@ export class ParquetWriter {
   private pump(): void {
     while (this.idle.length > 0 && this.queue.length > 0) {
       const batch = this.take(this.idle.length);
-      const conn = this.idle.pop()!;
-      void this.run(conn, batch).finally(() => {
-        this.idle.push(conn);
+      const lane = this.idle.pop()!;
+      void this.run(lane, batch).finally(() => {
+        this.idle.push(lane);
         if (this.queue.length > 0) this.schedule();
       });
     }
@@ -138,20 +142,21 @@ export class ParquetWriter {
     return batch;
   }
 
-  private async run(conn: DuckDBConnection, batch: Job[]): Promise<void> {
+  private async run({ conn, dir }: Lane, batch: Job[]): Promise<void> {
     try {
       const { dataset } = batch[0]!;
       const casts = dataset.columns.map((c) => `${castOf(c)} AS "${c.name}"`).join(', ');
-      if (batch.length === 1 && batch[0]!.rows > this.batchRows) {
+      if (batch.length === 1) {
         const job = batch[0]!;
         await conn.run(`COPY (SELECT ${casts} FROM ${readCsv(dataset, [job.csv], false)}) TO '${sqlString(job.out)}' (FORMAT parquet, COMPRESSION zstd)`);
       } else {
-        // one file per CSV: its place in the list is the partition, written as <dir>/k=<i>/data_0.parquet
-        const dir = path.join(this.scratchDir, `batch-${this.batches++}`);
+        // one file per CSV, its place in the list the partition: <dir>/k=<i>/data_0.parquet. The
+        // lane's directories are used again by its next batches (each file is renamed away at
+        // once), since creating directories costs the file system more than the writes.
         const list = `[${batch.map((j) => `'${sqlString(j.csv)}'`).join(', ')}]`;
         await conn.run(`
           COPY (SELECT ${casts}, list_position(${list}, filename) - 1 AS k FROM ${readCsv(dataset, batch.map((j) => j.csv), true)})
-          TO '${sqlString(dir)}' (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (k), FILENAME_PATTERN 'data_{i}')`);
+          TO '${sqlString(dir)}' (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (k), FILENAME_PATTERN 'data_{i}', OVERWRITE_OR_IGNORE)`);
         // a part whose file is missing (its rows went elsewhere) fails here, never silently
         await Promise.all(batch.map((j, i) => rename(path.join(dir, `k=${i}`, 'data_0.parquet'), j.out)));
       }
@@ -163,7 +168,7 @@ export class ParquetWriter {
 
   /** Closes the database; every write must have settled. */
   close(): void {
-    for (const conn of this.idle) conn.closeSync();
+    for (const { conn } of this.idle) conn.closeSync();
     this.instance.closeSync();
   }
 }
