@@ -79,10 +79,10 @@ describe('Parquet writer: parts batched into one statement', () => {
         return csv;
       }),
     );
-    const writeAll = async (name: string, batchRows: number | undefined, oneAtATime: boolean) => {
+    const writeAll = async (name: string, batchRows: number | undefined, oneAtATime: boolean, connections = 1) => {
       const work = path.join(dir, name);
       await mkdir(work);
-      const writer = await ParquetWriter.open(path.join(work, 'spill'), work, { batchRows });
+      const writer = await ParquetWriter.open(path.join(work, 'spill'), work, { batchRows, connections });
       try {
         // twice: the second round's batches go through the directories the first one left
         const outs: string[] = [];
@@ -99,10 +99,13 @@ describe('Parquet writer: parts batched into one statement', () => {
     };
     // batchRows 0: every part alone through a plain COPY to its file (the writer before batching)
     const alone = await writeAll('alone', 0, true);
+    // one connection: all five in one statement; two: batches of three and two side by side
     const batched = await writeAll('batched', undefined, false);
+    const halves = await writeAll('halves', undefined, false, 2);
     const single = await writeAll('single', undefined, true);
     for (let i = 0; i < parts.length * 2; i++) {
       assert.equal(await sha(batched[i]!), await sha(alone[i % parts.length]!), `part ${i % parts.length} batched, round ${Math.floor(i / parts.length)}`);
+      assert.equal(await sha(halves[i]!), await sha(alone[i % parts.length]!), `part ${i % parts.length} in halves, round ${Math.floor(i / parts.length)}`);
       assert.equal(await sha(single[i]!), await sha(alone[i]!), `part ${i} in a batch of one`);
     }
 
@@ -136,8 +139,8 @@ describe('Parquet writer: parts batched into one statement', () => {
     const bad = path.join(work, 'bad.csv');
     await writeFile(good, financialsCsv(2020, 3, 9));
     await writeFile(bad, '2020,not-a-decimal-row\n');
-    // one connection: both parts wait for it and go in one statement
-    const writer = await ParquetWriter.open(path.join(work, 'spill'), work, { connections: 1 });
+    // one connection (the default): both parts wait for it and go in one statement
+    const writer = await ParquetWriter.open(path.join(work, 'spill'), work);
     try {
       const results = await Promise.allSettled([
         writer.write(FINANCIALS, good, path.join(work, 'a.parquet'), 3),
