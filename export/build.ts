@@ -64,8 +64,8 @@ export interface BuildResult {
 export class BuildBusyError extends Error {}
 
 /**
- * One snapshot build: reads the corpus in one repeatable-read transaction (so the six datasets
- * agree with each other), writes each changed part file, carries unchanged ones forward from the
+ * One snapshot build: reads the corpus from one repeatable-read snapshot (so the six datasets
+ * agree with each other; two transactions share it, see below), writes each changed part file, carries unchanged ones forward from the
  * previous snapshot by a store-side copy (byte-identical, same checksum, `changed: false`), and
  * publishes by one UPDATE. Until then nothing is visible; a failure marks the build failed and
  * deletes what it uploaded, so the previous snapshot stays latest. Afterwards snapshots beyond
