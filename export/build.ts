@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, createReadStream, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
 import { exportParts, importSnapshot, STREAM_LANES, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
@@ -90,7 +90,17 @@ export async function buildSnapshot(deps: BuildDeps, options: BuildOptions = {})
 }
 
 /**
- * What killed builds left in the staging directory (their build.duckdb and part files). Runs under
+ * The staging directory's scratch space that builds share, one after another: the part CSVs and
+ * DuckDB's batch directories, overwritten in place by each build and cut to nothing at its end.
+ * Creating a file costs the file system far more than writing one (here, ext4 scanning past
+ * recently deleted inodes for each new one), and a build goes through ~90 CSVs and batch
+ * directories, so they are made once rather than by every build.
+ */
+export const SCRATCH = 'scratch';
+
+/**
+ * What killed builds left in the staging directory (their build.duckdb and part files), except
+ * the shared scratch directory, whose files every build overwrites and cuts to length. Runs under
  * the build lock, so no live build of any instance sharing the database is writing there.
  */
 export async function clearStaging(stagingDir: string): Promise<string[]> {
@@ -98,8 +108,9 @@ export async function clearStaging(stagingDir: string): Promise<string[]> {
     if (err.code === 'ENOENT') return [] as string[];
     throw err;
   });
-  for (const name of left) await rm(path.join(stagingDir, name), { recursive: true, force: true });
-  return left;
+  const removed = left.filter((name) => name !== SCRATCH);
+  for (const name of removed) await rm(path.join(stagingDir, name), { recursive: true, force: true });
+  return removed;
 }
 
 async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<BuildResult> {
@@ -116,10 +127,13 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
   await startBuild(sql, { snapshotId, kind, previousId: previous?.snapshot_id ?? null, startedAt });
 
   const work = path.join(deps.stagingDir, snapshotId);
+  const scratch = path.join(deps.stagingDir, SCRATCH);
   await mkdir(work, { recursive: true });
+  await mkdir(scratch, { recursive: true });
   let writer: ParquetWriter | null = null;
+  const slots = new CsvSlots(scratch);
   try {
-    writer = await ParquetWriter.open(path.join(work, 'duckdb-spill'), work);
+    writer = await ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch);
     const files: ManifestFile[] = [];
     const inputHashes: Record<string, string> = {};
     let carried = 0;
@@ -130,7 +144,6 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     const reported: Promise<void>[] = [];
     let failed = false;
     let datasetsDone = 0;
-    const slots = new CsvSlots(work);
     const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
     // Streams datasets one after another on one transaction; each part file is finished (written
     // through DuckDB, or carried forward) as soon as its rows are complete, while the next stream.
@@ -217,6 +230,8 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
   } finally {
     writer?.close();
     await rm(work, { recursive: true, force: true });
+    // the scratch files stay for the next build, empty (best effort: its first use cuts each anyway)
+    await slots.empty().catch(() => {});
   }
 }
 
@@ -241,9 +256,11 @@ interface FileContext {
 }
 
 /**
- * Scratch CSV files in the staging directory, each used again once DuckDB has read it: a build
- * writes as many parts as it has files, and creating, truncating and deleting that many files costs
- * the file system far more than overwriting a few in place.
+ * Scratch CSV files in the staging directory's scratch space, each used again once DuckDB has read
+ * it, in this build and the next ones: a build writes as many parts as it has files, and creating,
+ * truncating and deleting that many files costs the file system far more than overwriting a few in
+ * place. A file's length from an earlier build is not known, so its first use in a build cuts it
+ * to what was written; at the end of the build every file used is cut to nothing.
  */
 class CsvSlots {
   private readonly free: { csv: string; size: number }[] = [];
@@ -252,11 +269,18 @@ class CsvSlots {
   constructor(private readonly dir: string) {}
 
   take(): { csv: string; size: number } {
-    return this.free.pop() ?? { csv: path.join(this.dir, `rows-${this.made++}.csv`), size: 0 };
+    return this.free.pop() ?? { csv: path.join(this.dir, `rows-${this.made++}.csv`), size: Number.POSITIVE_INFINITY };
   }
 
   give(slot: { csv: string; size: number }): void {
     this.free.push(slot);
+  }
+
+  /** Cuts every scratch CSV to nothing, also those a killed build left: they keep no rows between builds. */
+  async empty(): Promise<void> {
+    for (const name of await readdir(this.dir)) {
+      if (/^rows-\d+\.csv$/.test(name)) await truncate(path.join(this.dir, name), 0);
+    }
   }
 }
 

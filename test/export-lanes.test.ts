@@ -1,19 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { connect, type Sql } from '../db/client.ts';
 import type { Database } from '../db/database.ts';
-import { buildSnapshot } from '../export/build.ts';
+import { buildSnapshot, SCRATCH } from '../export/build.ts';
 import { importSnapshot } from '../export/dataset-queries.ts';
 import { LocalStore } from '../export/local-store.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
-describe('bulk export over two transactions reading one snapshot', () => {
+describe('bulk export over two transactions reading one snapshot, and its shared scratch space', () => {
   let db: Database;
   let dir: string;
   let clock = Date.UTC(2026, 10, 2, 4, 30, 0);
+  let files: unknown[] = [];
 
   before(async () => {
     db = await createTestDatabase({ corpus: true });
@@ -66,6 +67,22 @@ describe('bulk export over two transactions reading one snapshot', () => {
       );
     } finally {
       await small.end({ timeout: 5 });
+    }
+    files = two.manifest.files.map((f) => [f.path, f.rows, f.sha256]);
+  });
+
+  it('overwrites what a killed build left in the scratch files, however long, and leaves them empty', async () => {
+    const scratch = path.join(dir, 'staging', SCRATCH);
+    // longer than any part's CSV, with records DuckDB would read if they were left in place
+    const junk = '2020,junk\n'.repeat(400_000);
+    for (let i = 0; i < 120; i++) await writeFile(path.join(scratch, `rows-${i}.csv`), junk);
+    const again = await build(db.sql);
+    assert.deepEqual(
+      again.manifest.files.map((f) => [f.path, f.rows, f.sha256]),
+      files,
+    );
+    for (const name of await readdir(scratch)) {
+      if (name.endsWith('.csv')) assert.equal((await stat(path.join(scratch, name))).size, 0, name);
     }
   });
 });
