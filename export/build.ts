@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, createReadStream, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { mkdir, readdir, rm, stat, truncate } from 'node:fs/promises';
+import { closeSync, constants, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
 import { exportParts, importSnapshot, STREAM_LANES, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
@@ -344,7 +344,11 @@ async function finishFile(ctx: FileContext, planned: PlannedFile, csv: string, i
   }
   const local = path.join(ctx.work, `${filePath.replaceAll('/', '.')}`);
   await ctx.writer.write(dataset, csv, local, planned.rows);
-  const [sha256, { size }] = await Promise.all([sha256Of(local), stat(local)]);
+  // a part file is a few megabytes at most (rows_per_file rows, compressed): read once, whole, for
+  // its checksum and size
+  const bytes = await readFile(local);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const size = bytes.length;
   await ctx.store.put(blobKey(ctx.snapshotId, filePath), local);
   await rm(local);
   return { path: filePath, dataset: dataset.dataset, partition, rows: planned.rows, bytes: size, sha256, changed: !before };
@@ -381,10 +385,4 @@ function manifestOf(
     datasets,
     files,
   };
-}
-
-export async function sha256Of(file: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
-  return h.digest('hex');
 }
