@@ -86,7 +86,8 @@ export const STREAM_ORDER: readonly DatasetName[] = ['financials', 'filings', 's
 
 /**
  * The same datasets over two transactions reading one snapshot side by side (export/build.ts):
- * financials alone takes PostgreSQL about as long as the other five together.
+ * financials alone takes PostgreSQL about twice as long as the other five together (~0.26 s of its
+ * CPU against ~0.13 s on the corpus).
  */
 export const STREAM_LANES: readonly (readonly DatasetName[])[] = [['financials'], ['filings', 'statements', 'disclosures', 'segments', 'companies']];
 
