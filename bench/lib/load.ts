@@ -16,6 +16,38 @@ export interface LoadOptions {
   connections: number;
   durationS: number;
   warmupS: number;
+  /**
+   * The server's garbage collections during the measured window (not the warm-up), read from its
+   * Prometheus `/metrics` before and after; off when not set.
+   */
+  serverGc?: boolean;
+}
+
+/** Garbage collections of the server process by kind (V8's: minor, major, incremental, weakcb). */
+export type GcTally = Record<string, { count: number; pause_ms: number }>;
+
+/** The server's GC counters and pause sums by kind, from its Prometheus text (prom-client's default metrics). */
+export async function readServerGc(baseUrl: string): Promise<GcTally> {
+  const res = await fetch(baseUrl + '/metrics', { signal: AbortSignal.timeout(15_000) });
+  if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
+  const tally: GcTally = {};
+  for (const line of (await res.text()).split('\n')) {
+    const m = /^\w*nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} ([0-9.e+-]+)$/.exec(line);
+    if (!m) continue;
+    const t = (tally[m[2]!] ??= { count: 0, pause_ms: 0 });
+    if (m[1] === 'count') t.count = Number(m[3]);
+    else t.pause_ms = Number(m[3]) * 1000;
+  }
+  return tally;
+}
+
+function gcBetween(before: GcTally, after: GcTally): GcTally {
+  const out: GcTally = {};
+  for (const [kind, a] of Object.entries(after)) {
+    const b = before[kind] ?? { count: 0, pause_ms: 0 };
+    out[kind] = { count: a.count - b.count, pause_ms: round(a.pause_ms - b.pause_ms, 2) };
+  }
+  return out;
 }
 
 export interface Measurement {
@@ -38,6 +70,8 @@ export interface Measurement {
   timeouts: number;
   status_codes: Record<string, number>;
   first_error: string | null;
+  /** the server's garbage collections during the measured window (LoadOptions.serverGc), else null */
+  server_gc: GcTally | null;
 }
 
 function round(n: number, digits = 3): number {
@@ -112,7 +146,9 @@ function runOnce(baseUrl: string, target: Target, connections: number, durationS
 export async function measure(baseUrl: string, target: Target, opts: LoadOptions): Promise<Measurement> {
   if (opts.warmupS > 0) await runOnce(baseUrl, target, opts.connections, opts.warmupS, null);
   const latencies: number[] = [];
+  const gcBefore = opts.serverGc ? await readServerGc(baseUrl) : null;
   const { result: r, firstError } = await runOnce(baseUrl, target, opts.connections, opts.durationS, latencies);
+  const serverGc = gcBefore ? gcBetween(gcBefore, await readServerGc(baseUrl)) : null;
   const sorted = Float64Array.from(latencies).sort();
   const sum = latencies.reduce((a, b) => a + b, 0);
   const statusCodes: Record<string, number> = {};
@@ -140,5 +176,6 @@ export async function measure(baseUrl: string, target: Target, opts: LoadOptions
     timeouts: r.timeouts,
     status_codes: statusCodes,
     first_error: firstError,
+    server_gc: serverGc,
   };
 }

@@ -12,7 +12,8 @@
  * because the figures are the product. A route the server does not register (404 "No route") is
  * skipped with a line saying so; a registered route that answers wrongly is not measured and makes
  * the run not clean (exit code 1). Each measurement: BENCH_WARMUP_S (default 2) of warm-up, not
- * reported, then BENCH_DURATION_S (default 10).
+ * reported, then BENCH_DURATION_S (default 10). Each measured window also reports the server's own
+ * garbage collections in it (count and pause by kind, from its /metrics), to place a latency tail.
  */
 import path from 'node:path';
 import { checkTarget, measure, type Measurement, type Target } from '../lib/load.ts';
@@ -112,6 +113,13 @@ async function unregistered(baseUrl: string, t: Target): Promise<string | null> 
 }
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+
+/** "minor 160 (212 ms), major 2 (31 ms)": the server's collections during a window; a pause is time in GC, not always on a request. */
+function gcLine(gc: Measurement['server_gc']): string {
+  if (!gc) return 'not read';
+  const kinds = ['minor', 'major', 'incremental'].filter((k) => gc[k]);
+  return kinds.map((k) => `${k} ${gc[k]!.count} (${fixed(gc[k]!.pause_ms, 0)} ms)`).join(', ') || 'none';
+}
 const goalOf = (name: string) => GOALS[name] ?? { p50_ms: 2, p99_ms: 10, rps_share_of_health: 0.3 };
 
 interface ReadResult {
@@ -164,8 +172,8 @@ export async function run(args: string[]): Promise<number> {
 
     const run1 = async (t: Target, connections: number) => {
       process.stdout.write(`  measuring ${t.name} at ${connections} connections ... `);
-      const r = await measure(server.baseUrl, t, { connections, durationS, warmupS });
-      console.log(`${fixed(r.rps_mean, 0)} req/s, p50 ${fixed(r.latency_ms.p50, 2)} ms, p99 ${fixed(r.latency_ms.p99, 2)} ms`);
+      const r = await measure(server.baseUrl, t, { connections, durationS, warmupS, serverGc: true });
+      console.log(`${fixed(r.rps_mean, 0)} req/s, p50 ${fixed(r.latency_ms.p50, 2)} ms, p99 ${fixed(r.latency_ms.p99, 2)} ms; server GC ${gcLine(r.server_gc)}`);
       return r;
     };
     const healthThroughput = await run1(health, THROUGHPUT_CONNECTIONS);
