@@ -115,11 +115,22 @@ export function compareFigures(before: ComparedValue, after: ComparedValue): Fig
  * earlier slip; otherwise, and without neighbours, the earlier value stands.
  */
 export function slippedSide(before: ComparedValue, after: ComparedValue, neighbours: readonly string[]): 'BEFORE' | 'AFTER' {
-  const sizes = neighbours.filter((v) => !dec(v).isZero()).map((v) => dec(v).abs().log(10).toNumber()).sort((x, y) => x - y);
+  const sizes = neighbours.filter((v) => !dec(v).isZero()).map(magnitude).sort((x, y) => x - y);
   if (sizes.length === 0) return 'AFTER';
   const typical = sizes[Math.floor(sizes.length / 2)]!;
-  const off = (v: string) => Math.abs(dec(v).abs().log(10).toNumber() - typical);
+  const off = (v: string) => Math.abs(magnitude(v) - typical);
   return off(before.value) - off(after.value) >= 2 ? 'BEFORE' : 'AFTER';
+}
+
+/** log10 |v|, kept per text: a statement's neighbours are measured again for each of its slips (Decimal log is slow) */
+const MAGNITUDES = new Map<string, number>();
+function magnitude(v: string): number {
+  let m = MAGNITUDES.get(v);
+  if (m === undefined) {
+    if (MAGNITUDES.size >= 50_000) MAGNITUDES.clear();
+    MAGNITUDES.set(v, (m = dec(v).abs().log(10).toNumber()));
+  }
+  return m;
 }
 
 /** The more precise of two texts of the same figure (the earlier on a tie): what a version keeps. */
