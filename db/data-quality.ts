@@ -10,17 +10,21 @@ import {
 } from '../domain/data-quality.ts';
 import type { Severity } from '../domain/statement-types.ts';
 import { asJson, type Sql } from './client.ts';
+import { copyRows } from './copy.ts';
 import { unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
 import { latestPerPeriod } from './statement-versions.ts';
+import type { StoredVersionRef, WrittenVersion } from './statement-write.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statements/types.ts';
 
 /**
  * Data-quality findings: computing them for a company's versions (at ingestion, and on request)
- * and reading them back. Each check is at most three statements whatever the number of versions:
- * one read of the values of the versions to check and of their neighbours, one read of the
- * provenance of the figures the findings name (skipped when there are none), and one write of the
- * findings, the checked versions and the run row together. Reading values rather than whole
- * figures (whose calculation steps dominate their size) keeps the check at ingestion cheap.
+ * and reading them back. A check on request is at most three statements whatever the number of
+ * versions: one read of the values of the versions to check and of their neighbours, one read of
+ * the provenance of the figures the findings name (skipped when there are none), and one write of
+ * the findings, the checked versions and the run row together. The check at ingestion
+ * (`checkWrittenVersions`) reads only what the transaction did not just write: neighbours stored
+ * before and their provenance (both skipped when there are none), then writes the run row and
+ * streams the findings and checked versions by COPY.
  */
 
 /** Which versions a check covers. */
@@ -89,12 +93,108 @@ export async function loadForChecks(sql: Sql, cik: string, scope: CheckScope): P
 export async function withProvenance(sql: Sql, findings: QualityFinding[]): Promise<QualityFinding[]> {
   const refs = evidenceFigures(findings);
   if (refs.length === 0) return findings;
+  const byRef = await storedProvenance(sql, refs);
+  return completeEvidence(findings, (id, metric) => byRef.get(`${id}|${metric}`));
+}
+
+/** The stored figures `refs` name, unpacked, by `statement_version_id|metric` (absent figures are left out). */
+async function storedProvenance(sql: Sql, refs: { statement_version_id: string; metric: string }[]): Promise<Map<string, StoredFigure>> {
+  if (refs.length === 0) return new Map();
   const rows = await sql<(FigureContext & { statement_version_id: string; metric: string; figure: Partial<StoredFigure> | null })[]>`
     SELECT r.statement_version_id, r.metric, v.figures -> r.metric AS figure, v.period_start, v.period_end, v.accession, v.currency
     FROM jsonb_to_recordset(${sql.json(asJson(refs))}) AS r(statement_version_id uuid, metric text)
     JOIN statement_versions v ON v.statement_version_id = r.statement_version_id`;
-  const byRef = new Map(rows.filter((r) => r.figure).map((r) => [`${r.statement_version_id}|${r.metric}`, unpackFigure(r.figure!, r)]));
-  return completeEvidence(findings, (id, metric) => byRef.get(`${id}|${metric}`));
+  return new Map(rows.filter((r) => r.figure).map((r) => [`${r.statement_version_id}|${r.metric}`, unpackFigure(r.figure!, r)]));
+}
+
+/** What loadForChecks reads of a version, from the version ingestion just wrote. */
+function writtenQualityVersion(cik: string, v: WrittenVersion): QualityVersion {
+  return {
+    statement_version_id: v.statement_version_id,
+    cik,
+    statement_type: v.statement_type,
+    fiscal_year: v.fiscal_year,
+    fiscal_period: v.fiscal_period,
+    version_sequence: v.version_sequence,
+    filing_date: v.filing_date,
+    values: v.values,
+  };
+}
+
+/**
+ * The ingestion check: findings for the versions one company's ingestion just wrote (`written.added`,
+ * the subjects), recorded in the same transaction. The same versions and neighbours as
+ * `checkQuality` with scope `ingestion` (every version of the same and the prior fiscal year of a
+ * subject's statement type), the same rules and the same rows; only the subjects are not read back:
+ * their values and provenance come from what was just written, and only neighbours stored by
+ * earlier ingestions are read (none on a company's first ingestion). The findings (all new: their
+ * versions are) and the checked versions stream by COPY.
+ */
+export async function checkWrittenVersions(
+  tx: Sql,
+  cik: string,
+  runId: number,
+  written: { added: readonly WrittenVersion[]; stored: readonly StoredVersionRef[] },
+): Promise<CheckSummary> {
+  const span = new Set<string>();
+  for (const v of written.added) span.add(`${v.statement_type}|${v.fiscal_year}`).add(`${v.statement_type}|${v.fiscal_year - 1}`);
+  const neighbourIds = written.stored.filter((r) => span.has(`${r.statement_type}|${r.fiscal_year}`)).map((r) => r.statement_version_id);
+  const versions = written.added.map((v) => writtenQualityVersion(cik, v));
+  if (neighbourIds.length > 0) versions.push(...(await loadQualityVersions(tx, cik, neighbourIds)));
+  const subjects = new Set(written.added.map((v) => v.statement_version_id));
+  const detected = detectQualityIssues(versions, subjects);
+
+  const byId = new Map(written.added.map((v) => [v.statement_version_id, v]));
+  const refs = evidenceFigures(detected);
+  const fromStore = await storedProvenance(tx, refs.filter((r) => !byId.has(r.statement_version_id)));
+  const findings = completeEvidence(detected, (id, metric) => {
+    const v = byId.get(id);
+    if (!v) return fromStore.get(`${id}|${metric}`);
+    const f = v.figures[metric];
+    return f ? unpackFigure(f, v) : undefined;
+  });
+
+  const id = randomUUID();
+  // the run row first (the findings and checked versions refer to it); no finding can be on record
+  // yet (their versions were written in this transaction), so every one of them is new
+  const [run] = await tx<CheckSummary[]>`
+    INSERT INTO dq_runs (dq_run_id, trigger, cik, ingestion_run_id, statement_type, fiscal_year, fiscal_period,
+      started_at, finished_at, statements_checked, issues_found, issues_new)
+    VALUES (${id}::uuid, 'ingestion', ${cik}, ${runId}::bigint, null, null, null, now(), clock_timestamp(),
+      ${subjects.size}::integer, ${findings.length}::integer, ${findings.length}::integer)
+    RETURNING dq_run_id, statements_checked, issues_found, issues_new, started_at, finished_at`;
+  if (findings.length > 0) {
+    await copyRows(tx, 'dq_issues', ISSUE_COPY_COLUMNS, findings.map((f) => [
+      id, f.rule_code, f.severity, f.cik, f.statement_type, f.fiscal_year, f.fiscal_period, f.version_sequence,
+      f.statement_version_id, f.metric, f.message, f.evidence,
+    ]));
+  }
+  await copyRows(tx, 'dq_run_versions', ['statement_version_id', 'dq_run_id'], [...subjects].map((v) => [v, id]));
+  return run!;
+}
+
+const ISSUE_COPY_COLUMNS = [
+  'dq_run_id', 'rule_code', 'severity', 'cik', 'statement_type', 'fiscal_year', 'fiscal_period', 'version_sequence',
+  'statement_version_id', 'metric', 'message', 'evidence',
+] as const;
+
+/** Stored versions by id, read as loadForChecks reads them (values only). */
+async function loadQualityVersions(sql: Sql, cik: string, ids: readonly string[]): Promise<QualityVersion[]> {
+  const rows = await sql<Omit<LoadedRow, 'is_subject'>[]>`
+    SELECT v.statement_version_id, v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence,
+      v.filing_date, (SELECT jsonb_object_agg(key, value -> 'value') FROM jsonb_each(v.figures)) AS values
+    FROM statement_versions v
+    WHERE v.cik = ${cik} AND v.statement_version_id IN (SELECT jsonb_array_elements_text(${sql.json(asJson([...ids]))})::uuid)`;
+  return rows.map((r) => ({
+    statement_version_id: r.statement_version_id,
+    cik: r.cik,
+    statement_type: r.statement_type,
+    fiscal_year: r.fiscal_year,
+    fiscal_period: r.fiscal_period,
+    version_sequence: r.version_sequence,
+    filing_date: r.filing_date,
+    values: r.values ?? {},
+  }));
 }
 
 /** Findings, checked versions and the run row in one statement; findings already on record are kept as they are. */
@@ -140,11 +240,6 @@ export async function checkQuality(sql: Sql, cik: string, scope: CheckScope): Pr
   const { versions, subjects } = await loadForChecks(sql, cik, scope);
   const findings = await withProvenance(sql, detectQualityIssues(versions, subjects));
   return recordRun(sql, cik, scope, findings, subjects);
-}
-
-/** The ingestion hook: findings for the versions `runId` just added for `cik`, in the same transaction. */
-export async function recordQualityFindings(tx: Sql, cik: string, runId: number): Promise<void> {
-  await checkQuality(tx, cik, { kind: 'ingestion', ingestion_run_id: runId });
 }
 
 export interface IssueRow {

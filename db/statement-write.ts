@@ -24,12 +24,35 @@ export interface StoredVersionRef {
   fiscal_period: string;
   version_sequence: number;
   content_hash: string;
+  period_end: string;
+}
+
+/**
+ * A version appendVersions just wrote, as its row reads back from PostgreSQL: the checks that run
+ * in the same transaction (data quality, reconciliation) take it from here instead of reading it.
+ * `figures` is the stored (packed) figures column; `unpackFigure` with the row as context restores
+ * each figure.
+ */
+export interface WrittenVersion extends FigureContext {
+  statement_version_id: string;
+  statement_type: BuiltVersion['statement_type'];
+  fiscal_year: number;
+  fiscal_period: BuiltVersion['fiscal_period'];
+  version_sequence: number;
+  filing_date: string;
+  figures: Record<string, Partial<StoredFigure>>;
+  /** metric -> value of every figure, frozen: the checks share it, and judge identities on it once */
+  values: Readonly<Record<string, string>>;
 }
 
 export interface WriteCounts {
   versions_added: number;
   restatements_added: number;
   diverged_statements: number;
+  /** the versions written, in the order they were written */
+  added: WrittenVersion[];
+  /** the company's versions that were stored before (never touched) */
+  stored: StoredVersionRef[];
 }
 
 type Tx = Sql;
@@ -48,6 +71,12 @@ const REVISION_COLUMNS = [
   'old_accession', 'new_accession', 'old_concept', 'new_concept',
 ];
 
+const FILING_COLUMNS = [
+  'accession', 'cik', 'form', 'filing_date', 'report_date', 'accepted_at', 'primary_document', 'fiscal_year_focus',
+  'fiscal_period_focus', 'is_periodic', 'source', 'facts_count', 'filing_date_estimated', 'package',
+] as const;
+const TEXT_OID = 25;
+
 /** Which package files a filing's facts and structure were read from (filings.package). */
 export interface PackageInfo {
   folder: string;
@@ -65,28 +94,26 @@ export async function upsertFilings(
   factCounts: Map<string, number>,
   packages: ReadonlyMap<string, PackageInfo> = new Map(),
 ): Promise<void> {
-  const rows = filings.map((f) => ({
-    accession: f.accession,
-    cik,
-    form: f.form,
-    filing_date: f.filing_date,
-    report_date: f.report_date,
-    accepted_at: f.accepted_at,
-    primary_document: f.primary_document,
-    fiscal_year_focus: f.fiscal_year_focus,
-    fiscal_period_focus: f.fiscal_period_focus,
-    is_periodic: periodic(f.form),
-    source: f.source,
-    facts_count: factCounts.get(f.accession) ?? 0,
-    filing_date_estimated: f.filing_date_estimated === true,
-    package: packages.get(f.accession) ?? null,
-  }));
+  // one text array per column, unnested into rows: no JSON document with every row's keys to build
+  // and take apart again; each cell is the text its column reads (null stays null)
+  const columns: (string | null)[][] = FILING_COLUMNS.map(() => []);
+  const text = (v: string | number | boolean | null | undefined) => (v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? 't' : 'f') : String(v));
+  for (const f of filings) {
+    const pkg = packages.get(f.accession);
+    const cells = [
+      f.accession, cik, f.form, f.filing_date, f.report_date, f.accepted_at, f.primary_document, f.fiscal_year_focus,
+      f.fiscal_period_focus, periodic(f.form), f.source, factCounts.get(f.accession) ?? 0, f.filing_date_estimated === true,
+      pkg ? JSON.stringify(pkg) : null,
+    ];
+    for (let i = 0; i < cells.length; i++) columns[i]!.push(text(cells[i]));
+  }
+  const c = (name: (typeof FILING_COLUMNS)[number]) => tx.array(columns[FILING_COLUMNS.indexOf(name)] as string[], TEXT_OID);
   await tx`
-    INSERT INTO filings
-    SELECT * FROM jsonb_to_recordset(${tx.json(rows as never)}) AS r(
-      accession text, cik char(10), form text, filing_date date, report_date date, accepted_at timestamptz,
-      primary_document text, fiscal_year_focus integer, fiscal_period_focus text, is_periodic boolean,
-      source text, facts_count integer, filing_date_estimated boolean, package jsonb)
+    INSERT INTO filings (${tx([...FILING_COLUMNS])})
+    SELECT * FROM unnest(${c('accession')}::text[], ${c('cik')}::char(10)[], ${c('form')}::text[], ${c('filing_date')}::date[],
+      ${c('report_date')}::date[], ${c('accepted_at')}::timestamptz[], ${c('primary_document')}::text[], ${c('fiscal_year_focus')}::integer[],
+      ${c('fiscal_period_focus')}::text[], ${c('is_periodic')}::boolean[], ${c('source')}::text[], ${c('facts_count')}::integer[],
+      ${c('filing_date_estimated')}::boolean[], ${c('package')}::jsonb[])
     ON CONFLICT (accession) DO UPDATE SET
       cik = EXCLUDED.cik,
       form = EXCLUDED.form, filing_date = EXCLUDED.filing_date, report_date = EXCLUDED.report_date,
@@ -107,7 +134,7 @@ export async function upsertFilings(
 
 export async function storedVersionRefs(tx: Tx, cik: string): Promise<StoredVersionRef[]> {
   return tx<StoredVersionRef[]>`
-    SELECT statement_version_id, statement_type, fiscal_year, fiscal_period, version_sequence, content_hash
+    SELECT statement_version_id, statement_type, fiscal_year, fiscal_period, version_sequence, content_hash, period_end
     FROM statement_versions WHERE cik = ${cik}
     ORDER BY statement_type, fiscal_year, fiscal_period, version_sequence`;
 }
@@ -127,8 +154,9 @@ async function storedFigures(tx: Tx, id: string): Promise<Record<string, StoredF
  * built latest figures is appended on top, with revisions against the stored latest.
  */
 export async function appendVersions(tx: Tx, cik: string, built: readonly VersionToStore[], runId: number): Promise<WriteCounts> {
+  const refs = await storedVersionRefs(tx, cik);
   const stored = new Map<string, StoredVersionRef[]>();
-  for (const ref of await storedVersionRefs(tx, cik)) {
+  for (const ref of refs) {
     const key = `${ref.statement_type}|${ref.fiscal_year}|${ref.fiscal_period}`;
     const list = stored.get(key) ?? [];
     list.push(ref);
@@ -146,6 +174,7 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
   const versionRows: CopyCell[][] = [];
   const eventRows: CopyCell[][] = [];
   const revisionRows: CopyCell[][] = [];
+  const added: WrittenVersion[] = [];
   let diverged = 0;
 
   const add = (v: VersionToStore, sequence: number, previousId: string | null, revisions: FactRevision[]) => {
@@ -153,7 +182,15 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
     const b = v.built;
     const ctx: FigureContext = { period_start: b.period_start, period_end: b.period_end, accession: b.filing.accession, currency: b.currency };
     const figures: Record<string, Partial<StoredFigure>> = {};
-    for (const [metric, f] of b.figures) figures[metric] = packFigure(f, ctx);
+    const values: Record<string, string> = {};
+    for (const [metric, f] of b.figures) {
+      figures[metric] = packFigure(f, ctx);
+      values[metric] = f.value;
+    }
+    added.push({
+      statement_version_id: id, statement_type: b.statement_type, fiscal_year: b.fiscal_year, fiscal_period: b.fiscal_period,
+      version_sequence: sequence, filing_date: b.filing.filing_date, ...ctx, figures, values: Object.freeze(values),
+    });
     versionRows.push([
       id, cik, b.statement_type, b.fiscal_year, b.fiscal_period, sequence, b.period_start, b.period_end,
       b.filing.accession, b.filing.form, b.filing.filing_date, b.filing.accepted_at, b.currency, v.accounting_standard,
@@ -210,5 +247,5 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
   if (versionRows.length > 0) await copyRows(tx, 'statement_versions', VERSION_COLUMNS, versionRows);
   if (eventRows.length > 0) await copyRows(tx, 'restatement_alert_events', EVENT_COLUMNS, eventRows);
   if (revisionRows.length > 0) await copyRows(tx, 'fact_revisions', REVISION_COLUMNS, revisionRows);
-  return { versions_added: versionRows.length, restatements_added: eventRows.length, diverged_statements: diverged };
+  return { versions_added: versionRows.length, restatements_added: eventRows.length, diverged_statements: diverged, added, stored: refs };
 }

@@ -127,8 +127,20 @@ export class FiscalCalendar {
     return f;
   }
 
-  /** Which fiscal year and quarter a period ending on `end` belongs to. */
+  /**
+   * Which fiscal year and quarter a period ending on `end` belongs to. The calendar never changes
+   * once built, so each end is worked out once (the normalizer asks for the same few ends again
+   * for every filing); the position is frozen because it is shared.
+   */
   locate(end: string): FiscalPosition {
+    let pos = this.located.get(end);
+    if (pos === undefined) this.located.set(end, (pos = Object.freeze(this.position(end))));
+    return pos;
+  }
+
+  private readonly located = new Map<string, FiscalPosition>();
+
+  private position(end: string): FiscalPosition {
     const yearEnd = this.yearEndFor(end);
     const previousEnd = this.previousYearEnd(yearEnd);
     const year_start = addDays(previousEnd, 1);

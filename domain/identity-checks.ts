@@ -48,8 +48,8 @@ export interface IdentityInput {
   statement_type: StatementType;
   fiscal_year: number;
   fiscal_period: FiscalPeriod;
-  /** metric name -> decimal string, only metrics present on the statement */
-  values: Record<string, string>;
+  /** metric name -> decimal string, only metrics present on the statement (frozen: see evaluateIdentityRule) */
+  values: Readonly<Record<string, string>>;
 }
 
 /** One term of the expected side: `sign` * value of `metric`; an absent optional term counts as zero. */
@@ -198,8 +198,12 @@ export function toleranceFor(values: string[]): Decimal {
 
 function severityOf(delta: Decimal, magnitude: Decimal): Severity {
   if (magnitude.isZero()) return 'CRITICAL'; // unreachable for a nonzero delta: kept for safety
-  const relative = delta.abs().div(magnitude);
-  for (const [severity, bound] of SEVERITY_BANDS) if (relative.lessThan(bound)) return severity;
+  // |delta| / magnitude < bound, compared as |delta| < bound * magnitude: an exact product instead
+  // of a quotient carried to 1,000 digits (the costliest step of judging an identity). The same
+  // answer: reported figures have few digits, so a quotient that is not the bound itself differs
+  // from it far beyond where the 1,000-digit division rounds.
+  const size = delta.abs();
+  for (const [severity, bound] of SEVERITY_BANDS) if (size.lessThan(bound.times(magnitude))) return severity;
   return 'CRITICAL';
 }
 
@@ -230,6 +234,23 @@ function skipped(rule: IdentityRule, input: IdentityInput): IdentityCheck {
  * status and severity.
  */
 export function evaluateIdentityRule(rule: IdentityRule, input: IdentityInput): IdentityCheck {
+  // a frozen values record cannot change, so each rule is judged on it once: ingestion hands the
+  // same frozen record of a version to the data-quality rules and the reconciliation ledger
+  if (!Object.isFrozen(input.values)) return evaluate(rule, input);
+  let judged = JUDGED.get(input.values);
+  if (!judged) JUDGED.set(input.values, (judged = new Map()));
+  const seen = judged.get(rule);
+  if (seen && seen.input.statement_type === input.statement_type && seen.input.fiscal_year === input.fiscal_year && seen.input.fiscal_period === input.fiscal_period) {
+    return seen.check;
+  }
+  const check = evaluate(rule, input);
+  judged.set(rule, { input, check });
+  return check;
+}
+
+const JUDGED = new WeakMap<object, Map<IdentityRule, { input: IdentityInput; check: IdentityCheck }>>();
+
+function evaluate(rule: IdentityRule, input: IdentityInput): IdentityCheck {
   if (rule.statement_type !== input.statement_type) return skipped(rule, input);
   const actualRaw = present(input.values, rule.actual);
   if (actualRaw === null) return skipped(rule, input);

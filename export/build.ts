@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, createReadStream, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { closeSync, constants, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import type { Sql } from '../db/client.ts';
-import { exportParts, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
+import { exportParts, importSnapshot, STREAM_LANES, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
 import type { PartSink, PlannedFile } from './csv-plan.ts';
 import {
   abandonedBuilds,
@@ -64,8 +64,8 @@ export interface BuildResult {
 export class BuildBusyError extends Error {}
 
 /**
- * One snapshot build: reads the corpus in one repeatable-read transaction (so the six datasets
- * agree with each other), writes each changed part file, carries unchanged ones forward from the
+ * One snapshot build: reads the corpus from one repeatable-read snapshot (so the six datasets
+ * agree with each other; two transactions share it, see below), writes each changed part file, carries unchanged ones forward from the
  * previous snapshot by a store-side copy (byte-identical, same checksum, `changed: false`), and
  * publishes by one UPDATE. Until then nothing is visible; a failure marks the build failed and
  * deletes what it uploaded, so the previous snapshot stays latest. Afterwards snapshots beyond
@@ -90,7 +90,17 @@ export async function buildSnapshot(deps: BuildDeps, options: BuildOptions = {})
 }
 
 /**
- * What killed builds left in the staging directory (their build.duckdb and part files). Runs under
+ * The staging directory's scratch space that builds share, one after another: the part CSVs and
+ * DuckDB's batch directories, overwritten in place by each build and cut to nothing at its end.
+ * Creating a file costs the file system far more than writing one (here, ext4 scanning past
+ * recently deleted inodes for each new one), and a build goes through ~90 CSVs and batch
+ * directories, so they are made once rather than by every build.
+ */
+export const SCRATCH = 'scratch';
+
+/**
+ * What killed builds left in the staging directory (their build.duckdb and part files), except
+ * the shared scratch directory, whose files every build overwrites and cuts to length. Runs under
  * the build lock, so no live build of any instance sharing the database is writing there.
  */
 export async function clearStaging(stagingDir: string): Promise<string[]> {
@@ -98,8 +108,9 @@ export async function clearStaging(stagingDir: string): Promise<string[]> {
     if (err.code === 'ENOENT') return [] as string[];
     throw err;
   });
-  for (const name of left) await rm(path.join(stagingDir, name), { recursive: true, force: true });
-  return left;
+  const removed = left.filter((name) => name !== SCRATCH);
+  for (const name of removed) await rm(path.join(stagingDir, name), { recursive: true, force: true });
+  return removed;
 }
 
 async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<BuildResult> {
@@ -116,10 +127,13 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
   await startBuild(sql, { snapshotId, kind, previousId: previous?.snapshot_id ?? null, startedAt });
 
   const work = path.join(deps.stagingDir, snapshotId);
+  const scratch = path.join(deps.stagingDir, SCRATCH);
   await mkdir(work, { recursive: true });
+  await mkdir(scratch, { recursive: true });
   let writer: ParquetWriter | null = null;
+  const slots = new CsvSlots(scratch);
   try {
-    writer = await ParquetWriter.open(path.join(work, 'duckdb-spill'));
+    writer = await ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch);
     const files: ManifestFile[] = [];
     const inputHashes: Record<string, string> = {};
     let carried = 0;
@@ -130,51 +144,71 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     const reported: Promise<void>[] = [];
     let failed = false;
     let datasetsDone = 0;
-    const slots = new CsvSlots(work);
+    const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
+    // Streams datasets one after another on one transaction; each part file is finished (written
+    // through DuckDB, or carried forward) as soon as its rows are complete, while the next stream.
+    const stream = async (tx: Sql, names: readonly DatasetName[]) => {
+      for (const name of names) {
+        if (failed) break;
+        const dataset = DATASETS.find((d) => d.dataset === name)!;
+        const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store };
+        const progress = (f: ManifestFile) => {
+          files.push(f);
+          if (!f.changed && !full) carried++;
+          const mine = files.filter((x) => x.dataset === dataset.dataset);
+          options.onProgress?.({
+            snapshot_id: snapshotId,
+            dataset: dataset.dataset,
+            datasets_done: datasetsDone,
+            rows: mine.reduce((n, x) => n + x.rows, 0),
+            files: mine.length,
+            carried_forward: carried,
+          });
+        };
+        let inOrder: Promise<void> = Promise.resolve();
+        const sink = new PartCsvFiles(slots, (planned, slot) => {
+          const p = finishFile(ctx, planned, slot.csv, inputHashes).finally(() => slots.give(slot));
+          p.catch(() => (failed = true));
+          finishing.push(p);
+          // reported in file order, each as soon as it and those before it are done
+          inOrder = inOrder.then(() => p).then(progress);
+          inOrder.catch(() => {}); // awaited after the transaction; a failure surfaces there
+        });
+        try {
+          await exportParts(tx, dataset.dataset, rowsPerFile(dataset), sink);
+        } catch (err) {
+          failed = true;
+          throw err;
+        } finally {
+          sink.release();
+        }
+        const done = inOrder.then(() => void datasetsDone++);
+        done.catch(() => {});
+        reported.push(done);
+      }
+    };
+    const lanes = streamLanes(sql);
     await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
-      const [t] = await tx<{ at: string }[]>`SELECT now() AS at`;
+      const [t] = await tx<{ at: string; snapshot: string }[]>`SELECT now() AS at, ${lanes.length > 1 ? tx`pg_export_snapshot()` : tx`''`} AS snapshot`;
       readAt = new Date(t!.at).toISOString();
       await tuneExportTransaction(tx as unknown as Sql);
-      const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
       try {
-        // PostgreSQL streams the datasets one after another on this transaction, the largest first;
-        // each part file is finished (written through DuckDB, or carried forward) as soon as its
-        // rows are complete, while the next ones stream: the two sides use different cores
-        for (const name of STREAM_ORDER) {
-          if (failed) break;
-          const dataset = DATASETS.find((d) => d.dataset === name)!;
-          const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store };
-          const progress = (f: ManifestFile) => {
-            files.push(f);
-            if (!f.changed && !full) carried++;
-            const mine = files.filter((x) => x.dataset === dataset.dataset);
-            options.onProgress?.({
-              snapshot_id: snapshotId,
-              dataset: dataset.dataset,
-              datasets_done: datasetsDone,
-              rows: mine.reduce((n, x) => n + x.rows, 0),
-              files: mine.length,
-              carried_forward: carried,
-            });
-          };
-          let inOrder: Promise<void> = Promise.resolve();
-          const sink = new PartCsvFiles(slots, (planned, slot) => {
-            const p = finishFile(ctx, planned, slot.csv, inputHashes).finally(() => slots.give(slot));
-            p.catch(() => (failed = true));
-            finishing.push(p);
-            // reported in file order, each as soon as it and those before it are done
-            inOrder = inOrder.then(() => p).then(progress);
-            inOrder.catch(() => {}); // awaited after the transaction; a failure surfaces there
-          });
-          try {
-            await exportParts(tx as unknown as Sql, dataset.dataset, rowsPerFile(dataset), sink);
-          } finally {
-            sink.release();
-          }
-          const done = inOrder.then(() => void datasetsDone++);
-          done.catch(() => {});
-          reported.push(done);
-        }
+        // The largest dataset streams on this transaction, the others on a second one that imports
+        // its snapshot (SET TRANSACTION SNAPSHOT: both read exactly the same committed rows, as
+        // pg_dump --jobs does), so two PostgreSQL backends work at once; in each lane the largest
+        // goes first, so DuckDB writes its parts while the smaller ones stream.
+        const ran = await Promise.allSettled(
+          lanes.map((names, i) =>
+            i === 0
+              ? stream(tx as unknown as Sql, names)
+              : sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (other) => {
+                  await importSnapshot(other as unknown as Sql, t!.snapshot);
+                  await tuneExportTransaction(other as unknown as Sql);
+                  await stream(other as unknown as Sql, names);
+                }),
+          ),
+        );
+        for (const r of ran) if (r.status === 'rejected') throw r.reason;
       } finally {
         // nothing may still be writing into the staging directory when the build ends, failure or not
         await Promise.allSettled(finishing);
@@ -196,7 +230,19 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
   } finally {
     writer?.close();
     await rm(work, { recursive: true, force: true });
+    // the scratch files stay for the next build, empty (best effort: its first use cuts each anyway)
+    await slots.empty().catch(() => {});
   }
+}
+
+/**
+ * The datasets each concurrent transaction streams: two lanes when the pool has room for a second
+ * reading transaction beside the build lock's connection and the first one (and a connection to
+ * spare for the service's other work), else all six on one.
+ */
+function streamLanes(sql: Sql): readonly (readonly DatasetName[])[] {
+  const max = (sql as unknown as { options?: { max?: number } }).options?.max ?? 1;
+  return max >= 4 ? STREAM_LANES : [STREAM_ORDER];
 }
 
 interface FileContext {
@@ -210,9 +256,11 @@ interface FileContext {
 }
 
 /**
- * Scratch CSV files in the staging directory, each used again once DuckDB has read it: a build
- * writes as many parts as it has files, and creating, truncating and deleting that many files costs
- * the file system far more than overwriting a few in place.
+ * Scratch CSV files in the staging directory's scratch space, each used again once DuckDB has read
+ * it, in this build and the next ones: a build writes as many parts as it has files, and creating,
+ * truncating and deleting that many files costs the file system far more than overwriting a few in
+ * place. A file's length from an earlier build is not known, so its first use in a build cuts it
+ * to what was written; at the end of the build every file used is cut to nothing.
  */
 class CsvSlots {
   private readonly free: { csv: string; size: number }[] = [];
@@ -221,11 +269,18 @@ class CsvSlots {
   constructor(private readonly dir: string) {}
 
   take(): { csv: string; size: number } {
-    return this.free.pop() ?? { csv: path.join(this.dir, `rows-${this.made++}.csv`), size: 0 };
+    return this.free.pop() ?? { csv: path.join(this.dir, `rows-${this.made++}.csv`), size: Number.POSITIVE_INFINITY };
   }
 
   give(slot: { csv: string; size: number }): void {
     this.free.push(slot);
+  }
+
+  /** Cuts every scratch CSV to nothing, also those a killed build left: they keep no rows between builds. */
+  async empty(): Promise<void> {
+    for (const name of await readdir(this.dir)) {
+      if (/^rows-\d+\.csv$/.test(name)) await truncate(path.join(this.dir, name), 0);
+    }
   }
 }
 
@@ -288,8 +343,12 @@ async function finishFile(ctx: FileContext, planned: PlannedFile, csv: string, i
     return { ...before, changed: false };
   }
   const local = path.join(ctx.work, `${filePath.replaceAll('/', '.')}`);
-  await ctx.writer.write(dataset, csv, local);
-  const [sha256, { size }] = await Promise.all([sha256Of(local), stat(local)]);
+  await ctx.writer.write(dataset, csv, local, planned.rows);
+  // a part file is a few megabytes at most (rows_per_file rows, compressed): read once, whole, for
+  // its checksum and size
+  const bytes = await readFile(local);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const size = bytes.length;
   await ctx.store.put(blobKey(ctx.snapshotId, filePath), local);
   await rm(local);
   return { path: filePath, dataset: dataset.dataset, partition, rows: planned.rows, bytes: size, sha256, changed: !before };
@@ -326,10 +385,4 @@ function manifestOf(
     datasets,
     files,
   };
-}
-
-export async function sha256Of(file: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
-  return h.digest('hex');
 }

@@ -168,12 +168,12 @@ export async function readCompanyFacts(source: SecSource, cik: string): Promise<
 
 /** Per-accession counts; "most frequent" everywhere below breaks ties by first seen, except report dates. */
 interface Tally {
-  forms: Map<string, number>;
-  filed: Map<string, number>;
-  fy: Map<number, number>;
-  fp: Map<string, number>;
+  forms: Counts<string>;
+  filed: Counts<string>;
+  fy: Counts<number>;
+  fp: Counts<string>;
   /** non-dei fact end dates, per fp ('' for none) */
-  ends: Map<string, Map<string, number>>;
+  ends: Map<string, Counts<string>>;
   /** latest end of a year-long / of a quarter or year-to-date duration (non-dei) */
   yearEnd: string | null;
   interimEnd: string | null;
@@ -198,18 +198,18 @@ export function filingsFromFacts(facts: Fact[]): FilingInfo[] {
   for (const f of facts) {
     let t = tallies.get(f.accession);
     if (t === undefined) {
-      t = { forms: new Map(), filed: new Map(), fy: new Map(), fp: new Map(), ends: new Map(), yearEnd: null, interimEnd: null };
+      t = { forms: new Counts(), filed: new Counts(), fy: new Counts(), fp: new Counts(), ends: new Map(), yearEnd: null, interimEnd: null };
       tallies.set(f.accession, t);
     }
-    bump(t.forms, f.form);
-    bump(t.filed, f.filed);
-    if (f.fy !== null) bump(t.fy, f.fy);
-    if (f.fp !== null) bump(t.fp, f.fp);
+    t.forms.bump(f.form);
+    t.filed.bump(f.filed);
+    if (f.fy !== null) t.fy.bump(f.fy);
+    if (f.fp !== null) t.fp.bump(f.fp);
     if (f.taxonomy !== 'dei') {
       const key = f.fp ?? '';
       let ends = t.ends.get(key);
-      if (ends === undefined) t.ends.set(key, (ends = new Map()));
-      bump(ends, f.end);
+      if (ends === undefined) t.ends.set(key, (ends = new Counts()));
+      ends.bump(f.end);
       // periods ending after the filing date are schedules (lease and debt maturities by year), not the report's own
       if (f.start !== null && f.end <= f.filed) {
         const cls = durationClass(f.start, f.end);
@@ -229,7 +229,7 @@ export function filingsFromFacts(facts: Fact[]): FilingInfo[] {
     let reportDate: string | null = isPeriodicForm(form) ? (isAnnualForm(form) ? t.yearEnd : t.interimEnd) : null;
     if (isPeriodicForm(form) && reportDate === null) {
       let best = 0;
-      for (const [end, n] of t.ends.get(fp ?? '') ?? []) {
+      for (const [end, { n }] of t.ends.get(fp ?? '')?.counters ?? []) {
         if (n > best || (n === best && reportDate !== null && end > reportDate)) {
           best = n;
           reportDate = end;
@@ -251,14 +251,32 @@ export function filingsFromFacts(facts: Fact[]): FilingInfo[] {
   return filings.sort(byDateThenAccession);
 }
 
-function bump<K>(counts: Map<K, number>, key: K): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
+/**
+ * Counts per key in first-seen order. The last key's counter is kept at hand: an accession's facts
+ * mostly repeat one form, filing date, fy and fp, so most bumps need no map lookup.
+ */
+class Counts<K> {
+  readonly counters = new Map<K, { n: number }>();
+  private lastKey: K | undefined = undefined;
+  private last: { n: number } | null = null;
+
+  bump(key: K): void {
+    if (this.last !== null && key === this.lastKey) {
+      this.last.n++;
+      return;
+    }
+    let c = this.counters.get(key);
+    if (c === undefined) this.counters.set(key, (c = { n: 0 }));
+    c.n++;
+    this.lastKey = key;
+    this.last = c;
+  }
 }
 
-function mostFrequent<K>(counts: Map<K, number>): K | null {
+function mostFrequent<K>(counts: Counts<K>): K | null {
   let best: K | null = null;
   let bestCount = 0;
-  for (const [key, n] of counts) {
+  for (const [key, { n }] of counts.counters) {
     if (n > bestCount) {
       best = key;
       bestCount = n;

@@ -7,6 +7,7 @@ import { replaceDisclosures, replaceSegments } from '../db/package-write.ts';
 import { recordScaleSlips } from '../db/scale-slips.ts';
 import { appendVersions, upsertFilings, type PackageInfo, type VersionToStore } from '../db/statement-write.ts';
 import type { Fact } from '../domain/facts.ts';
+import type { StatementFigure } from '../domain/statement-types.ts';
 import { buildStatementHistory, isPeriodicForm } from '../domain/normalize/history.ts';
 import type { CatalogView } from '../domain/normalize/presentations.ts';
 import { statementKey, type BuiltVersion } from '../domain/normalize/versions.ts';
@@ -99,7 +100,9 @@ export async function ingestCompany(
       ? buildStatementHistory({ cik, facts: merged.facts, filings, fiscal_year_end: fiscalYearEnd, face: assembled.face }, catalog)
       : null;
   const evidence = history ? evidenceForVersions(history.versions, assembled) : new Map();
-  const toStore = (history?.versions ?? []).map((v) => ({ ...versionToStore(v), calculation_evidence: evidence.get(v) ?? null }));
+  // versions of one history share their unchanged figures: each figure's hash line is made once
+  const hashLines = new Map<StatementFigure, string>();
+  const toStore = (history?.versions ?? []).map((v) => ({ ...versionToStore(v, hashLines), calculation_evidence: evidence.get(v) ?? null }));
   const hashOf = new Map(toStore.map((t) => [`${statementKey(t.built)}|${t.built.version_sequence}`, t.content_hash]));
   const filingMap = new Map(filings.map((f) => [f.accession, f]));
   const segments = segmentRows(cik, assembled.packages, filingMap, history, catalog).map((r) => ({
@@ -107,8 +110,7 @@ export async function ingestCompany(
     content_hash: r.version_sequence === null ? null : (hashOf.get(`${r.statement_type}|${r.fiscal_year}|${r.fiscal_period}|${r.version_sequence}`) ?? null),
   }));
   const disclosures = disclosureRows(assembled.packages, filingMap);
-  const factCounts = new Map<string, number>();
-  for (const f of merged.facts) factCounts.set(f.accession, (factCounts.get(f.accession) ?? 0) + 1);
+  const factCounts = countByAccession(merged.facts);
   const packageInfo = packageInfoByAccession(assembled, parsed?.facts ?? []);
   const name = knownName ?? parsed?.entityName ?? assembled.cover?.registrant_name ?? null;
   if (text === null && submissions === null && assembled.packages.length === 0) {
@@ -121,7 +123,7 @@ export async function ingestCompany(
     if (name) await ensureCompany(t, cik, name, fiscalYearEnd, now(), parsed ? 'sec_companyfacts' : 'sec_filing_package');
     await upsertFilings(t, cik, filings, isPeriodicForm, factCounts, packageInfo);
     const written = await appendVersions(t, cik, toStore, runId);
-    if (written.versions_added > 0) await checkAddedVersions(t, cik, runId);
+    if (written.versions_added > 0) await checkAddedVersions(t, cik, runId, written);
     await recordScaleSlips(t, cik, runId, history?.slips ?? []);
     await replaceSegments(t, cik, segments, now());
     await replaceDisclosures(t, cik, disclosures, now());
@@ -167,8 +169,28 @@ function packageInfoByAccession(assembled: AssembledPackages, companyFacts: read
   return out;
 }
 
-function versionToStore(v: BuiltVersion): VersionToStore {
+function versionToStore(v: BuiltVersion, hashLines: Map<StatementFigure, string>): VersionToStore {
   let ifrs = 0;
   for (const f of v.figures.values()) if (f.source_xbrl_concept?.startsWith('ifrs-full:')) ifrs++;
-  return { built: v, accounting_standard: ifrs * 2 > v.figures.size ? 'IFRS' : 'US_GAAP', content_hash: versionContentHash(v) };
+  return { built: v, accounting_standard: ifrs * 2 > v.figures.size ? 'IFRS' : 'US_GAAP', content_hash: versionContentHash(v, hashLines) };
+}
+
+/** Facts per accession, in first-seen order; one lookup per fact, none while the accession repeats. */
+function countByAccession(facts: readonly Fact[]): Map<string, number> {
+  const counters = new Map<string, { n: number }>();
+  let lastAccession = '';
+  let last: { n: number } | null = null;
+  for (const f of facts) {
+    if (last !== null && f.accession === lastAccession) {
+      last.n++;
+      continue;
+    }
+    last = counters.get(f.accession) ?? null;
+    if (last === null) counters.set(f.accession, (last = { n: 0 }));
+    last.n++;
+    lastAccession = f.accession;
+  }
+  const counts = new Map<string, number>();
+  for (const [accession, { n }] of counters) counts.set(accession, n);
+  return counts;
 }

@@ -59,7 +59,8 @@ describe('restatement alerts only real restatements make (whole corpus)', () => 
   it("McDonald's diluted shares re-tagged as 741.3: a data-quality finding with both values and accessions, the previous value kept under an override", async () => {
     const [issue] = await svc.sql<{ evidence: any; message: string }[]>`
       SELECT evidence, message FROM dq_issues WHERE cik = ${MCDONALDS} AND rule_code = 'DQ_SCALE_SLIP_FILED'
-        AND fiscal_year = 2022 AND fiscal_period = 'FY' AND metric = 'WEIGHTED_AVERAGE_SHARES_DILUTED'`;
+        AND fiscal_year = 2022 AND fiscal_period = 'FY' AND metric = 'WEIGHTED_AVERAGE_SHARES_DILUTED'
+      ORDER BY version_sequence DESC LIMIT 1`;
     assert.ok(issue, 'the slip is recorded');
     assert.deepEqual([issue.evidence.previous.value, issue.evidence.previous.accession], ['741300000', '0000063908-23-000012']);
     assert.deepEqual([issue.evidence.filed.value, issue.evidence.filed.accession], ['741.3', '0000063908-25-000012']);

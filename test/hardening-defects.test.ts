@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ALL_TOOLS } from '../areas/index.ts';
 import { JsonRpcDispatcher, MAX_BATCH } from '../api/jsonrpc.ts';
-import { buildSnapshot } from '../export/build.ts';
+import { buildSnapshot, SCRATCH } from '../export/build.ts';
 import { SERVER_INFO } from '../service.ts';
 import { get, post } from './helpers/http.ts';
 import { SHARED_SEC, startTestService, type TestService } from './helpers/service.ts';
@@ -183,7 +183,11 @@ describe('production hardening: the defects of issue 14', () => {
         await writeFile(path.join(staging, id, 'build.duckdb'), 'left by a killed build');
       }
       await buildSnapshot({ sql: svc.sql, store: svc.running.services.bulkStore, stagingDir: staging, now: () => new Date() });
-      assert.deepEqual(await readdir(staging), [], 'nothing is left in staging, neither the killed builds nor this one');
+      assert.deepEqual(await readdir(staging), [SCRATCH], 'nothing is left in staging, neither the killed builds nor this one, but the shared scratch space');
+      // which keeps its files for the next build, holding no rows
+      const kept = await readdir(path.join(staging, SCRATCH), { recursive: true, withFileTypes: true });
+      assert.ok(kept.some((e) => e.isFile() && e.name.endsWith('.csv')));
+      for (const e of kept.filter((x) => x.isFile())) assert.equal((await stat(path.join(e.parentPath, e.name))).size, 0, e.name);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   checkIdentities,
+  evaluateIdentityRule,
   IDENTITY_RULES,
   precisionOf,
   toleranceFor,
@@ -392,5 +393,37 @@ describe('accounting identities', () => {
       'CF_NET_CHANGE_IN_CASH',
     ]);
     assert.deepEqual(checkIdentities(bs(APPLE_BS_FY2023)).checks.map((c) => c.rule_id), ids);
+  });
+
+  it('judges each rule once on a frozen values record (shared by data quality and the ledger), and afresh on any other', () => {
+    const frozen = Object.freeze({ ...APPLE_BS_FY2023, LIABILITIES_AND_EQUITY: '352583000001' });
+    const input = { ...bs(APPLE_BS_FY2023), values: frozen };
+    const first = checkIdentities(input).checks;
+    const again = IDENTITY_RULES.map((r) => evaluateIdentityRule(r, { ...input }));
+    first.forEach((c, i) => assert.equal(again[i], c, 'the same result object, not judged again'));
+    // what a plain record with the same values gives
+    assert.deepEqual(first, checkIdentities({ ...input, values: { ...frozen } }).checks);
+    // another period or statement type on the same record is judged for itself
+    const q1 = evaluateIdentityRule(IDENTITY_RULES[0]!, { ...input, fiscal_period: 'Q1' });
+    assert.equal(q1.fiscal_period, 'Q1');
+    assert.equal(evaluateIdentityRule(IDENTITY_RULES[0]!, { ...input, statement_type: 'INCOME_STATEMENT' }).status, 'SKIPPED');
+    const plain = { ...APPLE_BS_FY2023 };
+    const a = evaluateIdentityRule(IDENTITY_RULES[0]!, { ...bs(plain), values: plain });
+    plain.TOTAL_ASSETS = '1';
+    assert.notDeepEqual(evaluateIdentityRule(IDENTITY_RULES[0]!, { ...bs(plain), values: plain }), a, 'a record that can change is judged every time');
+  });
+
+  it('bands severity by |delta| / magnitude with the bound itself in the higher band: 0.1% is MEDIUM, 999 parts per million LOW', () => {
+    const gross = IDENTITY_RULES.find((r) => r.rule_id === 'IS_GROSS_PROFIT')!;
+    const judge = (actual: string, revenue: string) =>
+      evaluateIdentityRule(gross, { statement_type: 'INCOME_STATEMENT', fiscal_year: 2023, fiscal_period: 'FY', values: { GROSS_PROFIT: actual, REVENUE: revenue, COST_OF_REVENUE: '0' } }).severity;
+    assert.equal(judge('999000.999', '1000001'), 'MEDIUM'); // exactly 0.001 of 1,000,001
+    assert.equal(judge('999001', '1000001'), 'LOW');
+    assert.equal(judge('990000.99', '1000001'), 'HIGH'); // exactly 0.01
+    assert.equal(judge('990001', '1000001'), 'MEDIUM');
+    assert.equal(judge('900000.9', '1000001'), 'CRITICAL'); // exactly 0.1
+    assert.equal(judge('900001', '1000001'), 'HIGH');
+    // a quotient that never terminates: 10 / 3,001
+    assert.equal(judge('2991', '3001'), 'MEDIUM');
   });
 });

@@ -10,11 +10,14 @@ export interface TokenSink {
   close(name: string): void;
 }
 
-/** Elements whose content is code, not prose, and must not be tokenized as markup. */
-const RAW_TEXT_END: Readonly<Record<string, RegExp>> = {
-  script: /<\/(?:[^\s/>:]+:)?script[\s/>]/gi,
-  style: /<\/(?:[^\s/>:]+:)?style[\s/>]/gi,
-};
+/**
+ * Elements whose content is code, not prose, and must not be tokenized as markup. A Map, not an
+ * object: a tag named like an Object.prototype member (`<constructor>`) is an ordinary tag.
+ */
+const RAW_TEXT_END: ReadonlyMap<string, RegExp> = new Map([
+  ['script', /<\/(?:[^\s/>:]+:)?script[\s/>]/gi],
+  ['style', /<\/(?:[^\s/>:]+:)?style[\s/>]/gi],
+]);
 
 /** HTML's caps on spans; a larger value is a typo that would only blow up the grid. */
 const MAX_COLSPAN = 1000;
@@ -36,6 +39,28 @@ function isSpace(c: number): boolean {
 
 function localName(qualified: string): string {
   return qualified.slice(qualified.lastIndexOf(':') + 1).toLowerCase();
+}
+
+/**
+ * localName of html[from, to): sliced straight out of the input when the name is ASCII without
+ * capitals (nearly every tag), as lower-casing it would change nothing; else as localName.
+ */
+function localNameAt(html: string, from: number, to: number): string {
+  let start = from;
+  for (let i = from; i < to; i++) {
+    const c = html.charCodeAt(i);
+    if (c === 58 /* : */) start = i + 1;
+    else if (c > 127 || (c >= 65 && c <= 90)) return localName(html.slice(from, to));
+  }
+  return html.slice(start, to);
+}
+
+/** Whether html[from, from + name.length) is `name` (lower-case ASCII letters) in any case, as attrName.toLowerCase() === name. */
+function isNameAt(html: string, from: number, to: number, name: string): boolean {
+  if (to - from !== name.length) return false;
+  // only the letters of A-Z and a-z fold onto a-z here: no other character lower-cases to one of these names' letters
+  for (let k = 0; k < name.length; k++) if ((html.charCodeAt(from + k) | 0x20) !== name.charCodeAt(k)) return false;
+  return true;
 }
 
 function parseSpan(value: string, max: number): number {
@@ -64,7 +89,7 @@ function scanStartTag(html: string, lt: number, lastGt: number): StartTag {
     if (isSpace(c) || c === 47 || c === 62) break;
     i++;
   }
-  const name = localName(html.slice(lt + 1, i));
+  const name = localNameAt(html, lt + 1, i);
   const spans = { colspan: 1, rowspan: 1 };
   for (;;) {
     while (i < n && (isSpace(html.charCodeAt(i)) || html.charCodeAt(i) === 47)) i++;
@@ -77,26 +102,28 @@ function scanStartTag(html: string, lt: number, lastGt: number): StartTag {
       if (isSpace(c) || c === 47 || c === 62 || c === 61) break;
       i++;
     }
-    const attrName = html.slice(attrStart, i);
+    const attrEnd = i;
     while (i < n && isSpace(html.charCodeAt(i))) i++;
     if (html.charCodeAt(i) !== 61) continue;
     i++;
     while (i < n && isSpace(html.charCodeAt(i))) i++;
-    let value: string;
+    // only colspan and rowspan are read: no other name or value is cut out of the input
+    let valueStart: number;
+    let valueEnd: number;
     const q = html.charCodeAt(i);
     if (q === 34 || q === 39) {
       const close = html.indexOf(q === 34 ? '"' : "'", i + 1);
       if (close < 0) return { name, spans, selfClosing: false, end: n };
-      value = html.slice(i + 1, close);
+      valueStart = i + 1;
+      valueEnd = close;
       i = close + 1;
     } else {
-      const start = i;
+      valueStart = i;
       while (i < n && !isSpace(html.charCodeAt(i)) && html.charCodeAt(i) !== 62) i++;
-      value = html.slice(start, i);
+      valueEnd = i;
     }
-    const attr = attrName.toLowerCase();
-    if (attr === 'colspan') spans.colspan = parseSpan(value, MAX_COLSPAN);
-    else if (attr === 'rowspan') spans.rowspan = parseSpan(value, MAX_ROWSPAN);
+    if (isNameAt(html, attrStart, attrEnd, 'colspan')) spans.colspan = parseSpan(html.slice(valueStart, valueEnd), MAX_COLSPAN);
+    else if (isNameAt(html, attrStart, attrEnd, 'rowspan')) spans.rowspan = parseSpan(html.slice(valueStart, valueEnd), MAX_ROWSPAN);
   }
   return { name, spans, selfClosing: html.charCodeAt(i - 1) === 47, end: i + 1 };
 }
@@ -133,7 +160,7 @@ export function tokenize(html: string, sink: TokenSink): void {
     if (isLetter(next)) {
       tag = scanStartTag(html, lt, lastGt);
       end = tag.end;
-      const raw = RAW_TEXT_END[tag.name];
+      const raw = RAW_TEXT_END.get(tag.name);
       if (raw && !tag.selfClosing) {
         raw.lastIndex = end;
         const m = raw.exec(html);
@@ -149,7 +176,7 @@ export function tokenize(html: string, sink: TokenSink): void {
         if (isSpace(c) || c === 47 || c === 62) break;
         nameEnd++;
       }
-      value = localName(html.slice(lt + 2, nameEnd));
+      value = localNameAt(html, lt + 2, nameEnd);
       emit = EMIT_CLOSE;
     } else if (html.startsWith('<!--', lt)) {
       end = pastTerminator(html, '-->', lt + 4);

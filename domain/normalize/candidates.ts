@@ -51,11 +51,29 @@ function isCurrencyUnit(unit: string): boolean {
  * filers add convenience translations (TSMC tags some USD beside TWD), which must not mix in.
  */
 export function reportingCurrency(facts: readonly Fact[]): string | null {
-  const tally = new Map<string, number>();
-  for (const f of facts) if (isCurrencyUnit(f.unit)) tally.set(f.unit, (tally.get(f.unit) ?? 0) + 1);
+  // counters in first-seen order; facts come grouped by concept and unit, so the last unit's
+  // counter usually serves the next fact without a lookup
+  const tally = new Map<string, { n: number }>();
+  let lastUnit = '';
+  let last: { n: number } | null = null;
+  for (const f of facts) {
+    const unit = f.unit;
+    if (unit === lastUnit) {
+      if (last) last.n++;
+      continue;
+    }
+    lastUnit = unit;
+    if (!isCurrencyUnit(unit)) {
+      last = null;
+      continue;
+    }
+    last = tally.get(unit) ?? null;
+    if (last) last.n++;
+    else tally.set(unit, (last = { n: 1 }));
+  }
   let best: string | null = null;
   let n = 0;
-  for (const [unit, count] of tally) if (count > n || (count === n && unit === 'USD')) [best, n] = [unit, count];
+  for (const [unit, { n: count }] of tally) if (count > n || (count === n && unit === 'USD')) [best, n] = [unit, count];
   return best;
 }
 
@@ -80,31 +98,50 @@ export function collectCandidates(
   currency: string | null,
 ): PeriodCandidates {
   const out: PeriodCandidates = new Map();
+  // unitFits, with the per-share unit built once per filing rather than per fact
+  const perShare = currency === null ? null : `${currency}/shares`;
   for (const fact of facts) {
     const uses = index.get(fact.taxonomy)?.get(fact.concept);
     // a period ending after the filing date is a schedule of future amounts, never a statement period
     if (!uses || fact.end > fact.filed) continue;
+    // the period's group and the qualified concept, made once per fact at its first fitting use
+    let byMetric: Map<string, Candidate[]> | undefined;
+    let concept = '';
     for (const use of uses) {
       const m = use.metric;
       if ((m.period_kind === 'instant') !== (fact.start === null)) continue;
-      if (!unitFits(m, fact.unit, currency)) continue;
-      const key = periodKey(fact.start, fact.end);
-      let byMetric = out.get(key);
-      if (!byMetric) out.set(key, (byMetric = new Map()));
+      const unit = m.unit_type;
+      if (unit === 'currency' ? currency === null || fact.unit !== currency : unit === 'per_share' ? perShare === null || fact.unit !== perShare : unit !== 'shares' || fact.unit !== 'shares') continue;
+      if (byMetric === undefined) {
+        const key = periodKey(fact.start, fact.end);
+        byMetric = out.get(key);
+        if (!byMetric) out.set(key, (byMetric = new Map()));
+        concept = `${fact.taxonomy}:${fact.concept}`;
+      }
       let list = byMetric.get(m.metric);
       if (!list) byMetric.set(m.metric, (list = []));
+      // keep best first (after candidates of the same rank); the same concept twice for one period keeps the first seen
+      let at = list.length;
+      let duplicate = false;
+      for (let i = 0; i < list.length; i++) {
+        const c = list[i]!;
+        if (c.concept === concept) {
+          duplicate = true;
+          break;
+        }
+        if (at === list.length && c.rank > use.rank) at = i;
+      }
+      if (duplicate) continue;
       const candidate: Candidate = {
         metric: m.metric,
         rank: use.rank,
         value: use.negate ? negate(fact.value) : fact.value,
         tagged_value: fact.value,
-        concept: `${fact.taxonomy}:${fact.concept}`,
+        concept,
         fact,
       };
-      // keep best first; the same concept twice for one period keeps the first seen
-      if (list.some((c) => c.concept === candidate.concept)) continue;
-      list.push(candidate);
-      list.sort((a, b) => a.rank - b.rank);
+      if (at === list.length) list.push(candidate);
+      else list.splice(at, 0, candidate);
     }
   }
   return out;

@@ -73,6 +73,20 @@ export function stepOf(operation: CalculationStep['operation'], f: StatementFigu
   };
 }
 
+/** What the flow store keeps of a chosen candidate: the fields of its source figure that derivations read. */
+export function knownFlow(c: Candidate, unit: string, filed: string): KnownFlow {
+  return {
+    metric: c.metric,
+    value: c.value,
+    unit,
+    period_start: c.fact.start,
+    period_end: c.fact.end,
+    source_accession: c.fact.accession,
+    source_xbrl_concept: c.concept,
+    filed,
+  };
+}
+
 /** A year-to-date (or full-year) flow value known from the latest filing that presented it, and that filing's date. */
 export type KnownFlow = Pick<
   StatementFigure,

@@ -2,7 +2,7 @@ import type { Fact, FilingInfo } from '../facts.ts';
 import type { FiscalPeriod, StatementType } from '../statement-types.ts';
 import { durationClass, FiscalCalendar, type LabelVote } from '../fiscal-calendar.ts';
 import { NO_FACE, type FaceConcepts } from './face-concepts.ts';
-import { isAnnualForm, presentFiling, type CatalogView, type FlowStore } from './presentations.ts';
+import { FlowStore, isAnnualForm, presentFiling, type CatalogView } from './presentations.ts';
 import { foldPresentation, statementKey, type BuiltVersion, type ScaleSlip } from './versions.ts';
 
 /** Only periodic reports build statements; proxies, 8-Ks and registration statements never do. */
@@ -100,7 +100,7 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
     fiscal_year_end: input.fiscal_year_end,
   });
 
-  const store: FlowStore = new Map();
+  const store = new FlowStore();
   const statements = new Map<string, BuiltVersion[]>();
   const versions: BuiltVersion[] = [];
   const presented: PresentedStatement[] = [];

@@ -7,7 +7,7 @@ import type { FiscalPeriod, SelectionRule, StatementFigure } from '../statement-
 import { collectCandidates, parsePeriodKey, reportingCurrency, type Candidate, type ConceptIndex } from './candidates.ts';
 import { applyIncomeCorrections } from './corrections.ts';
 import { chooseCandidate, faceFor, NO_FACE, type FaceConcepts } from './face-concepts.ts';
-import { derivedFigure, sourceFigure, stepOf, type KnownFlow } from './figures.ts';
+import { derivedFigure, knownFlow, sourceFigure, stepOf, type KnownFlow } from './figures.ts';
 import { imputeRevenue } from './imputed.ts';
 
 /** What one filing says about one statement period: the figures it presents (or derives). */
@@ -43,11 +43,31 @@ export interface CatalogView {
 }
 
 /**
- * Year-to-date flows known so far, keyed `metric|fiscal_year|quarters` (1 = first quarter,
- * 4 = full year). The latest filing presenting a value wins, as it would for a reader on that day.
- * `metric|fiscal_year|Q4` marks a fourth quarter already derived (or reported) for the metric.
+ * Year-to-date flows known so far, by metric, fiscal year and quarters covered (1 = first
+ * quarter, 4 = full year). The latest filing presenting a value wins, as it would for a reader on
+ * that day. Slot `Q4_MARK` marks a fourth quarter already derived (or reported) for the metric.
+ * Keyed by numbers under each metric: a string built per lookup was a hot spot of the normalizer.
  */
-export type FlowStore = Map<string, KnownFlow>;
+export class FlowStore {
+  private readonly byMetric = new Map<string, Map<number, KnownFlow>>();
+
+  get(metric: string, fiscalYear: number, slot: number): KnownFlow | undefined {
+    return this.byMetric.get(metric)?.get(fiscalYear * 8 + slot);
+  }
+
+  has(metric: string, fiscalYear: number, slot: number): boolean {
+    return this.byMetric.get(metric)?.has(fiscalYear * 8 + slot) ?? false;
+  }
+
+  set(metric: string, fiscalYear: number, slot: number, flow: KnownFlow): void {
+    let slots = this.byMetric.get(metric);
+    if (!slots) this.byMetric.set(metric, (slots = new Map()));
+    slots.set(fiscalYear * 8 + slot, flow);
+  }
+}
+
+/** the FlowStore slot that marks a metric's fourth quarter as derived or reported (1-4 are year-to-date quarters) */
+const Q4_MARK = 5;
 
 const ANNUAL_FORMS = /^(10-K|10-KT|20-F|40-F)(\/A)?$/;
 const DOMESTIC_ANNUAL_FORMS = /^(10-K|10-KT)(\/A)?$/;
@@ -109,7 +129,7 @@ export function presentFiling(
     const fp = periodName(pos.quarter);
     if (start === null) {
       if (annual && pos.quarter !== 4) continue;
-      if (!BALANCE_ANCHORS.some((m) => metrics.has(m))) continue;
+      if (!hasAny(metrics, BALANCE_ANCHORS)) continue;
       const id = `${pos.fiscal_year}|${fp}`;
       const seen = balances.get(id);
       if (!seen || metrics.size > seen.metrics.size) balances.set(id, { pos, end, metrics });
@@ -134,14 +154,11 @@ export function presentFiling(
 
   // what this filing says year-to-date becomes the latest knowledge before anything is derived
   for (const p of ytd.values()) {
+    const quarters = YTD_QUARTERS[durationClass(p.start, p.end)!];
     for (const [metric, list] of p.metrics) {
       const m = catalog.byName.get(metric)!;
       if (m.unit_type !== 'currency') continue;
-      const { candidate, rule } = choose(list, m.statement_type);
-      store.set(`${metric}|${p.pos.fiscal_year}|${YTD_QUARTERS[durationClass(p.start, p.end)!]}`, {
-        ...sourceFigure(candidate, unitOf(m, currency), rule),
-        filed: filing.filing_date,
-      });
+      store.set(metric, p.pos.fiscal_year, quarters, knownFlow(choose(list, m.statement_type).candidate, unitOf(m, currency), filing.filing_date));
     }
   }
 
@@ -166,7 +183,7 @@ export function presentFiling(
       for (const [metric, figure] of derived?.figures ?? []) if (!q4.figures.has(metric)) q4.figures.set(metric, figure);
       if (q4.period_start === null && derived) q4.period_start = derived.period_start;
       if (own) q4.partial = true;
-      for (const [metric, f] of q4.figures) store.set(`${metric}|${p.pos.fiscal_year}|Q4`, f);
+      for (const [metric, f] of q4.figures) store.set(metric, p.pos.fiscal_year, Q4_MARK, f);
       if (q4.figures.size > 0) out.push(q4);
     }
     // a nine-month year-to-date of a year already closed (a quarterly report's comparative) makes
@@ -174,12 +191,14 @@ export function presentFiling(
     if (!annual) {
       for (const p of ytd.values()) {
         if (p.pos.quarter !== 3) continue;
-        const closed = [...p.metrics.keys()].map((metric) => store.get(`${metric}|${p.pos.fiscal_year}|4`)).find((f) => f !== undefined);
+        let closed: KnownFlow | undefined;
+        for (const metric of p.metrics.keys()) if ((closed = store.get(metric, p.pos.fiscal_year, 4)) !== undefined) break;
         if (!closed) continue;
         const yearPos = calendar.locate(closed.period_end);
         if (yearPos.quarter !== 4 || yearPos.fiscal_year !== p.pos.fiscal_year) continue;
         // only what was never derivable: a year re-netted against a later comparative may mix bases
-        const fresh = new Map([...p.metrics].filter(([metric]) => !store.has(`${metric}|${p.pos.fiscal_year}|Q4`)));
+        const fresh = new Map<string, Candidate[]>();
+        for (const [metric, list] of p.metrics) if (!store.has(metric, p.pos.fiscal_year, Q4_MARK)) fresh.set(metric, list);
         if (fresh.size === 0) continue;
         const q4 = deriveQuarter(type, { ...p, metrics: fresh, pos: yearPos, end: closed.period_end }, 4, catalog, store, currency, filing.accession);
         if (q4 && q4.figures.size > 0) out.push(q4);
@@ -218,6 +237,11 @@ export function presentFiling(
 type Chooser = ((list: readonly Candidate[], type: StatementType) => { candidate: Candidate; rule: SelectionRule }) & {
   presented?: (concept: string, type: StatementType) => boolean;
 };
+
+function hasAny(metrics: ReadonlyMap<string, unknown>, names: readonly string[]): boolean {
+  for (const name of names) if (metrics.has(name)) return true;
+  return false;
+}
 
 function keepLargest(map: Map<string, FlowPeriod>, id: string, p: FlowPeriod): void {
   const seen = map.get(id);
@@ -290,7 +314,7 @@ function deriveQuarter(
       const value = parts.reduce((acc, f) => sub(acc, f.value), year.value);
       const from = addDays(parts[2]!.period_end, 1);
       start ??= from;
-      store.set(`${metric}|${fy}|Q4`, year);
+      store.set(metric, fy, Q4_MARK, year);
       p.figures.set(
         metric,
         derivedFigure(metric, value, year.unit, { start: from, end: year.period_end }, accession, 'DERIVED_Q4', [
@@ -300,23 +324,24 @@ function deriveQuarter(
       );
       continue;
     }
-    const through = store.get(`${metric}|${fy}|${q}`);
-    const before = store.get(`${metric}|${fy}|${q - 1}`);
+    const through = store.get(metric, fy, q);
+    const before = store.get(metric, fy, q - 1);
     if (!through || !before) continue;
     // a year re-told years later (a restated third-year comparative) is not netted against a
     // year-to-date nobody re-told with it: mixed bases make a number no filer reported
     if (through.filed && before.filed && daysBetween(before.filed, through.filed) > YTD_REACH_DAYS) continue;
     if (through.period_start !== null && before.period_start !== null && Math.abs(daysBetween(through.period_start, before.period_start)) > START_TOLERANCE_DAYS) continue;
-    start ??= addDays(before.period_end, 1);
-    // remembered (key `metric|year|Q4`), so a later comparative does not re-derive it
-    if (q === 4) store.set(`${metric}|${fy}|Q4`, through);
+    const from = addDays(before.period_end, 1);
+    start ??= from;
+    // remembered (slot Q4_MARK), so a later comparative does not re-derive it
+    if (q === 4) store.set(metric, fy, Q4_MARK, through);
     p.figures.set(
       metric,
       derivedFigure(
         metric,
         sub(through.value, before.value),
         through.unit,
-        { start: addDays(before.period_end, 1), end: through.period_end },
+        { start: from, end: through.period_end },
         accession,
         q === 4 ? 'DERIVED_Q4' : 'DERIVED_DISCRETE_QUARTER',
         [stepOf('base', through), stepOf('subtract', before)],

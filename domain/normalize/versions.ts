@@ -81,7 +81,18 @@ export function continuedFigure(before: StatementFigure, offered: StatementFigur
 export function foldPresentation(versions: BuiltVersion[], p: Presentation, filing: FilingInfo, slips: ScaleSlip[] = []): BuiltVersion | null {
   const latest = versions[versions.length - 1];
   if (!latest) {
-    const v: BuiltVersion = { ...identityOf(p), version_sequence: 1, period_start: p.period_start, period_end: p.period_end, currency: p.currency, filing, figures: p.figures, revisions: [] };
+    const v: BuiltVersion = {
+      statement_type: p.statement_type,
+      fiscal_year: p.fiscal_year,
+      fiscal_period: p.fiscal_period,
+      version_sequence: 1,
+      period_start: p.period_start,
+      period_end: p.period_end,
+      currency: p.currency,
+      filing,
+      figures: p.figures,
+      revisions: [],
+    };
     versions.push(v);
     return v;
   }
@@ -138,7 +149,9 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
   const figures = new Map(latest.figures);
   for (const [metric, figure] of changes) figures.set(metric, figure);
   const v: BuiltVersion = {
-    ...identityOf(p),
+    statement_type: p.statement_type,
+    fiscal_year: p.fiscal_year,
+    fiscal_period: p.fiscal_period,
     version_sequence: latest.version_sequence + 1,
     period_start: p.period_start ?? latest.period_start,
     period_end: p.period_end,

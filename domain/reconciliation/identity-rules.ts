@@ -42,7 +42,8 @@ export const LEDGER_ONLY_IDENTITY_RULES: readonly IdentityRule[] = [
 const VALUES = new WeakMap<StatementSnapshot, Record<string, string>>();
 
 /** metric -> value of a statement, built once per statement for all of its identity rules */
-export function valuesOf(s: StatementSnapshot): Record<string, string> {
+export function valuesOf(s: StatementSnapshot): Readonly<Record<string, string>> {
+  if (s.values) return s.values;
   let values = VALUES.get(s);
   if (!values) {
     values = {};
@@ -57,7 +58,7 @@ function metricsOf(rule: IdentityRule): string[] {
 }
 
 /** The figures the identity used: its actual metric and the terms of the alternative it chose. */
-function inputsOf(rule: IdentityRule, values: Record<string, string>): Record<string, string> {
+function inputsOf(rule: IdentityRule, values: Readonly<Record<string, string>>): Record<string, string> {
   const has = (m: string) => Object.hasOwn(values, m);
   const set = rule.expected.find((s) => s.every((t) => t.optional || has(t.metric))) ?? [];
   const inputs: Record<string, string> = {};

@@ -35,6 +35,11 @@ export interface StatementSnapshot {
   /** SEC filing date: what a rule may see of other statements is what was filed by this date */
   filing_date: string;
   figures: Record<string, ReconFigure>;
+  /**
+   * metric -> value of every figure of the version, when the loader has it already (a frozen
+   * record, shared with the data-quality rules, so identities are judged once per version)
+   */
+  values?: Readonly<Record<string, string>>;
 }
 
 /**

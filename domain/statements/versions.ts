@@ -115,11 +115,22 @@ export function compareFigures(before: ComparedValue, after: ComparedValue): Fig
  * earlier slip; otherwise, and without neighbours, the earlier value stands.
  */
 export function slippedSide(before: ComparedValue, after: ComparedValue, neighbours: readonly string[]): 'BEFORE' | 'AFTER' {
-  const sizes = neighbours.filter((v) => !dec(v).isZero()).map((v) => dec(v).abs().log(10).toNumber()).sort((x, y) => x - y);
+  const sizes = neighbours.filter((v) => !dec(v).isZero()).map(magnitude).sort((x, y) => x - y);
   if (sizes.length === 0) return 'AFTER';
   const typical = sizes[Math.floor(sizes.length / 2)]!;
-  const off = (v: string) => Math.abs(dec(v).abs().log(10).toNumber() - typical);
+  const off = (v: string) => Math.abs(magnitude(v) - typical);
   return off(before.value) - off(after.value) >= 2 ? 'BEFORE' : 'AFTER';
+}
+
+/** log10 |v|, kept per text: a statement's neighbours are measured again for each of its slips (Decimal log is slow) */
+const MAGNITUDES = new Map<string, number>();
+function magnitude(v: string): number {
+  let m = MAGNITUDES.get(v);
+  if (m === undefined) {
+    if (MAGNITUDES.size >= 50_000) MAGNITUDES.clear();
+    MAGNITUDES.set(v, (m = dec(v).abs().log(10).toNumber()));
+  }
+  return m;
 }
 
 /** The more precise of two texts of the same figure (the earlier on a tie): what a version keeps. */
@@ -140,13 +151,22 @@ export interface HashedVersion {
 /**
  * The identity of a version's content. The writer appends a built version only where the stored
  * list of the statement is not already a prefix with the same hashes, so a re-run is a no-op.
+ * `lines` keeps each figure's line for the next version that carries the same figure object
+ * (later versions share their unchanged figures); only for figures nobody changes meanwhile.
  */
-export function versionContentHash(v: HashedVersion): string {
+export function versionContentHash(v: HashedVersion, lines?: Map<StatementFigure, string>): string {
   const entries = [...v.figures.values()].sort((a, b) => a.metric.localeCompare(b.metric));
-  const h = createHash('sha256').update(`${v.period_start}|${v.period_end}|${v.filing.accession}|${v.currency}`);
+  // one text, hashed in one call: the same bytes as a hash updated line by line, without a native
+  // call (and an encoding pass) per figure and step
+  let text = `${v.period_start}|${v.period_end}|${v.filing.accession}|${v.currency}`;
   for (const f of entries) {
-    h.update(`\n${f.metric}=${f.value}|${f.unit}|${f.source_accession}|${f.source_xbrl_concept}|${f.mapping_type}|${f.correction_rule}|${f.as_filed_value}|${f.as_filed_concept}|${f.selection_rule}`);
-    for (const step of f.calculation_steps ?? []) h.update(`|${step.operation}:${step.value}@${step.source_accession}`);
+    let line = lines?.get(f);
+    if (line === undefined) {
+      line = `\n${f.metric}=${f.value}|${f.unit}|${f.source_accession}|${f.source_xbrl_concept}|${f.mapping_type}|${f.correction_rule}|${f.as_filed_value}|${f.as_filed_concept}|${f.selection_rule}`;
+      for (const step of f.calculation_steps ?? []) line += `|${step.operation}:${step.value}@${step.source_accession}`;
+      lines?.set(f, line);
+    }
+    text += line;
   }
-  return h.digest('hex');
+  return createHash('sha256').update(text).digest('hex');
 }

@@ -1,6 +1,7 @@
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type { SaxesTagNS } from 'saxes';
 import type { SecSource } from '../source.ts';
 import { feedSax, type XmlInput } from './xml-input.ts';
+import { XmlScanParser } from './xml-scan.ts';
 
 /**
  * FilingSummary.xml is what EDGAR's renderer made of a filing: one Report per R file, each tied
@@ -58,7 +59,7 @@ export async function parseFilingSummary(input: XmlInput): Promise<FilingSummary
   let file: FilingSummaryInputFile | null = null;
   let text = '';
 
-  const parser = new SaxesParser({ xmlns: true, position: false });
+  const parser = new XmlScanParser();
   parser.on('opentag', (tag: SaxesTagNS) => {
     path.push(tag.local);
     text = '';

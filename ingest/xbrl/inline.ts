@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type { SaxesTagNS } from 'saxes';
 import { dec, negate, plain } from '../../domain/decimal.ts';
 import { HTML4_CHARACTERS } from '../../domain/html/entities.ts';
 import type { ParsedInstance, XbrlFact, XbrlFootnote } from '../../domain/xbrl.ts';
@@ -8,6 +8,7 @@ import { XbrliResources } from './xbrli-resources.ts';
 import { applyFormat } from './ixt-formats.ts';
 import { resolveQName } from './qnames.ts';
 import { attr, feedSax } from './xml-input.ts';
+import { XmlScanParser } from './xml-scan.ts';
 
 const IX = new Set(['http://www.xbrl.org/2013/inlineXBRL', 'http://www.xbrl.org/2008/inlineXBRL']);
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
@@ -37,7 +38,7 @@ const HTML_ENTITIES: Record<string, string> = Object.fromEntries([...HTML4_CHARA
  * an unknown format or a value a format cannot read reject: a fact is never dropped silently.
  */
 export async function parseInline(input: Readable | string): Promise<ParsedInstance> {
-  const parser = new SaxesParser(INLINE_SAX_OPTIONS);
+  const parser = new XmlScanParser();
   Object.assign(parser.ENTITIES, HTML_ENTITIES);
   const reader = new InlineReader((prefix) => parser.resolve(prefix));
   parser.on('opentag', (tag) => reader.open(tag));

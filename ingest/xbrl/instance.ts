@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type { SaxesTagNS } from 'saxes';
 import { dec, plain } from '../../domain/decimal.ts';
 import type { ParsedInstance, XbrlFact, XbrlFootnote } from '../../domain/xbrl.ts';
 import type { SecSource } from '../source.ts';
 import { qname } from './qnames.ts';
 import { attr, feedSax } from './xml-input.ts';
+import { XmlScanParser } from './xml-scan.ts';
 import { XbrliResources } from './xbrli-resources.ts';
 
 const XBRLI = 'http://www.xbrl.org/2003/instance';
@@ -26,7 +27,7 @@ const XS_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
  * dropped silently, so a numeric fact whose value is not a number rejects too.
  */
 export async function parseInstance(input: Readable | string): Promise<ParsedInstance> {
-  const parser = new SaxesParser({ xmlns: true });
+  const parser = new XmlScanParser();
   const reader = new InstanceReader((prefix) => parser.resolve(prefix));
   parser.on('opentag', (tag) => reader.open(tag));
   parser.on('closetag', (tag) => reader.close(tag));

@@ -1,7 +1,8 @@
-import { SaxesParser, type SaxesTagNS } from 'saxes';
+import type { SaxesTagNS } from 'saxes';
 import type { LinkbaseArc, Linkbases, QName } from '../../domain/xbrl.ts';
 import type { SecSource } from '../source.ts';
 import { attrNs, attrPlain, feedSax, LINK_NS, XLINK_NS, XML_NS, type XmlInput } from './xml-input.ts';
+import { XmlScanParser } from './xml-scan.ts';
 
 export { calculationChildren, flattenTree, presentationTree, statementRoles } from './linkbase-roles.ts';
 export type { PresentationNode, StatementKind, StatementRole } from './linkbase-roles.ts';
@@ -80,7 +81,7 @@ export async function parseLinkbase(kind: LinkbaseKind, input: XmlInput): Promis
   let link: OpenLink | null = null;
   let label: (LabelResource & { key: string }) | null = null;
 
-  const parser = new SaxesParser({ xmlns: true, position: false });
+  const parser = new XmlScanParser();
   parser.on('opentag', (tag: SaxesTagNS) => {
     if (tag.uri !== LINK_NS) return;
     const a = tag.attributes;
@@ -216,7 +217,7 @@ export async function parseSchemaRoles(input: XmlInput): Promise<Map<string, str
   const roles = new Map<string, string>();
   let roleUri: string | null = null;
   let definition: string | null = null;
-  const parser = new SaxesParser({ xmlns: true, position: false });
+  const parser = new XmlScanParser();
   parser.on('opentag', (tag: SaxesTagNS) => {
     if (tag.uri !== LINK_NS) return;
     if (tag.local === 'roleType') roleUri = attrPlain(tag.attributes, 'roleURI');

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { SaxesOptions, SaxesParser, SaxesTagNS } from 'saxes';
+import type { SaxesTagNS } from 'saxes';
 import { decodeXmlStream } from './xml-text.ts';
 
 /**
@@ -46,7 +46,7 @@ export function attrPlain(attributes: Record<string, { uri: string; local: strin
  * decoded by xml-text.ts (shared with the instance reader), which honours the declared encoding
  * of 2009-era us-ascii / ISO-8859-1 files.
  */
-export async function feedSax<O extends SaxesOptions>(parser: SaxesParser<O>, input: XmlInput): Promise<void> {
+export async function feedSax(parser: { write(text: string): unknown; close(): unknown }, input: XmlInput): Promise<void> {
   if (typeof input === 'string') parser.write(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
   else for await (const text of decodeXmlStream(input)) if (text) parser.write(text);
   parser.close();

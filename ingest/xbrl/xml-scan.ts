@@ -1,0 +1,448 @@
+import type { SaxesAttributeNS, SaxesTagNS } from 'saxes';
+
+/**
+ * A namespace-aware XML reader for filing packages, in place of saxes: the same events with the
+ * same tag objects (`SaxesTagNS`: name, prefix, local, uri, attributes by qualified name in
+ * document order, ns with the tag's own declarations, isSelfClosing) and the same `resolve`, but
+ * scanned with indexOf over the whole document instead of a state machine per character, which
+ * made saxes the largest cost of reading a package. The readers (instance, inline, linkbases,
+ * FilingSummary) need nothing else.
+ *
+ * Well-formedness is checked as saxes does where it can change what is read, and every error
+ * throws (saxes' default): mismatched, unclosed or stray close tags, a second root, text outside
+ * the root, unbound prefixes, duplicate attributes, unquoted values, `<` in a value, undefined or
+ * malformed references, `]]>` in text, and characters XML 1.0 forbids. Line ends are normalized
+ * as XML requires (CR LF and CR to LF), attribute values as well (LF and TAB to a space), and
+ * references are replaced after that, as saxes does. A DOCTYPE is skipped (no DTD is read), as
+ * are comments and processing instructions, the XML declaration included.
+ *
+ * The document is parsed when it is closed: `write` only gathers text (package files are a few MB).
+ */
+type Event = 'opentag' | 'closetag' | 'text' | 'cdata';
+
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
+const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
+const PREDEFINED_ENTITIES: Readonly<Record<string, string>> = { __proto__: null, amp: '&', gt: '>', lt: '<', quot: '"', apos: "'" } as never;
+const DEFAULT_NS: Readonly<Record<string, string>> = { __proto__: null, xml: XML_NAMESPACE, xmlns: XMLNS_NAMESPACE } as never;
+/** characters XML 1.0 does not allow anywhere (CR is gone by the time this is tested) */
+const FORBIDDEN_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
+const DECIMAL_REF = /^#[0-9]+$/;
+const HEX_REF = /^#x[0-9a-f]+$/i;
+/** what an attribute value may need done to it: normalized white space, a reference, or a forbidden `<` */
+const VALUE_SPECIAL = /[\n\t&<]/;
+/**
+ * Prototype of attribute and namespace maps: no Object.prototype members (an attribute named
+ * `__proto__` or `constructor` is an ordinary key), yet, unlike Object.create(null), objects made
+ * from it keep V8's fast properties.
+ */
+const BARE: object = Object.create(null) as object;
+/** the ns of a tag without declarations and the attributes of a tag without any: shared, never written */
+const NO_NAMESPACES: Record<string, string> = Object.freeze(Object.create(BARE) as Record<string, string>);
+const NO_ATTRIBUTES: Record<string, SaxesAttributeNS> = Object.freeze(Object.create(BARE) as Record<string, SaxesAttributeNS>);
+
+/** a character of an XML name (simplified to ASCII name characters and anything beyond U+00B6) */
+function isNameCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 58) || c === 95 || c === 45 || c === 46 || c >= 0xb7;
+}
+
+/** whether doc[from, to) is a name: a name character run not starting with a digit, '-' or '.' */
+function isNameAt(doc: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  const first = doc.charCodeAt(from);
+  if ((first >= 48 && first <= 57) || first === 45 || first === 46 || first === 0xb7) return false;
+  for (let i = from; i < to; i++) if (!isNameCode(doc.charCodeAt(i))) return false;
+  return true;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13;
+}
+
+function isXmlChar(n: number): boolean {
+  return n === 9 || n === 10 || n === 13 || (n >= 0x20 && n <= 0xd7ff) || (n >= 0xe000 && n <= 0xfffd) || (n >= 0x10000 && n <= 0x10ffff);
+}
+
+export class XmlScanParser {
+  /** named references the document may use; callers may add (inline XBRL adds HTML 4's) */
+  readonly ENTITIES: Record<string, string> = Object.create(PREDEFINED_ENTITIES) as Record<string, string>;
+  private readonly chunks: string[] = [];
+  private readonly handlers: { opentag?: (tag: SaxesTagNS) => void; closetag?: (tag: SaxesTagNS) => void; text?: (text: string) => void; cdata?: (text: string) => void } = {};
+  private readonly tags: SaxesTagNS[] = [];
+  /** the ns of the tag whose event is being handled: the innermost scope of `resolve` */
+  private topNS: Readonly<Record<string, string>> = DEFAULT_NS;
+
+  on(event: 'opentag' | 'closetag', handler: (tag: SaxesTagNS) => void): void;
+  on(event: 'text' | 'cdata', handler: (text: string) => void): void;
+  on(event: Event, handler: ((tag: SaxesTagNS) => void) | ((text: string) => void)): void {
+    (this.handlers as Record<Event, unknown>)[event] = handler;
+  }
+
+  write(chunk: string): this {
+    this.chunks.push(chunk);
+    return this;
+  }
+
+  /** The namespace URI a prefix has in the scope of the element being handled, or undefined. */
+  resolve(prefix: string): string | undefined {
+    let uri = this.topNS[prefix];
+    if (uri !== undefined) return uri;
+    const { tags } = this;
+    for (let i = tags.length - 1; i >= 0; i--) {
+      uri = tags[i]!.ns[prefix];
+      if (uri !== undefined) return uri;
+    }
+    return DEFAULT_NS[prefix];
+  }
+
+  close(): this {
+    let doc = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
+    this.chunks.length = 0;
+    if (doc.includes('\r')) doc = doc.replace(/\r\n?/g, '\n');
+    if (FORBIDDEN_CHAR.test(doc)) fail('disallowed character.');
+    this.parse(doc);
+    return this;
+  }
+
+  private parse(doc: string): void {
+    const n = doc.length;
+    const { tags, handlers } = this;
+    let sawRoot = false;
+    let closedRoot = false;
+    let pos = 0;
+    while (pos < n) {
+      const lt = doc.indexOf('<', pos);
+      const textEnd = lt < 0 ? n : lt;
+      if (textEnd > pos) {
+        if (tags.length === 0) {
+          // outside the root only white space may stand (and is reported, as saxes does)
+          for (let i = pos; i < textEnd; i++) if (!isSpace(doc.charCodeAt(i))) fail('text data outside of root node.');
+          handlers.text?.(doc.slice(pos, textEnd));
+        } else {
+          let text = doc.slice(pos, textEnd);
+          if (text.includes(']]>')) fail('the string "]]>" is disallowed in char data.');
+          if (text.includes('&')) text = this.decode(text);
+          handlers.text?.(text);
+        }
+      }
+      if (lt < 0) break;
+      const next = doc.charCodeAt(lt + 1);
+      if (next === 47 /* / */) {
+        pos = this.closeTag(doc, lt);
+        if (tags.length === 0) closedRoot = true;
+      } else if (next === 33 /* ! */) {
+        if (doc.startsWith('<!--', lt)) {
+          const end = doc.indexOf('-->', lt + 4);
+          if (end < 0) fail('unclosed comment.');
+          pos = end + 3;
+        } else if (doc.startsWith('<![CDATA[', lt)) {
+          if (tags.length === 0) fail('CDATA outside of root node.');
+          const end = doc.indexOf(']]>', lt + 9);
+          if (end < 0) fail('unclosed CDATA section.');
+          handlers.cdata?.(doc.slice(lt + 9, end));
+          pos = end + 3;
+        } else if (doc.startsWith('<!DOCTYPE', lt)) {
+          if (sawRoot) fail('doctype after the root element.');
+          pos = skipDoctype(doc, lt + 9);
+        } else {
+          fail('disallowed markup after <!.');
+        }
+      } else if (next === 63 /* ? */) {
+        const end = doc.indexOf('?>', lt + 2);
+        if (end < 0) fail('unclosed processing instruction.');
+        pos = end + 2;
+      } else {
+        if (closedRoot) fail('documents may contain only one root.');
+        sawRoot = true;
+        pos = this.openTag(doc, lt);
+        if (tags.length === 0) closedRoot = true;
+      }
+    }
+    if (!sawRoot) fail('document must contain a root element.');
+    if (tags.length > 0) fail(`unclosed tag: ${tags[tags.length - 1]!.name}`);
+  }
+
+  /** start, end of each attribute's name and value, reused from tag to tag */
+  private readonly spans: number[] = [];
+
+  /**
+   * Reads `<name attr="value" ...>` or `.../>` at `lt`, emits it, and returns the index past it.
+   * A tag whose attributes are all plain (no prefix, no namespace declaration, no reference) gets
+   * its attributes made only if a reader asks for them: most XHTML tags of an inline document are
+   * never looked at. Everything that could reject the tag is checked here all the same.
+   */
+  private openTag(doc: string, lt: number): number {
+    const n = doc.length;
+    let i = lt + 1;
+    while (i < n) {
+      const c = doc.charCodeAt(i);
+      if (isSpace(c) || c === 47 || c === 62) break;
+      i++;
+    }
+    if (!isNameAt(doc, lt + 1, i)) fail(`disallowed character in tag name: ${JSON.stringify(doc.slice(lt + 1, i))}.`);
+    const name = doc.slice(lt + 1, i);
+    const spans = this.spans;
+    spans.length = 0;
+    let plain = true;
+    let selfClosing = false;
+    // the next `<` and `&` at or after a value's start: a value holding either is cut short or not plain
+    let nextLt = -1;
+    let nextAmp = -1;
+    for (;;) {
+      const gap = i;
+      while (i < n && isSpace(doc.charCodeAt(i))) i++;
+      if (i >= n) fail(`unclosed tag: ${name}`);
+      const c = doc.charCodeAt(i);
+      if (c === 62) {
+        i++;
+        break;
+      }
+      if (c === 47) {
+        if (doc.charCodeAt(i + 1) !== 62) fail('forward-slash in opening tag not followed by >.');
+        selfClosing = true;
+        i += 2;
+        break;
+      }
+      if (i === gap) fail('no whitespace between attributes.');
+      const nameStart = i;
+      while (i < n) {
+        const d = doc.charCodeAt(i);
+        if (isSpace(d) || d === 61 || d === 62 || d === 47) break;
+        if (d === 58 /* : */) plain = false;
+        i++;
+      }
+      const nameEnd = i;
+      if (!isNameAt(doc, nameStart, nameEnd)) fail(`disallowed character in attribute name: ${JSON.stringify(doc.slice(nameStart, nameEnd))}.`);
+      if (nameEnd - nameStart === 5 && doc.startsWith('xmlns', nameStart)) plain = false;
+      while (i < n && isSpace(doc.charCodeAt(i))) i++;
+      if (doc.charCodeAt(i) !== 61) fail('attribute without value.');
+      i++;
+      while (i < n && isSpace(doc.charCodeAt(i))) i++;
+      const q = doc.charCodeAt(i);
+      if (q !== 34 && q !== 39) fail('unquoted attribute value.');
+      const close = doc.indexOf(q === 34 ? '"' : "'", i + 1);
+      if (close < 0) fail(`unclosed tag: ${name}`);
+      // -2: none in the rest of the document
+      if (nextLt !== -2 && nextLt <= i) {
+        const at = doc.indexOf('<', i + 1);
+        nextLt = at < 0 ? -2 : at;
+      }
+      if (nextLt !== -2 && nextLt < close) fail('disallowed character.');
+      if (nextAmp !== -2 && nextAmp <= i) {
+        const at = doc.indexOf('&', i + 1);
+        nextAmp = at < 0 ? -2 : at;
+      }
+      if (nextAmp !== -2 && nextAmp < close) plain = false;
+      spans.push(nameStart, nameEnd, i + 1, close);
+      i = close + 1;
+    }
+    const count = spans.length / 4;
+    let ns: Record<string, string> = NO_NAMESPACES;
+    let list: SaxesAttributeNS[] | null = null;
+    let prefixed = 0;
+    if (plain) {
+      // the same name twice is the only way plain attributes clash
+      for (let a = 1; a < count; a++) {
+        for (let b = 0; b < a; b++) if (sameText(doc, spans[a * 4]!, spans[a * 4 + 1]!, spans[b * 4]!, spans[b * 4 + 1]!)) fail(`duplicate attribute: ${doc.slice(spans[a * 4]!, spans[a * 4 + 1]!)}.`);
+      }
+    } else {
+      list = [];
+      for (let a = 0; a < count; a++) {
+        const attrName = doc.slice(spans[a * 4]!, spans[a * 4 + 1]!);
+        let value = doc.slice(spans[a * 4 + 2]!, spans[a * 4 + 3]!);
+        if (VALUE_SPECIAL.test(value)) {
+          if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\n\t]/g, ' ');
+          if (value.includes('&')) value = this.decode(value);
+        }
+        const { prefix, local } = qname(attrName);
+        const attr = { name: attrName, prefix, local, value } as SaxesAttributeNS;
+        list.push(attr);
+        if (prefix !== '') prefixed++;
+        if (prefix === 'xmlns') {
+          const trimmed = value.trim();
+          if (trimmed === '') fail('invalid attempt to undefine prefix in XML 1.0');
+          if (ns === NO_NAMESPACES) ns = Object.create(BARE) as Record<string, string>;
+          ns[local] = trimmed;
+          checkPair(local, trimmed);
+        } else if (attrName === 'xmlns') {
+          const trimmed = value.trim();
+          if (ns === NO_NAMESPACES) ns = Object.create(BARE) as Record<string, string>;
+          ns[''] = trimmed;
+          checkPair('', trimmed);
+        }
+      }
+    }
+    const { prefix, local } = qname(name);
+    this.topNS = ns;
+    const tag = new ScannedTag(name, prefix, local, ns, selfClosing);
+    const uri = this.resolve(prefix) ?? '';
+    if (prefix !== '') {
+      if (prefix === 'xmlns') fail('tags may not have "xmlns" as prefix.');
+      if (uri === '') fail(`unbound namespace prefix: ${JSON.stringify(prefix)}.`);
+    }
+    tag.uri = uri;
+    if (list !== null) {
+      const attributes = Object.create(BARE) as Record<string, SaxesAttributeNS>;
+      // duplicates: the same name twice, or two prefixes bound to one namespace with the same local name
+      const seen = prefixed > 1 ? new Set<string>() : null;
+      for (const attr of list) {
+        if (attr.prefix === '') {
+          attr.uri = attr.name === 'xmlns' ? XMLNS_NAMESPACE : '';
+        } else {
+          const u = this.resolve(attr.prefix);
+          if (u === undefined) fail(`unbound namespace prefix: ${JSON.stringify(attr.prefix)}.`);
+          attr.uri = u;
+          if (seen) {
+            const eqname = `{${u}}${attr.local}`;
+            if (seen.has(eqname)) fail(`duplicate attribute: ${eqname}.`);
+            seen.add(eqname);
+          }
+        }
+        if (attributes[attr.name] !== undefined) fail(`duplicate attribute: ${attr.name}.`);
+        attributes[attr.name] = attr;
+      }
+      tag.made = attributes;
+    } else if (count > 0) {
+      tag.doc = doc;
+      tag.spans = spans.slice();
+    } else {
+      tag.made = NO_ATTRIBUTES;
+    }
+    const { handlers, tags } = this;
+    handlers.opentag?.(tag as unknown as SaxesTagNS);
+    if (selfClosing) handlers.closetag?.(tag as unknown as SaxesTagNS);
+    else tags.push(tag as unknown as SaxesTagNS);
+    return i;
+  }
+
+  /** Reads `</name>` at `lt`, emits it for the element it closes, and returns the index past it. */
+  private closeTag(doc: string, lt: number): number {
+    const n = doc.length;
+    let i = lt + 2;
+    while (i < n) {
+      const c = doc.charCodeAt(i);
+      if (isSpace(c) || c === 62) break;
+      i++;
+    }
+    const name = doc.slice(lt + 2, i);
+    while (i < n && isSpace(doc.charCodeAt(i))) i++;
+    if (doc.charCodeAt(i) !== 62) fail(name === '' ? 'weird empty close tag.' : 'disallowed character in closing tag.');
+    const tag = this.tags.pop();
+    if (tag === undefined) fail(`unmatched closing tag: ${name}.`);
+    if (tag.name !== name) fail('unexpected close tag.');
+    this.topNS = tag.ns;
+    this.handlers.closetag?.(tag);
+    return i + 1;
+  }
+
+  /** Text with its character and entity references replaced. */
+  private decode(text: string): string {
+    let out = '';
+    let from = 0;
+    for (let amp = text.indexOf('&'); amp >= 0; amp = text.indexOf('&', from)) {
+      const semi = text.indexOf(';', amp + 1);
+      if (semi < 0) fail('unterminated entity reference.');
+      const entity = text.slice(amp + 1, semi);
+      out += text.slice(from, amp) + this.entity(entity);
+      from = semi + 1;
+    }
+    return out + text.slice(from);
+  }
+
+  private entity(entity: string): string {
+    if (entity === '') fail('empty entity name.');
+    if (entity.charCodeAt(0) !== 35 /* # */) {
+      const defined = this.ENTITIES[entity];
+      if (defined !== undefined) return defined;
+      fail(isNameAt(entity, 0, entity.length) ? 'undefined entity.' : 'disallowed character in entity name.');
+    }
+    let num = NaN;
+    if (entity.charCodeAt(1) === 120 /* x */ && HEX_REF.test(entity)) num = parseInt(entity.slice(2), 16);
+    else if (DECIMAL_REF.test(entity)) num = parseInt(entity.slice(1), 10);
+    if (!isXmlChar(num)) fail('malformed character entity.');
+    return String.fromCodePoint(num);
+  }
+}
+
+/** A tag as saxes shapes it (SaxesTagNS); plain attributes are made on first read. */
+class ScannedTag {
+  uri = '';
+  /** the attributes once made */
+  made: Record<string, SaxesAttributeNS> | null = null;
+  /** the document and the attributes' name and value spans, until they are made */
+  doc: string | null = null;
+  spans: number[] | null = null;
+
+  constructor(
+    readonly name: string,
+    readonly prefix: string,
+    readonly local: string,
+    readonly ns: Record<string, string>,
+    readonly isSelfClosing: boolean,
+  ) {}
+
+  get attributes(): Record<string, SaxesAttributeNS> {
+    if (this.made === null) {
+      const doc = this.doc!;
+      const spans = this.spans!;
+      const made = Object.create(BARE) as Record<string, SaxesAttributeNS>;
+      for (let a = 0; a < spans.length; a += 4) {
+        const name = doc.slice(spans[a]!, spans[a + 1]!);
+        let value = doc.slice(spans[a + 2]!, spans[a + 3]!);
+        if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\n\t]/g, ' ');
+        made[name] = { name, prefix: '', local: name, value, uri: '' } as SaxesAttributeNS;
+      }
+      this.made = made;
+      this.doc = null;
+      this.spans = null;
+    }
+    return this.made;
+  }
+}
+
+/** whether doc[a, aEnd) and doc[b, bEnd) are the same text */
+function sameText(doc: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let k = 0; k < aEnd - a; k++) if (doc.charCodeAt(a + k) !== doc.charCodeAt(b + k)) return false;
+  return true;
+}
+
+function qname(name: string): { prefix: string; local: string } {
+  const colon = name.indexOf(':');
+  if (colon === -1) return { prefix: '', local: name };
+  const local = name.slice(colon + 1);
+  const prefix = name.slice(0, colon);
+  if (prefix === '' || local === '' || local.includes(':')) fail(`malformed name: ${name}.`);
+  return { prefix, local };
+}
+
+/** The reserved prefixes keep their namespaces, and their namespaces their prefixes. */
+function checkPair(prefix: string, uri: string): void {
+  if (prefix === 'xml' && uri !== XML_NAMESPACE) fail(`xml prefix must be bound to ${XML_NAMESPACE}.`);
+  if (prefix === 'xmlns') fail('xmlns prefix must not be declared.');
+  if (uri === XML_NAMESPACE && prefix !== 'xml') fail(`${XML_NAMESPACE} must be bound to the xml prefix.`);
+  if (uri === XMLNS_NAMESPACE) fail(`${XMLNS_NAMESPACE} must not be declared.`);
+}
+
+/** Index past a DOCTYPE declaration starting after `<!DOCTYPE`: quoted literals and an internal subset may hold `>`. */
+function skipDoctype(doc: string, from: number): number {
+  let i = from;
+  let depth = 0;
+  while (i < doc.length) {
+    const c = doc.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      const end = doc.indexOf(c === 34 ? '"' : "'", i + 1);
+      if (end < 0) break;
+      i = end + 1;
+      continue;
+    }
+    if (c === 91 /* [ */) depth++;
+    else if (c === 93 /* ] */) depth--;
+    else if (c === 62 && depth <= 0) return i + 1;
+    i++;
+  }
+  fail('unclosed doctype.');
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SaxesParser, type SaxesTagNS } from 'saxes';
+import { XmlScanParser } from '../ingest/xbrl/xml-scan.ts';
+
+/** Every event with what a reader can see of it: the tag as saxes shapes it, and the scope `resolve` answers from. */
+function events(parser: SaxesParser<{ xmlns: true }> | XmlScanParser, doc: string, entities: Record<string, string> = {}): string[] {
+  const out: string[] = [];
+  Object.assign(parser.ENTITIES, entities);
+  const show = (tag: SaxesTagNS) =>
+    JSON.stringify({
+      name: tag.name,
+      prefix: tag.prefix,
+      local: tag.local,
+      uri: tag.uri,
+      selfClosing: tag.isSelfClosing,
+      ns: { ...tag.ns },
+      attributes: Object.entries(tag.attributes).map(([k, a]) => [k, a.name, a.prefix, a.local, a.uri, a.value]),
+      scope: ['', 'a', 'b', 'xml', 'none'].map((p) => parser.resolve(p) ?? null),
+    });
+  (parser as XmlScanParser).on('opentag', (tag) => out.push(`open ${show(tag)}`));
+  (parser as XmlScanParser).on('closetag', (tag) => out.push(`close ${show(tag)}`));
+  // text may come in several events: what readers see is the text between two tags
+  (parser as XmlScanParser).on('text', (t) => (out.length > 0 && out[out.length - 1]!.startsWith('text ') ? (out[out.length - 1] += t) : out.push(`text ${t}`)));
+  (parser as XmlScanParser).on('cdata', (t) => out.push(`cdata ${t}`));
+  parser.write(doc);
+  parser.close();
+  return out;
+}
+
+const saxes = () => new SaxesParser({ xmlns: true });
+
+describe('XmlScanParser (the package XML reader) against saxes', () => {
+  it('gives the events, tags, attributes and namespace scopes saxes gives', () => {
+    const docs = [
+      `<?xml version="1.0" encoding="utf-8"?>\r\n<!-- made by hand -->\n<a:root xmlns:a="urn:a" xmlns="urn:default" a:x="1" y='two &amp; &#65;&#x42;'>\r\n` +
+        `  <child xmlns:b="urn:b" b:z="&lt;3" flag="a\tb\nc">text &gt; more<![CDATA[ <raw> & ]]>tail</child>\r` +
+        `  <b:gone xmlns:b="urn:b2"/><empty></empty><a:sub xmlns:a="urn:a2"><x a:y="q"/></a:sub>\n</a:root>\n`,
+      `<!DOCTYPE html [ <!ENTITY x "y"> ]><html xmlns="http://www.w3.org/1999/xhtml"><body><p>&nbsp;&eacute;</p><br/></body></html>`,
+      `<r xmlns:xml="http://www.w3.org/XML/1998/namespace"><l xml:lang="en-US">Label</l></r>`,
+      `<r   attr = "v"  ><s/></r  >`,
+    ];
+    for (const doc of docs) {
+      const html = { nbsp: '\u00a0', eacute: '\u00e9' };
+      assert.deepEqual(events(new XmlScanParser(), doc, html), events(saxes(), doc, html), doc.slice(0, 60));
+    }
+  });
+
+  it('rejects what saxes rejects', () => {
+    const bad = [
+      '<a><b></a>',
+      '<a>',
+      '<a></a><b></b>',
+      'text<a></a>',
+      '<a></a>tail',
+      '<p:a></p:a>',
+      '<a p:x="1"></a>',
+      '<a x="1" x="2"></a>',
+      '<a xmlns:p="u" xmlns:q="u" p:x="1" q:x="2"></a>',
+      '<a>&undefined;</a>',
+      '<a>&#1;</a>',
+      '<a>AT&T</a>',
+      '<a x=1></a>',
+      '<a x="<"></a>',
+      '<a x="1"y="2"></a>',
+      '<a>]]></a>',
+      '<a>\u0001</a>',
+      '</a>',
+      '',
+    ];
+    for (const doc of bad) {
+      assert.throws(() => events(saxes(), doc), Error, `saxes accepts ${doc}`);
+      assert.throws(() => events(new XmlScanParser(), doc), Error, `accepted ${JSON.stringify(doc)}`);
+    }
+  });
+});
