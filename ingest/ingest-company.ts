@@ -103,6 +103,7 @@ export async function ingestCompany(
   // versions of one history share their unchanged figures: each figure's hash line is made once
   const hashLines = new Map<StatementFigure, string>();
   const toStore = (history?.versions ?? []).map((v) => ({ ...versionToStore(v, hashLines), calculation_evidence: evidence.get(v) ?? null }));
+  hashLines.clear(); // not held through the write transaction
   const hashOf = new Map(toStore.map((t) => [`${statementKey(t.built)}|${t.built.version_sequence}`, t.content_hash]));
   const filingMap = new Map(filings.map((f) => [f.accession, f]));
   const segments = segmentRows(cik, assembled.packages, filingMap, history, catalog).map((r) => ({
