@@ -75,16 +75,7 @@ export async function loadForChecks(sql: Sql, cik: string, scope: CheckScope): P
   const subjects = new Set<string>();
   const versions = rows.map((r): QualityVersion => {
     if (r.is_subject) subjects.add(r.statement_version_id);
-    return {
-      statement_version_id: r.statement_version_id,
-      cik: r.cik,
-      statement_type: r.statement_type,
-      fiscal_year: r.fiscal_year,
-      fiscal_period: r.fiscal_period,
-      version_sequence: r.version_sequence,
-      filing_date: r.filing_date,
-      values: r.values ?? {},
-    };
+    return qualityVersion(r);
   });
   return { versions, subjects };
 }
@@ -185,7 +176,12 @@ async function loadQualityVersions(sql: Sql, cik: string, ids: readonly string[]
       v.filing_date, (SELECT jsonb_object_agg(key, value -> 'value') FROM jsonb_each(v.figures)) AS values
     FROM statement_versions v
     WHERE v.cik = ${cik} AND v.statement_version_id IN (SELECT jsonb_array_elements_text(${sql.json(asJson([...ids]))})::uuid)`;
-  return rows.map((r) => ({
+  return rows.map(qualityVersion);
+}
+
+/** A stored version row as the rules read it (a version without figures has no values). */
+function qualityVersion(r: Omit<LoadedRow, 'is_subject'>): QualityVersion {
+  return {
     statement_version_id: r.statement_version_id,
     cik: r.cik,
     statement_type: r.statement_type,
@@ -194,7 +190,7 @@ async function loadQualityVersions(sql: Sql, cik: string, ids: readonly string[]
     version_sequence: r.version_sequence,
     filing_date: r.filing_date,
     values: r.values ?? {},
-  }));
+  };
 }
 
 /** Findings, checked versions and the run row in one statement; findings already on record are kept as they are. */

@@ -1,4 +1,5 @@
 import { CANONICAL_METRIC_NAMES } from '../domain/catalog/index.ts';
+import { addDays } from '../domain/dates.ts';
 import { RECONCILIATION_METRICS, reconcileVersions, type LedgerEntry, type RuleCategory, type StatementSnapshot } from '../domain/reconciliation/index.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 import { asJson, type Sql } from './client.ts';
@@ -40,7 +41,7 @@ export async function reconcileWrittenVersions(
     if (v.period_end < lo) lo = v.period_end;
     if (v.period_end > hi) hi = v.period_end;
   }
-  lo = daysBefore(lo, RELATED_WINDOW_DAYS);
+  lo = addDays(lo, -RELATED_WINDOW_DAYS);
   const added = written.added.map(writtenSnapshot);
   const relatedIds = written.stored.filter((r) => r.period_end >= lo && r.period_end <= hi).map((r) => r.statement_version_id);
   const all = relatedIds.length === 0 ? added : [...added, ...(await loadSnapshots(tx, cik, tx`statement_version_id IN (SELECT jsonb_array_elements_text(${tx.json(relatedIds)})::uuid)`)).all];
@@ -53,11 +54,6 @@ const LEDGER_COLUMNS = [
   'statement_version_id', 'rule_id', 'cik', 'statement_type', 'fiscal_year', 'fiscal_period', 'version_sequence',
   'rule_category', 'status', 'severity', 'expected_value', 'actual_value', 'delta', 'notes',
 ] as const;
-
-/** `date` (YYYY-MM-DD) minus `days`, as PostgreSQL's date - integer gives it. */
-function daysBefore(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-}
 
 /** A written version as `loadSnapshots` reads it: the row's fields, the figures rules read, unpacked. */
 function writtenSnapshot(v: WrittenVersion): StatementSnapshot {
