@@ -27,11 +27,14 @@ let nextHost = 0;
 /**
  * postgres.js with our wire conventions: DATE stays `YYYY-MM-DD` (not a JS Date, which would
  * shift with time zones), timestamps become ISO 8601 UTC strings, NUMERIC and BIGINT stay strings
- * (the library default) so no money value passes through a JS number.
+ * (the library default) so no money value passes through a JS number. `path`: connect over that
+ * Unix-domain socket instead of the URL's host (see db/local-socket.ts for when that is the same server).
  */
-export function connect(url: string, options: { max?: number } = {}): Sql {
+export function connect(url: string, options: { max?: number; path?: string } = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
+    // a Unix-domain socket of the same server (db/local-socket.ts) instead of the URL's host
+    ...(options.path ? { path: options.path } : {}),
     onnotice: () => {},
     // an option postgres.js supports but does not declare
     ...({ socket: noDelaySocket } as object),

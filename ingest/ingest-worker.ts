@@ -8,6 +8,7 @@
  * whole companies behind as it always did.
  */
 import { connect } from '../db/client.ts';
+import { sameDatabaseOverLocalSocket } from '../db/local-socket.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { ingestCompany } from './ingest-company.ts';
 import { openSecSource } from './source.ts';
@@ -20,11 +21,15 @@ if (!process.send) {
 const send = (m: WorkerMessage, then?: () => void) => process.send!(m, undefined, {}, then);
 
 const settings = JSON.parse(process.env[WORKER_ENV] ?? '{}') as WorkerSettings;
-const sql = connect(settings.databaseUrl, { max: settings.connections });
+process.on('disconnect', () => process.exit(1));
+const tcp = connect(settings.databaseUrl, { max: settings.connections });
+// the server's Unix socket when it is this machine's and the same database (as in-process ingestion)
+const local = await sameDatabaseOverLocalSocket(tcp, settings.databaseUrl, { max: settings.connections });
+if (local) await tcp.end({ timeout: 5 });
+const sql = local ?? tcp;
 const source = openSecSource(settings.source, { userAgent: settings.userAgent, ...(settings.maxRps ? { maxRps: settings.maxRps } : {}) });
 const catalog = catalogView();
 
-process.on('disconnect', () => process.exit(1));
 process.on('message', (m: ParentMessage) => {
   if (m.type === 'company') {
     ingestCompany(sql, source, m.cik, m.runId, catalog, () => new Date()).then(

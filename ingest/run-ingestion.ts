@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { Sql } from '../db/client.ts';
 import { populationStatsMissing, refreshPopulationStats } from '../db/coverage.ts';
 import { resolveTicker } from '../db/identity.ts';
+import { sameDatabaseOverLocalSocket } from '../db/local-socket.ts';
 import { finishRun, recordProgress, startRun, type RunCounters } from '../db/ingestion-runs.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { padCik } from '../domain/cik.ts';
@@ -78,14 +79,28 @@ export async function runIngestion(sql: Sql, config: Config, options: IngestOpti
           connections: 2,
         })
       : null;
+  // in this process, the companies' reads and write transactions go over the server's Unix socket
+  // when it is on this machine and provably the same database (db/local-socket.ts): their COPY over
+  // loopback TCP cost ~0.4 s of Node CPU per whole-mirror run. The run record stays on `sql`.
+  const local = pool === null ? await sameDatabaseOverLocalSocket(sql, databaseUrl, { max: Math.max(1, options.concurrency ?? COMPANIES_IN_FLIGHT) + 1 }) : null;
   try {
-    return await ingestAll(sql, source, options, pool);
+    return await ingestAll(sql, local ?? sql, source, options, pool);
   } finally {
     await pool?.close();
+    await local?.end({ timeout: 5 });
   }
 }
 
-async function ingestAll(sql: Sql, source: SecSource, options: IngestOptions, pool: WorkerPool | null): Promise<IngestSummary> {
+/**
+ * Companies in flight per process by default: one is normalized while the other's transaction runs.
+ * A third (the default before) bought no speed once the write side got cheaper (ingest bench,
+ * quiet machine: 0.051-0.053 of JSON.parse either way) and raised the peak RSS from 430-472 to
+ * 439-548 MiB, against the 512 MiB goal.
+ */
+const COMPANIES_IN_FLIGHT = 2;
+
+/** `sql` holds the run record and its progress; `companySql` (the same database) ingests the companies in this process. */
+async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: IngestOptions, pool: WorkerPool | null): Promise<IngestSummary> {
   const now = options.now ?? (() => new Date());
   const requested = [...(options.ciks ?? []).map((c) => padCik(c))];
   for (const t of options.tickers ?? []) {
@@ -124,12 +139,8 @@ async function ingestAll(sql: Sql, source: SecSource, options: IngestOptions, po
   };
   report(null);
 
-  const ingestOne = pool ? (cik: string) => pool.ingest(cik, runId) : (cik: string) => ingestCompany(sql, source, cik, runId, catalog, now);
-  // two companies in flight per process: one is normalized while the other's transaction runs.
-  // A third (the default before) bought no speed once the write side got cheaper (ingest bench,
-  // quiet machine: 0.051-0.053 of JSON.parse either way) and raised the peak RSS from 430-472 to
-  // 439-548 MiB, against the 512 MiB goal.
-  const perWorker = Math.max(1, options.concurrency ?? 2);
+  const ingestOne = pool ? (cik: string) => pool.ingest(cik, runId) : (cik: string) => ingestCompany(companySql, source, cik, runId, catalog, now);
+  const perWorker = Math.max(1, options.concurrency ?? COMPANIES_IN_FLIGHT);
 
   let next = 0;
   const worker = async () => {

@@ -1,0 +1,70 @@
+import { statSync } from 'node:fs';
+import { connect, type Sql } from './client.ts';
+
+/**
+ * A second pool to the very database `reference` is connected to, over the server's Unix-domain
+ * socket instead of loopback TCP, for ingestion's writes: its COPY of statement versions is tens of
+ * MB, and the kernel's loopback TCP path cost ~0.4 s of Node CPU per whole-mirror ingestion (plus
+ * the server's side of it) that a Unix socket does not.
+ *
+ * Only ever for a server on this machine, and only when it is provably the same database:
+ * - `url` names a loopback host (127.0.0.1, ::1, localhost) and asks for no TLS;
+ * - a socket `.s.PGSQL.<port>` exists in one of PostgreSQL's usual socket directories;
+ * - a connection over it succeeds (the server may authenticate local connections differently:
+ *   peer, a password it rejects, ... then this simply answers null);
+ * - the server's start time, the database's oid and the user seen over it equal those seen through
+ *   `reference` (so a socket of another cluster on the same port number, or a URL naming another
+ *   database than `reference`'s, is never used).
+ * Anything else answers null, and the caller keeps using `reference`: remote servers are untouched.
+ * The caller ends the pool it gets.
+ */
+export async function sameDatabaseOverLocalSocket(reference: Sql, url: string | null | undefined, options: { max?: number } = {}): Promise<Sql | null> {
+  const path = localSocketPath(url);
+  if (path === null) return null;
+  const local = connect(url!, { max: options.max, path });
+  try {
+    const [there, here] = await Promise.all([identity(local), identity(reference)]);
+    if (there.started === here.started && there.db === here.db && there.usr === here.usr) return local;
+  } catch {
+    // not reachable or not accepted over the socket: TCP it is
+  }
+  await local.end({ timeout: 1 }).catch(() => {});
+  return null;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+const SOCKET_DIRS = ['/var/run/postgresql', '/run/postgresql', '/tmp'];
+
+/** The Unix socket of the loopback server `url` names, if one exists; null otherwise. */
+export function localSocketPath(url: string | null | undefined): string | null {
+  if (!url) return null;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  if (!LOOPBACK.has(u.hostname)) return null;
+  // several hosts, a socket directory of its own, or TLS asked for: left exactly as written
+  if (u.hostname !== u.host.replace(/:\d+$/, '') || u.searchParams.has('host')) return null;
+  const ssl = u.searchParams.get('sslmode') ?? u.searchParams.get('ssl');
+  if (ssl !== null && ssl !== 'disable' && ssl !== 'false') return null;
+  const port = u.port === '' ? 5432 : Number(u.port);
+  for (const dir of SOCKET_DIRS) {
+    const path = `${dir}/.s.PGSQL.${port}`;
+    try {
+      if (statSync(path).isSocket()) return path;
+    } catch {
+      // not there
+    }
+  }
+  return null;
+}
+
+async function identity(sql: Sql): Promise<{ started: string; db: string; usr: string }> {
+  const [row] = await sql<{ started: string; db: string; usr: string }[]>`
+    SELECT pg_postmaster_start_time()::text AS started,
+           (SELECT oid FROM pg_database WHERE datname = current_database())::text AS db,
+           current_user::text AS usr`;
+  return row!;
+}
