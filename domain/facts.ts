@@ -21,7 +21,8 @@ export interface Fact {
   frame: string | null;
   /**
    * the instance's `decimals` (e.g. "-6", "INF") where a filing package told this fact; absent for
-   * a fact known only from companyfacts, whose precision is then read from the value's text
+   * a fact known only from companyfacts, whose precision is then read from the value's text (the
+   * ingestion's own readers set null there: every fact they make has the same fields, in one order)
    */
   decimals?: string | null;
 }

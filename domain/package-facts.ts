@@ -49,6 +49,28 @@ export function factsFromInstance(instance: ParsedInstance, filing: FilingInfo):
   return out;
 }
 
+/**
+ * A company fact with a package's decimals: written out field by field in the order every Fact is
+ * made in, so it keeps the one shape the normalizer's hot functions see (a spread made another).
+ */
+function withDecimals(f: Fact, decimals: string): Fact {
+  return {
+    taxonomy: f.taxonomy,
+    concept: f.concept,
+    unit: f.unit,
+    start: f.start,
+    end: f.end,
+    value: f.value,
+    accession: f.accession,
+    fy: f.fy,
+    fp: f.fp,
+    form: f.form,
+    filed: f.filed,
+    frame: f.frame,
+    decimals,
+  };
+}
+
 export interface MergedFacts {
   facts: Fact[];
   /** package facts company facts did not have (filer extensions, facts SEC's API leaves out) */
@@ -80,7 +102,7 @@ export function mergePackageFacts(companyFacts: readonly Fact[], packages: Reado
     keys.add(key);
     // the package's decimals tell the precision companyfacts leaves out (the precision rule of versions)
     const decimals = fromPackage.get(key);
-    facts.push(decimals === undefined || decimals === null ? f : { ...f, decimals });
+    facts.push(decimals === undefined || decimals === null ? f : withDecimals(f, decimals));
   }
   let added = 0;
   let duplicates = 0;

@@ -147,6 +147,7 @@ export function instanceCurrency(instance: ParsedInstance): string | null {
       form: '',
       filed: '',
       frame: null,
+      decimals: null,
     });
   }
   return reportingCurrency(facts);

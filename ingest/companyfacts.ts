@@ -113,6 +113,8 @@ export function parseCompanyFacts(text: string, options: { exactText?: boolean }
             form,
             filed,
             frame: (frame as string | undefined) || null,
+            // present on every fact (a package's decimals, else null), so all facts share one shape
+            decimals: null,
           });
         }
       }

@@ -97,6 +97,8 @@ describe('parseCompanyFacts on the mirror files', () => {
         form: '10-K',
         filed: '2023-11-03',
         frame: null,
+        // companyfacts tells no decimals (a filing package's instance does, see package-facts)
+        decimals: null,
       },
     ]);
   });

@@ -58,6 +58,8 @@ export function derivedFigure(
     as_filed_value: null,
     as_filed_concept: null,
     calculation_steps: steps,
+    // as on a source figure: every figure has the same fields, so the functions reading them see one shape
+    decimals: null,
   };
 }
 
