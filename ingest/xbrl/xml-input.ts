@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { SaxesTagNS } from 'saxes';
-import { decodeXmlStream } from './xml-text.ts';
+import { decodeXmlWhole } from './xml-text.ts';
 
 /**
  * What the streaming readers accept: a whole document (tests, small files) or a byte stream
@@ -48,7 +48,10 @@ export function attrPlain(attributes: Record<string, { uri: string; local: strin
  */
 export async function feedSax(parser: { write(text: string): unknown; close(): unknown }, input: XmlInput): Promise<void> {
   if (typeof input === 'string') parser.write(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
-  else for await (const text of decodeXmlStream(input)) if (text) parser.write(text);
+  else {
+    const text = await decodeXmlWhole(input);
+    if (text) parser.write(text);
+  }
   parser.close();
 }
 
