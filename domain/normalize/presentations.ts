@@ -256,7 +256,9 @@ function emptyPresentation(
   end: string,
   currency: string | null,
 ): Presentation {
-  return { statement_type: type, fiscal_year: fiscalYear, fiscal_period: fp, period_start: start, period_end: end, currency, figures: new Map() };
+  // alternatives and partial are set on some presentations later: present from the start on all,
+  // so every presentation foldPresentation reads has one shape (each added field made another map)
+  return { statement_type: type, fiscal_year: fiscalYear, fiscal_period: fp, period_start: start, period_end: end, currency, figures: new Map(), alternatives: undefined, partial: false };
 }
 
 function present(
