@@ -29,7 +29,8 @@ export type GcTally = Record<string, { count: number; pause_ms: number }>;
 
 /** The server's GC counters and pause sums by kind, from its Prometheus text (prom-client's default metrics). */
 export async function readServerGc(baseUrl: string): Promise<GcTally> {
-  const res = await fetch(baseUrl + '/metrics', { signal: AbortSignal.timeout(15_000) });
+  const token = process.env.METRICS_TOKEN;
+  const res = await fetch(baseUrl + '/metrics', { signal: AbortSignal.timeout(15_000), headers: token ? { authorization: `Bearer ${token}` } : {} });
   if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
   const tally: GcTally = {};
   for (const line of (await res.text()).split('\n')) {
