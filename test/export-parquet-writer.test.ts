@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DATASETS } from '../domain/bulk/datasets.ts';
-import { ParquetWriter } from '../export/parquet-writer.ts';
+import { exactDecimal, ParquetWriter } from '../export/parquet-writer.ts';
 
 const FINANCIALS = DATASETS.find((d) => d.dataset === 'financials')!;
 
@@ -126,6 +126,28 @@ describe('Parquet writer: parts batched into one statement', () => {
         Array.from({ length: 45 }, (_, i) => `METRIC_${String(i % 20).padStart(2, '0')}`),
       );
       assert.ok(got.some((row) => typeof row[1] === 'string' && row[1].startsWith('us-gaap:"Odd", name\nwith é')));
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
+  });
+
+  it('turns decimal text into DECIMAL(38,12) exactly as the direct cast does, whole numbers and fractions', async () => {
+    const values = [
+      '0', '-0', '7', '-7', '44256000', '-285637', '383285000000', '999999999999999999', '1000000000000000000', '-1000000000000000001',
+      '12345678901234567890123456', '-12345678901234567890123456', '0.5', '-0.5', '1.25', '-1.000000000001', '0.0000000000005',
+      '0.0000000000004999', '-0.0000000000005', '123.4567890123456789', '-99999999999999999999999999.999999999999', '2.50', '10.', '00012', '-00012.10',
+    ];
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    try {
+      await conn.run(`CREATE TABLE t AS SELECT unnest([${values.map((v) => `'${v}'`).join(', ')}, NULL]) AS x`);
+      const rows = (await conn.runAndReadAll(`SELECT x, (${exactDecimal('x')})::VARCHAR AS fast, CAST(x AS DECIMAL(38,12))::VARCHAR AS direct, typeof(${exactDecimal('x')}) AS t FROM t`)).getRowObjects();
+      assert.equal(rows.length, values.length + 1);
+      for (const r of rows) {
+        assert.equal(r.fast, r.direct, `${r.x}`);
+        assert.equal(r.t, 'DECIMAL(38,12)');
+      }
     } finally {
       conn.closeSync();
       db.closeSync();
