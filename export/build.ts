@@ -60,6 +60,13 @@ export interface BuildResult {
   ms: number;
 }
 
+/**
+ * DuckDB connections writing part files once every row has streamed (one while they stream,
+ * export/parquet-writer.ts): the build's two PostgreSQL backends are done by then, and on the corpus
+ * about half of DuckDB's work is still queued.
+ */
+export const TAIL_CONNECTIONS = 2;
+
 /** Another build holds the lock; the caller should try later. */
 export class BuildBusyError extends Error {}
 
@@ -133,7 +140,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
   let writer: ParquetWriter | null = null;
   const slots = new CsvSlots(scratch);
   try {
-    writer = await ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch);
+    writer = await ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch, { tailConnections: TAIL_CONNECTIONS });
     const files: ManifestFile[] = [];
     const inputHashes: Record<string, string> = {};
     let carried = 0;
@@ -208,6 +215,8 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
                 }),
           ),
         );
+        // every row is in: PostgreSQL's cores are free for DuckDB's queued parts
+        writer!.streamsDone();
         for (const r of ran) if (r.status === 'rejected') throw r.reason;
       } finally {
         // nothing may still be writing into the staging directory when the build ends, failure or not

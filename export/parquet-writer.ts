@@ -39,11 +39,15 @@ interface Job {
  * writes ~90 small files, so batching the parts that a megabyte of streamed rows completes at once
  * saves most of that; the bytes of each file are the same either way.
  *
- * One DuckDB thread per connection, and one connection by default: part files are small, so
- * handing a COPY between threads costs more than it saves, and while PostgreSQL's two streams and
- * the planner keep the cores busy a second connection mostly splits batches in two (each statement
- * paying its fixed cost) without finishing sooner: a build took ~20% less CPU with one than with
- * two. A file's rows are read and written by one thread, in order.
+ * One DuckDB thread per connection, and one connection while rows still stream: part files are
+ * small, so handing a COPY between threads costs more than it saves, and while PostgreSQL's two
+ * streams and the planner keep the cores busy a second connection mostly splits batches in two
+ * (each statement paying its fixed cost) without finishing sooner: a build took ~20% less CPU with
+ * one than with two. Once the streams are done (`streamsDone`), PostgreSQL's cores are free while
+ * the parts queued behind the one connection are still to be written (on the corpus, half of
+ * DuckDB's work was still queued when the last row arrived): the writer's tail connections, opened
+ * with the others and idle until then, take a share of that queue each. A file's rows are read and
+ * written by one thread, in order, whichever connection writes it.
  *
  * Why DuckDB and not parquetjs-lite (the design card's first pick): parquetjs-lite writes neither
  * zstd nor decimal(38,12). hyparquet-writer can with a zstd compressor, but every cell would pass
@@ -57,33 +61,54 @@ interface Lane {
 
 export class ParquetWriter {
   private readonly idle: Lane[];
+  /** tail connections, idle until `streamsDone` */
+  private readonly held: Lane[];
+  private readonly busy = new Set<Lane>();
   private readonly queue: Job[] = [];
   private scheduled = false;
 
   private constructor(
     private readonly instance: DuckDBInstance,
     lanes: Lane[],
+    held: Lane[],
     private readonly batchRows: number,
   ) {
     this.idle = lanes;
+    this.held = held;
   }
 
   /**
    * An in-memory database that spills to `tempDir` if a batch's rows outgrow memory: nothing needs
    * to reach a database file. Batches are written into new directories under `scratchDir` (the
    * build's staging directory, on the file system of the part files' paths). `batchRows` below
-   * BATCH_ROWS writes more parts alone (tests compare both ways).
+   * BATCH_ROWS writes more parts alone (tests compare both ways). `connections` write from the
+   * start, `tailConnections` (at least as many) once `streamsDone` says no more rows are coming.
    */
-  static async open(tempDir: string, scratchDir: string, options: { connections?: number; batchRows?: number } = {}): Promise<ParquetWriter> {
+  static async open(
+    tempDir: string,
+    scratchDir: string,
+    options: { connections?: number; tailConnections?: number; batchRows?: number } = {},
+  ): Promise<ParquetWriter> {
     const { connections = 1, batchRows = BATCH_ROWS } = options;
+    const tail = Math.max(connections, options.tailConnections ?? connections);
     const instance = await DuckDBInstance.create(':memory:', { temp_directory: tempDir, threads: '1' });
     const lanes: Lane[] = [];
-    for (let i = 0; i < connections; i++) {
+    for (let i = 0; i < tail; i++) {
       const conn = await instance.connect();
       await conn.run(`SET TimeZone = 'UTC'`);
       lanes.push({ conn, dir: path.join(scratchDir, `batches-${i}`) });
     }
-    return new ParquetWriter(instance, lanes, batchRows);
+    return new ParquetWriter(instance, lanes.slice(0, connections), lanes.slice(connections), batchRows);
+  }
+
+  /**
+   * No more parts are coming from PostgreSQL: the tail connections join in on what is queued. A
+   * write queued after this is still written; only the number of connections changes.
+   */
+  streamsDone(): void {
+    if (this.held.length === 0) return;
+    this.idle.push(...this.held.splice(0));
+    this.schedule();
   }
 
   /**
@@ -116,7 +141,9 @@ export class ParquetWriter {
     while (this.idle.length > 0 && this.queue.length > 0) {
       const batch = this.take(this.idle.length);
       const lane = this.idle.pop()!;
+      this.busy.add(lane);
       void this.run(lane, batch).finally(() => {
+        this.busy.delete(lane);
         this.idle.push(lane);
         if (this.queue.length > 0) this.schedule();
       });
@@ -125,18 +152,18 @@ export class ParquetWriter {
 
   /**
    * The next batch: the oldest waiting part, and with it later parts of the same dataset (their
-   * share when several connections are free), within BATCH_ROWS and BATCH_FILES. A part past
-   * BATCH_ROWS goes alone.
+   * share of the rows when several connections are free), within BATCH_ROWS and BATCH_FILES. A part
+   * past BATCH_ROWS goes alone.
    */
   private take(free: number): Job[] {
     const head = this.queue[0]!;
     if (head.rows > this.batchRows) return this.queue.splice(0, 1);
     const same = this.queue.filter((j) => j.dataset === head.dataset && j.rows <= this.batchRows);
-    const share = Math.min(BATCH_FILES, Math.ceil(same.length / free));
+    const share = Math.ceil(same.reduce((n, j) => n + j.rows, 0) / free);
     const batch: Job[] = [];
     let rows = 0;
     for (const j of same) {
-      if (batch.length === share || rows + j.rows > this.batchRows) break;
+      if (batch.length > 0 && (batch.length === BATCH_FILES || rows >= share || rows + j.rows > this.batchRows)) break;
       batch.push(j);
       rows += j.rows;
     }
@@ -170,7 +197,7 @@ export class ParquetWriter {
 
   /** Closes the database; every write must have settled. */
   close(): void {
-    for (const { conn } of this.idle) conn.closeSync();
+    for (const { conn } of [...this.idle, ...this.held, ...this.busy]) conn.closeSync();
     this.instance.closeSync();
   }
 }

@@ -79,17 +79,22 @@ describe('Parquet writer: parts batched into one statement', () => {
         return csv;
       }),
     );
-    const writeAll = async (name: string, batchRows: number | undefined, oneAtATime: boolean, connections = 1) => {
+    const writeAll = async (name: string, batchRows: number | undefined, oneAtATime: boolean, connections = 1, tailConnections?: number) => {
       const work = path.join(dir, name);
       await mkdir(work);
-      const writer = await ParquetWriter.open(path.join(work, 'spill'), work, { batchRows, connections });
+      const writer = await ParquetWriter.open(path.join(work, 'spill'), work, { batchRows, connections, tailConnections });
       try {
         // twice: the second round's batches go through the directories the first one left
         const outs: string[] = [];
         for (const round of [0, 1]) {
           const mine = parts.map((_, i) => path.join(work, `part-${i}-${round}.parquet`));
           if (oneAtATime) for (const [i, p] of parts.entries()) await writer.write(FINANCIALS, csvs[i]!, mine[i]!, p.rows);
-          else await Promise.all(parts.map((p, i) => writer.write(FINANCIALS, csvs[i]!, mine[i]!, p.rows)));
+          else {
+            const written = Promise.all(parts.map((p, i) => writer.write(FINANCIALS, csvs[i]!, mine[i]!, p.rows)));
+            // the tail connections join in before the queued parts go out (a no-op without them)
+            if (round === 0) writer.streamsDone();
+            await written;
+          }
           outs.push(...mine);
         }
         return outs;
@@ -99,13 +104,16 @@ describe('Parquet writer: parts batched into one statement', () => {
     };
     // batchRows 0: every part alone through a plain COPY to its file (the writer before batching)
     const alone = await writeAll('alone', 0, true);
-    // one connection: all five in one statement; two: batches of three and two side by side
+    // one connection: all five in one statement; two: batches of about half the rows side by side
+    // (four parts and one); one while rows stream and a second joining for the tail: the same halves
     const batched = await writeAll('batched', undefined, false);
     const halves = await writeAll('halves', undefined, false, 2);
+    const tail = await writeAll('tail', undefined, false, 1, 2);
     const single = await writeAll('single', undefined, true);
     for (let i = 0; i < parts.length * 2; i++) {
       assert.equal(await sha(batched[i]!), await sha(alone[i % parts.length]!), `part ${i % parts.length} batched, round ${Math.floor(i / parts.length)}`);
       assert.equal(await sha(halves[i]!), await sha(alone[i % parts.length]!), `part ${i % parts.length} in halves, round ${Math.floor(i / parts.length)}`);
+      assert.equal(await sha(tail[i]!), await sha(alone[i % parts.length]!), `part ${i % parts.length} with a tail connection, round ${Math.floor(i / parts.length)}`);
       assert.equal(await sha(single[i]!), await sha(alone[i]!), `part ${i} in a batch of one`);
     }
 
