@@ -137,10 +137,12 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
   const scratch = path.join(deps.stagingDir, SCRATCH);
   await mkdir(work, { recursive: true });
   await mkdir(scratch, { recursive: true });
-  let writer: ParquetWriter | null = null;
+  // DuckDB starts (~10-25 ms) while the transaction opens and the first rows stream: nothing is
+  // written before a part's rows are complete
+  const writer = ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch, { tailConnections: TAIL_CONNECTIONS });
+  writer.catch(() => {}); // awaited by the first part, and at the end
   const slots = new CsvSlots(scratch);
   try {
-    writer = await ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch, { tailConnections: TAIL_CONNECTIONS });
     const files: ManifestFile[] = [];
     const inputHashes: Record<string, string> = {};
     let carried = 0;
@@ -158,7 +160,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
       for (const name of names) {
         if (failed) break;
         const dataset = DATASETS.find((d) => d.dataset === name)!;
-        const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store };
+        const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer, store };
         const progress = (f: ManifestFile) => {
           files.push(f);
           if (!f.changed && !full) carried++;
@@ -216,7 +218,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
           ),
         );
         // every row is in: PostgreSQL's cores are free for DuckDB's queued parts
-        writer!.streamsDone();
+        void writer.then((w) => w.streamsDone(), () => {});
         for (const r of ran) if (r.status === 'rejected') throw r.reason;
       } finally {
         // nothing may still be writing into the staging directory when the build ends, failure or not
@@ -237,7 +239,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     await store.deletePrefix(`${snapshotId}/`).catch(() => {});
     throw err;
   } finally {
-    writer?.close();
+    (await writer.catch(() => null))?.close();
     await rm(work, { recursive: true, force: true });
     // the scratch files stay for the next build, empty (best effort: its first use cuts each anyway)
     await slots.empty().catch(() => {});
@@ -260,7 +262,7 @@ interface FileContext {
   previous: PublishedSnapshot | null;
   full: boolean;
   work: string;
-  writer: ParquetWriter;
+  writer: Promise<ParquetWriter>;
   store: BlobStore;
 }
 
@@ -352,7 +354,7 @@ async function finishFile(ctx: FileContext, planned: PlannedFile, csv: string, i
     return { ...before, changed: false };
   }
   const local = path.join(ctx.work, `${filePath.replaceAll('/', '.')}`);
-  await ctx.writer.write(dataset, csv, local, planned.rows);
+  await (await ctx.writer).write(dataset, csv, local, planned.rows);
   // a part file is a few megabytes at most (rows_per_file rows, compressed): read once, whole, for
   // its checksum and size
   const bytes = await readFile(local);
