@@ -177,14 +177,14 @@ export class ParquetWriter {
       const casts = dataset.columns.map((c) => `${castOf(c)} AS "${c.name}"`).join(', ');
       if (batch.length === 1) {
         const job = batch[0]!;
-        await conn.run(`COPY (SELECT ${casts} FROM ${readCsv(dataset, [job.csv], false)}) TO '${sqlString(job.out)}' (FORMAT parquet, COMPRESSION zstd)`);
+        await conn.run(`COPY (SELECT ${casts} FROM ${readCsv(dataset, [job.csv])}) TO '${sqlString(job.out)}' (FORMAT parquet, COMPRESSION zstd)`);
       } else {
-        // one file per CSV, its place in the list the partition: <dir>/k=<i>/data_0.parquet. The
+        // one file per CSV, its place in the list the partition (DuckDB's file_index, the position
+        // in the list as given; no path is compared per row): <dir>/k=<i>/data_0.parquet. The
         // lane's directories are used again by its next batches (each file is renamed away at
         // once), since creating directories costs the file system more than the writes.
-        const list = `[${batch.map((j) => `'${sqlString(j.csv)}'`).join(', ')}]`;
         await conn.run(`
-          COPY (SELECT ${casts}, list_position(${list}, filename) - 1 AS k FROM ${readCsv(dataset, batch.map((j) => j.csv), true)})
+          COPY (SELECT ${casts}, file_index AS k FROM ${readCsv(dataset, batch.map((j) => j.csv))})
           TO '${sqlString(dir)}' (FORMAT parquet, COMPRESSION zstd, PARTITION_BY (k), FILENAME_PATTERN 'data_{i}', OVERWRITE_OR_IGNORE)`);
         // a part whose file is missing (its rows went elsewhere) fails here, never silently
         await Promise.all(batch.map((j, i) => rename(path.join(dir, `k=${i}`, 'data_0.parquet'), j.out)));
@@ -202,11 +202,11 @@ export class ParquetWriter {
   }
 }
 
-function readCsv(dataset: Dataset, csvs: string[], filename: boolean): string {
+function readCsv(dataset: Dataset, csvs: string[]): string {
   const cols = [`'part': 'VARCHAR'`, ...dataset.columns.map((c) => `'${c.name}': 'VARCHAR'`)];
   const files = csvs.length === 1 ? `'${sqlString(csvs[0]!)}'` : `[${csvs.map((c) => `'${sqlString(c)}'`).join(', ')}]`;
   return `read_csv(${files}, auto_detect = false, header = false, delim = ',', quote = '"', escape = '"',
-    allow_quoted_nulls = false, filename = ${filename}, columns = {${cols.join(', ')}})`;
+    allow_quoted_nulls = false, columns = {${cols.join(', ')}})`;
 }
 
 function castOf(c: Column): string {
