@@ -240,9 +240,8 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     throw err;
   } finally {
     (await writer.catch(() => null))?.close();
-    await rm(work, { recursive: true, force: true });
     // the scratch files stay for the next build, empty (best effort: its first use cuts each anyway)
-    await slots.empty().catch(() => {});
+    await Promise.all([rm(work, { recursive: true, force: true }), slots.empty().catch(() => {})]);
   }
 }
 
@@ -289,9 +288,9 @@ class CsvSlots {
 
   /** Cuts every scratch CSV to nothing, also those a killed build left: they keep no rows between builds. */
   async empty(): Promise<void> {
-    for (const name of await readdir(this.dir)) {
-      if (/^rows-\d+\.csv$/.test(name)) await truncate(path.join(this.dir, name), 0);
-    }
+    const names = (await readdir(this.dir)).filter((name) => /^rows-\d+\.csv$/.test(name));
+    // side by side on the thread pool: a build ends once they are cut
+    await Promise.all(names.map((name) => truncate(path.join(this.dir, name), 0)));
   }
 }
 
