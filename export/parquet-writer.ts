@@ -138,8 +138,11 @@ export class ParquetWriter {
   }
 
   private pump(): void {
+    // a connection still writing will come free for its share too: what is queued is split over
+    // the idle ones and those, so one connection does not take all of it while the other is busy
+    const writing = this.busy.size;
     while (this.idle.length > 0 && this.queue.length > 0) {
-      const batch = this.take(this.idle.length);
+      const batch = this.take(this.idle.length + writing);
       const lane = this.idle.pop()!;
       this.busy.add(lane);
       void this.run(lane, batch).finally(() => {
@@ -152,14 +155,14 @@ export class ParquetWriter {
 
   /**
    * The next batch: the oldest waiting part, and with it later parts of the same dataset (their
-   * share of the rows when several connections are free), within BATCH_ROWS and BATCH_FILES. A part
-   * past BATCH_ROWS goes alone.
+   * share of the rows when `lanes` connections are to write them), within BATCH_ROWS and
+   * BATCH_FILES. A part past BATCH_ROWS goes alone.
    */
-  private take(free: number): Job[] {
+  private take(lanes: number): Job[] {
     const head = this.queue[0]!;
     if (head.rows > this.batchRows) return this.queue.splice(0, 1);
     const same = this.queue.filter((j) => j.dataset === head.dataset && j.rows <= this.batchRows);
-    const share = Math.ceil(same.reduce((n, j) => n + j.rows, 0) / free);
+    const share = Math.ceil(same.reduce((n, j) => n + j.rows, 0) / lanes);
     const batch: Job[] = [];
     let rows = 0;
     for (const j of same) {
