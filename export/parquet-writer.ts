@@ -32,9 +32,10 @@ interface Job {
  * decimal string, TIMESTAMPTZ (Parquet TIMESTAMP, isAdjustedToUTC), DATE, lists. A part is queued
  * the moment its rows are complete, while PostgreSQL streams the next ones.
  *
- * Parts queued together are written together: one statement reads the CSVs of every part of one
- * dataset waiting when a connection comes free and writes one file per part with PARTITION_BY on
- * the part's place in the list, then each file is renamed to its part's path. A statement costs
+ * Parts queued together are written together: one statement reads the CSVs of the parts of one
+ * dataset waiting when a connection comes free (its share of their rows: what is queued is split
+ * over the connections, those still writing included) and writes one file per part with
+ * PARTITION_BY on the part's place in the list, then each file is renamed to its part's path. A statement costs
  * about 2 ms whatever it writes (binding read_csv and the casts, starting the writer) and a build
  * writes ~90 small files, so batching the parts that a megabyte of streamed rows completes at once
  * saves most of that; the bytes of each file are the same either way.
@@ -55,6 +56,8 @@ interface Job {
  */
 interface Lane {
   conn: DuckDBConnection;
+  /** statements this connection has run */
+  statements: number;
   /** where this connection's batches go: <dir>/k=<i>/data_0.parquet, each renamed away at once */
   dir: string;
 }
@@ -96,7 +99,7 @@ export class ParquetWriter {
     for (let i = 0; i < tail; i++) {
       const conn = await instance.connect();
       await conn.run(`SET TimeZone = 'UTC'`);
-      lanes.push({ conn, dir: path.join(scratchDir, `batches-${i}`) });
+      lanes.push({ conn, statements: 0, dir: path.join(scratchDir, `batches-${i}`) });
     }
     return new ParquetWriter(instance, lanes.slice(0, connections), lanes.slice(connections), batchRows);
   }
@@ -174,7 +177,9 @@ export class ParquetWriter {
     return batch;
   }
 
-  private async run({ conn, dir }: Lane, batch: Job[]): Promise<void> {
+  private async run(lane: Lane, batch: Job[]): Promise<void> {
+    const { conn, dir } = lane;
+    lane.statements++;
     try {
       const { dataset } = batch[0]!;
       const casts = dataset.columns.map((c) => `${castOf(c)} AS "${c.name}"`).join(', ');
@@ -196,6 +201,12 @@ export class ParquetWriter {
     } catch (err) {
       for (const j of batch) j.reject(err);
     }
+  }
+
+  /** Statements run so far by each connection, in the order they were opened. */
+  statementsPerConnection(): number[] {
+    const lanes = [...this.idle, ...this.held, ...this.busy];
+    return lanes.sort((a, b) => a.dir.localeCompare(b.dir, 'en', { numeric: true })).map((l) => l.statements);
   }
 
   /** Closes the database; every write must have settled. */

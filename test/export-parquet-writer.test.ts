@@ -97,11 +97,13 @@ describe('Parquet writer: parts batched into one statement', () => {
           }
           outs.push(...mine);
         }
+        statements.set(name, writer.statementsPerConnection());
         return outs;
       } finally {
         writer.close();
       }
     };
+    const statements = new Map<string, number[]>();
     // batchRows 0: every part alone through a plain COPY to its file (the writer before batching)
     const alone = await writeAll('alone', 0, true);
     // one connection: all five in one statement; two: batches of about half the rows side by side
@@ -110,6 +112,11 @@ describe('Parquet writer: parts batched into one statement', () => {
     const halves = await writeAll('halves', undefined, false, 2);
     const tail = await writeAll('tail', undefined, false, 1, 2);
     const single = await writeAll('single', undefined, true);
+    // the tail connection took its share: round 0 over both, round 1 (after streamsDone) too
+    assert.deepEqual(statements.get('batched'), [2]);
+    assert.deepEqual(statements.get('tail'), [2, 2]);
+    assert.deepEqual(statements.get('halves'), [2, 2]);
+    assert.deepEqual(statements.get('alone'), [10]);
     for (let i = 0; i < parts.length * 2; i++) {
       assert.equal(await sha(batched[i]!), await sha(alone[i % parts.length]!), `part ${i % parts.length} batched, round ${Math.floor(i / parts.length)}`);
       assert.equal(await sha(halves[i]!), await sha(alone[i % parts.length]!), `part ${i % parts.length} in halves, round ${Math.floor(i / parts.length)}`);
