@@ -14,6 +14,15 @@ import type { Column, Dataset } from '../domain/bulk/datasets.ts';
  */
 export const BATCH_ROWS = 100_000;
 export const BATCH_FILES = 64;
+/**
+ * While rows still stream, a batch stops at about this many rows (whole parts): the one connection
+ * is behind PostgreSQL then, and a batch taking everything queued (~90k financials rows, ~250 ms)
+ * could still be running long after the last row came in, alone, the tail connection idle. Smaller
+ * batches leave that work queued, for both connections to share. A statement costs ~2 ms.
+ */
+export const STREAMING_BATCH_ROWS = 25_000;
+/** A batch is not split below about this many rows between connections (whole parts). */
+export const MIN_SHARE_ROWS = 10_000;
 
 interface Job {
   dataset: Dataset;
@@ -69,6 +78,8 @@ export class ParquetWriter {
   private readonly busy = new Set<Lane>();
   private readonly queue: Job[] = [];
   private scheduled = false;
+  /** until streamsDone: batches stop at STREAMING_BATCH_ROWS */
+  private streaming = true;
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -110,6 +121,7 @@ export class ParquetWriter {
    */
   streamsDone(): void {
     if (this.held.length === 0) return;
+    this.streaming = false;
     this.idle.push(...this.held.splice(0));
     this.schedule();
   }
@@ -158,14 +170,17 @@ export class ParquetWriter {
 
   /**
    * The next batch: the oldest waiting part, and with it later parts of the same dataset (their
-   * share of the rows when `lanes` connections are to write them), within BATCH_ROWS and
+   * share of the rows when `lanes` connections are to write them, at least MIN_SHARE_ROWS; at most
+   * STREAMING_BATCH_ROWS while rows stream and tail connections wait), within BATCH_ROWS and
    * BATCH_FILES. A part past BATCH_ROWS goes alone.
    */
   private take(lanes: number): Job[] {
     const head = this.queue[0]!;
     if (head.rows > this.batchRows) return this.queue.splice(0, 1);
     const same = this.queue.filter((j) => j.dataset === head.dataset && j.rows <= this.batchRows);
-    const share = Math.ceil(same.reduce((n, j) => n + j.rows, 0) / lanes);
+    const queued = same.reduce((n, j) => n + j.rows, 0);
+    let share = Math.max(Math.ceil(queued / lanes), MIN_SHARE_ROWS);
+    if (this.streaming && this.held.length > 0) share = Math.min(share, STREAMING_BATCH_ROWS);
     const batch: Job[] = [];
     let rows = 0;
     for (const j of same) {
