@@ -44,6 +44,8 @@ export interface Config {
   exportSchedule: boolean;
   /** browser origins answered with CORS headers (and preflights); `*` for any; empty: none */
   corsOrigins: string[];
+  /** GET /metrics answers only `Authorization: Bearer <token>` when set (METRICS_TOKEN); null: open, for a scraper on a private network */
+  metricsToken: string | null;
   /** on SIGTERM: how long readiness answers 503 before the listener closes (load balancers notice) */
   shutdownDelayMs: number;
   /** on SIGTERM: how long in-flight requests may take to finish before their connections are cut */
@@ -126,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gcsApiEndpoint: env.GCS_API_ENDPOINT || null,
     exportSchedule: flag(env, 'EXPORT_SCHEDULE', true),
     corsOrigins: listFrom(env.CORS_ORIGINS),
+    metricsToken: env.METRICS_TOKEN || null,
     shutdownDelayMs: intFrom(env, 'SHUTDOWN_DELAY_S', 0) * 1000,
     shutdownTimeoutMs: intFrom(env, 'SHUTDOWN_TIMEOUT_S', 20) * 1000,
     requestTimeoutMs: Math.max(1, intFrom(env, 'REQUEST_TIMEOUT_S', 30)) * 1000,

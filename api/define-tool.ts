@@ -66,8 +66,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   output: O;
   /** CIKs the request reaches, for the Free-plan coverage gate */
   companies?: (input: z.output<I>) => string[];
-  /** HTTP status of a successful answer when it is not 200 (readiness answers 503 while loading) */
-  httpStatus?: (output: z.output<O>) => number;
+  /**
+   * HTTP status of a successful answer when it is not always 200 (readiness answers 503 while
+   * loading, a snapshot build 202 while it runs): `of` picks it from the output, `documented` names
+   * every status other than 200 that `of` can give, for the OpenAPI document.
+   */
+  httpStatus?: { of: (output: z.output<O>) => number; documented: Record<string, string> };
   annotations: ToolAnnotations;
   /**
    * 'immutable': the answer for a URL never changes (it is keyed by a statement version id, and a

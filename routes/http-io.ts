@@ -114,7 +114,7 @@ export function sendError(res: ServerResponse, error: ServiceError, traceId: str
   const extra: Record<string, string> = { ...headers };
   if (error.retryAfterS !== null) extra['retry-after'] = String(error.retryAfterS);
   // RFC 9110 11.6.1: a 401 names how to authenticate
-  if (error.httpStatus === 401) extra['www-authenticate'] = 'ApiKey realm="fds", header="X-Api-Key"';
+  if (error.httpStatus === 401) extra['www-authenticate'] ??= 'ApiKey realm="fds", header="X-Api-Key"';
   sendJson(
     res,
     error.httpStatus,

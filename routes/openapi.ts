@@ -68,7 +68,12 @@ function operation(def: ToolDefinition): Json {
       content: { 'application/json': { schema: schemasOf(def).output } },
     },
   };
+  // successful answers that are not 200 carry the same body (a build still computing, readiness while loading)
+  for (const [status, description] of Object.entries(def.httpStatus?.documented ?? {})) {
+    responses[status] = { description, content: { 'application/json': { schema: schemasOf(def).output } } };
+  }
   for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
+    if (responses[status]) continue;
     if (def.auth === 'none' && ['401', '403', '429'].includes(status)) continue;
     responses[status] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
   }

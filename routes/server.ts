@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isLoopbackHost } from '../domain/loopback.ts';
 import { ServiceError } from '../domain/service-error.ts';
@@ -31,6 +32,18 @@ export interface ServiceServer extends Server {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Whether a request may scrape /metrics: always when no token is configured, else only with
+ * `Bearer <token>`, compared in constant time (both sides hashed first, so their lengths leak nothing).
+ */
+export function metricsTokenMatches(token: string | null, authorization: string | undefined): boolean {
+  if (token === null) return true;
+  const m = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '');
+  if (!m) return false;
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(m[1]!), digest(token));
+}
 
 /**
  * The HTTP surface, generated: every /v1 and /health route from the registry, plus the tool server
@@ -75,6 +88,11 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
     }
     if (pathname === '/metrics' && readMethod) {
       record.route = 'metrics';
+      if (!metricsTokenMatches(services.config.metricsToken, header(req, 'authorization'))) {
+        return sendError(res, new ServiceError('UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.'), traceId, {
+          'www-authenticate': 'Bearer realm="fds-metrics"',
+        });
+      }
       return sendBody(res, 200, await metrics.registry.metrics(), metrics.registry.contentType);
     }
     if (pathname.startsWith(DOWNLOAD_PREFIX)) {
@@ -119,7 +137,7 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
       record.errorCode = outcome.error.code;
       return sendError(res, outcome.error, traceId, headers);
     }
-    const status = def.httpStatus ? def.httpStatus(outcome.output as never) : 200;
+    const status = def.httpStatus ? def.httpStatus.of(outcome.output as never) : 200;
     sendJson(res, status, outcome.output, headers, { immutable: def.cache === 'immutable' });
   }
 

@@ -203,6 +203,28 @@ describe('operations: HTTP hygiene, observability', () => {
     assert.match(m.text, /# TYPE fds_export_snapshots gauge/);
     assert.match(m.text, /fds_http_requests_in_flight \d+/);
   });
+
+  it('with METRICS_TOKEN set, /metrics answers 401 without the bearer token or with a wrong one, and 200 with it', async () => {
+    const config = svc.running.services.config as { metricsToken: string | null };
+    config.metricsToken = 's3cret-scrape-token';
+    try {
+      const none = await get(`${svc.baseUrl}/metrics`);
+      assert.equal(none.status, 401);
+      assert.equal(none.body.error.code, 'UNAUTHORIZED');
+      assert.match(none.headers.get('www-authenticate') ?? '', /^Bearer /);
+      assert.doesNotMatch(none.text, /fds_http_requests_total/);
+      const wrong = await get(`${svc.baseUrl}/metrics`, undefined, { authorization: 'Bearer s3cret-scrape-tokeN' });
+      assert.equal(wrong.status, 401);
+      const prefix = await get(`${svc.baseUrl}/metrics`, undefined, { authorization: 'Bearer s3cret' });
+      assert.equal(prefix.status, 401);
+      const right = await get(`${svc.baseUrl}/metrics`, undefined, { authorization: 'Bearer s3cret-scrape-token' });
+      assert.equal(right.status, 200);
+      assert.match(right.text, /fds_http_requests_total/);
+    } finally {
+      config.metricsToken = null;
+    }
+    assert.equal((await get(`${svc.baseUrl}/metrics`)).status, 200);
+  });
 });
 
 let releaseGate: () => void = () => {};

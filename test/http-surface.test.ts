@@ -251,6 +251,24 @@ describe('the generated HTTP surface', () => {
     ]);
   });
 
+  it('documents the non-200 successes in OpenAPI: 202 while a snapshot build computes, 503 while not ready', async () => {
+    const r = await get(`${svc.baseUrl}/openapi.json`);
+    const withOther = ALL_TOOLS.filter((d) => d.httpStatus);
+    assert.ok(withOther.length >= 2);
+    for (const def of withOther) {
+      const op = r.body.paths[openApiPath(def.http.path)][def.http.method.toLowerCase()];
+      for (const status of Object.keys(def.httpStatus!.documented)) {
+        assert.ok(op.responses[status], `${def.name}: ${status} missing`);
+        // the same body as the 200 answer, not the error envelope
+        assert.deepEqual(op.responses[status].content['application/json'].schema, op.responses['200'].content['application/json'].schema, `${def.name} ${status}`);
+      }
+    }
+    const build = withOther.find((d) => d.httpStatus!.of({ status: 'computing' } as never) === 202);
+    assert.ok(build, 'a definition answers 202 while computing');
+    assert.ok(r.body.paths[openApiPath(build.http.path)][build.http.method.toLowerCase()].responses['202']);
+    assert.ok(r.body.paths['/health/readiness'].get.responses['503'].description.startsWith('Not ready'));
+  });
+
   it('serves a browsable reference page listing every route', async () => {
     const r = await get(`${svc.baseUrl}/docs`);
     assert.equal(r.status, 200);

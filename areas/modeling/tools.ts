@@ -150,7 +150,10 @@ export const modelingPitSnapshot = defineTool({
     snapshot_hash: z.string().nullable().describe('null while computing'),
   }),
   companies: (input) => input.ciks,
-  httpStatus: (out) => (out.status === 'ready' ? 200 : 202),
+  httpStatus: {
+    of: (out) => (out.status === 'ready' ? 200 : 202),
+    documented: { '202': 'Accepted: the build is queued or running (status computing, no rows yet); retry the same request' },
+  },
   annotations: { readOnlyHint: false, idempotentHint: true },
   handler: async (ctx, input) => {
     const request = normalizeRequest({ ciks: input.ciks, as_of_date: input.as_of_date, statement_types: input.statement_types, metrics_bundle: input.metrics_bundle });

@@ -48,7 +48,10 @@ export const systemHealth = defineTool({
   auth: 'none',
   input: z.object({}),
   output: Readiness,
-  httpStatus: (out) => (out.status === 'ready' ? 200 : 503),
+  httpStatus: {
+    of: (out) => (out.status === 'ready' ? 200 : 503),
+    documented: { '503': 'Not ready (loading, starting, unavailable or draining): the same body, with the failing checks' },
+  },
   handler: async ({ services }) => {
     const started = performance.now();
     let database: z.infer<typeof Readiness>['checks']['database'];

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { constants as perfConstants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { isShuttingDown, onCleanup } from './cleanup.ts';
 
 export interface Target {
@@ -28,7 +29,8 @@ export type GcTally = Record<string, { count: number; pause_ms: number }>;
 
 /** The server's GC counters and pause sums by kind, from its Prometheus text (prom-client's default metrics). */
 export async function readServerGc(baseUrl: string): Promise<GcTally> {
-  const res = await fetch(baseUrl + '/metrics', { signal: AbortSignal.timeout(15_000) });
+  const token = process.env.METRICS_TOKEN;
+  const res = await fetch(baseUrl + '/metrics', { signal: AbortSignal.timeout(15_000), headers: token ? { authorization: `Bearer ${token}` } : {} });
   if (!res.ok) throw new Error(`GET /metrics answered ${res.status}`);
   const tally: GcTally = {};
   for (const line of (await res.text()).split('\n')) {
@@ -39,6 +41,40 @@ export async function readServerGc(baseUrl: string): Promise<GcTally> {
     else t.pause_ms = Number(m[3]) * 1000;
   }
   return tally;
+}
+
+const GC_KINDS: Record<number, string> = {
+  [perfConstants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
+
+/**
+ * This process's own garbage collections from now until `stop()`, by kind, named as the server's
+ * are. The load generator runs in this process: a pause here delays the answers it is reading and
+ * shows as server latency, so each window reports it next to the server's.
+ */
+export function watchOwnGc(): { stop(): GcTally } {
+  const tally: GcTally = {};
+  const add = (entries: PerformanceEntry[]) => {
+    for (const e of entries) {
+      const kind = GC_KINDS[(e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? -1] ?? 'other';
+      const t = (tally[kind] ??= { count: 0, pause_ms: 0 });
+      t.count++;
+      t.pause_ms += e.duration;
+    }
+  };
+  const observer = new PerformanceObserver((list) => add(list.getEntries()));
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop() {
+      add(observer.takeRecords());
+      observer.disconnect();
+      for (const t of Object.values(tally)) t.pause_ms = round(t.pause_ms, 2);
+      return tally;
+    },
+  };
 }
 
 function gcBetween(before: GcTally, after: GcTally): GcTally {
@@ -72,6 +108,8 @@ export interface Measurement {
   first_error: string | null;
   /** the server's garbage collections during the measured window (LoadOptions.serverGc), else null */
   server_gc: GcTally | null;
+  /** the load generator's own (this process's) garbage collections during the measured window */
+  client_gc: GcTally;
 }
 
 function round(n: number, digits = 3): number {
@@ -147,7 +185,9 @@ export async function measure(baseUrl: string, target: Target, opts: LoadOptions
   if (opts.warmupS > 0) await runOnce(baseUrl, target, opts.connections, opts.warmupS, null);
   const latencies: number[] = [];
   const gcBefore = opts.serverGc ? await readServerGc(baseUrl) : null;
+  const ownGc = watchOwnGc();
   const { result: r, firstError } = await runOnce(baseUrl, target, opts.connections, opts.durationS, latencies);
+  const clientGc = ownGc.stop();
   const serverGc = gcBefore ? gcBetween(gcBefore, await readServerGc(baseUrl)) : null;
   const sorted = Float64Array.from(latencies).sort();
   const sum = latencies.reduce((a, b) => a + b, 0);
@@ -177,5 +217,6 @@ export async function measure(baseUrl: string, target: Target, opts: LoadOptions
     status_codes: statusCodes,
     first_error: firstError,
     server_gc: serverGc,
+    client_gc: clientGc,
   };
 }

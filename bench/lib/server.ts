@@ -195,7 +195,9 @@ export async function startBenchServer(
     const logPath = path.join(BENCH_DIR, `${suite}-server-${fileTimestamp()}.log`);
     const logFile = createWriteStream(logPath);
     const tail: string[] = [];
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli.ts', 'serve'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // BENCH_SERVER_NODE_ARGS: extra Node/V8 flags for the server under test only (e.g. to compare GC settings)
+    const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'cli.ts', 'serve'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const keep = (chunk: Buffer) => {
       logFile.write(chunk);
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) tail.push(line);

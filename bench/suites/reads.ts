@@ -114,7 +114,7 @@ async function unregistered(baseUrl: string, t: Target): Promise<string | null> 
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 
-/** "minor 160 (212 ms), major 2 (31 ms)": the server's collections during a window; a pause is time in GC, not always on a request. */
+/** "minor 160 (212 ms), major 2 (31 ms)": the collections of the server or of the load generator during a window; a pause is time in GC, not always on a request. */
 function gcLine(gc: Measurement['server_gc']): string {
   if (!gc) return 'not read';
   const kinds = ['minor', 'major', 'incremental'].filter((k) => gc[k]);
@@ -173,7 +173,7 @@ export async function run(args: string[]): Promise<number> {
     const run1 = async (t: Target, connections: number) => {
       process.stdout.write(`  measuring ${t.name} at ${connections} connections ... `);
       const r = await measure(server.baseUrl, t, { connections, durationS, warmupS, serverGc: true });
-      console.log(`${fixed(r.rps_mean, 0)} req/s, p50 ${fixed(r.latency_ms.p50, 2)} ms, p99 ${fixed(r.latency_ms.p99, 2)} ms; server GC ${gcLine(r.server_gc)}`);
+      console.log(`${fixed(r.rps_mean, 0)} req/s, p50 ${fixed(r.latency_ms.p50, 2)} ms, p99 ${fixed(r.latency_ms.p99, 2)} ms; server GC ${gcLine(r.server_gc)}; load generator GC ${gcLine(r.client_gc)}`);
       return r;
     };
     const healthThroughput = await run1(health, THROUGHPUT_CONNECTIONS);
