@@ -60,6 +60,13 @@ export interface BuildResult {
   ms: number;
 }
 
+/**
+ * DuckDB connections writing part files once every row has streamed (one while they stream,
+ * export/parquet-writer.ts): the build's two PostgreSQL backends are done by then, and on the corpus
+ * about half of DuckDB's work is still queued.
+ */
+export const TAIL_CONNECTIONS = 2;
+
 /** Another build holds the lock; the caller should try later. */
 export class BuildBusyError extends Error {}
 
@@ -130,10 +137,12 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
   const scratch = path.join(deps.stagingDir, SCRATCH);
   await mkdir(work, { recursive: true });
   await mkdir(scratch, { recursive: true });
-  let writer: ParquetWriter | null = null;
+  // DuckDB starts (~10-25 ms) while the transaction opens and the first rows stream: nothing is
+  // written before a part's rows are complete
+  const writer = ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch, { tailConnections: TAIL_CONNECTIONS });
+  writer.catch(() => {}); // awaited by the first part, and at the end
   const slots = new CsvSlots(scratch);
   try {
-    writer = await ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch);
     const files: ManifestFile[] = [];
     const inputHashes: Record<string, string> = {};
     let carried = 0;
@@ -151,7 +160,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
       for (const name of names) {
         if (failed) break;
         const dataset = DATASETS.find((d) => d.dataset === name)!;
-        const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer: writer!, store };
+        const ctx: FileContext = { dataset, snapshotId, previous, full, work, writer, store };
         const progress = (f: ManifestFile) => {
           files.push(f);
           if (!f.changed && !full) carried++;
@@ -208,6 +217,8 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
                 }),
           ),
         );
+        // every row is in: PostgreSQL's cores are free for DuckDB's queued parts
+        void writer.then((w) => w.streamsDone(), () => {});
         for (const r of ran) if (r.status === 'rejected') throw r.reason;
       } finally {
         // nothing may still be writing into the staging directory when the build ends, failure or not
@@ -228,10 +239,9 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     await store.deletePrefix(`${snapshotId}/`).catch(() => {});
     throw err;
   } finally {
-    writer?.close();
-    await rm(work, { recursive: true, force: true });
+    (await writer.catch(() => null))?.close();
     // the scratch files stay for the next build, empty (best effort: its first use cuts each anyway)
-    await slots.empty().catch(() => {});
+    await Promise.all([rm(work, { recursive: true, force: true }), slots.empty().catch(() => {})]);
   }
 }
 
@@ -251,7 +261,7 @@ interface FileContext {
   previous: PublishedSnapshot | null;
   full: boolean;
   work: string;
-  writer: ParquetWriter;
+  writer: Promise<ParquetWriter>;
   store: BlobStore;
 }
 
@@ -278,9 +288,9 @@ class CsvSlots {
 
   /** Cuts every scratch CSV to nothing, also those a killed build left: they keep no rows between builds. */
   async empty(): Promise<void> {
-    for (const name of await readdir(this.dir)) {
-      if (/^rows-\d+\.csv$/.test(name)) await truncate(path.join(this.dir, name), 0);
-    }
+    const names = (await readdir(this.dir)).filter((name) => /^rows-\d+\.csv$/.test(name));
+    // side by side on the thread pool: a build ends once they are cut
+    await Promise.all(names.map((name) => truncate(path.join(this.dir, name), 0)));
   }
 }
 
@@ -343,7 +353,7 @@ async function finishFile(ctx: FileContext, planned: PlannedFile, csv: string, i
     return { ...before, changed: false };
   }
   const local = path.join(ctx.work, `${filePath.replaceAll('/', '.')}`);
-  await ctx.writer.write(dataset, csv, local, planned.rows);
+  await (await ctx.writer).write(dataset, csv, local, planned.rows);
   // a part file is a few megabytes at most (rows_per_file rows, compressed): read once, whole, for
   // its checksum and size
   const bytes = await readFile(local);

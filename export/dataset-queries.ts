@@ -42,7 +42,9 @@ function query(sql: Sql, dataset: DatasetName) {
       // figures are stored packed (db/figure-storage.ts): an absent field repeats the version row.
       // The version's own columns are turned into text once per version, not once per figure; the
       // versions come sorted, so only each version's figures are sorted by metric, and the figure's
-      // fields are read after the sort, which then moves narrow rows with its keys in front.
+      // fields are read after the sort, which then moves narrow rows with its keys in front. The
+      // metric sorts COLLATE "C": byte order, which is the database's C.UTF-8 order (code points),
+      // without a strcoll call per comparison.
       return sql`
         SELECT part, id, cik, statement_type, fy, fiscal_period, metric, fig->>'value', coalesce(fig->>'unit', currency, ''),
                CASE WHEN fig ? 'period_start' THEN fig->>'period_start' ELSE ps END,
@@ -58,8 +60,8 @@ function query(sql: Sql, dataset: DatasetName) {
                            v.period_end::text AS pe, v.accession, v.filing_date::text AS fd, v.figures
                     FROM (${served(sql)}) v ORDER BY v.fiscal_year, v.statement_version_id) v,
                    jsonb_each(v.figures) AS f(metric, fig)
-              ORDER BY v.fiscal_year, v.statement_version_id, f.metric) s
-        ORDER BY part, statement_version_id, metric`;
+              ORDER BY v.fiscal_year, v.statement_version_id, f.metric COLLATE "C") s
+        ORDER BY part, statement_version_id, metric COLLATE "C"`;
     case 'segments':
       // a row without a fiscal year has no partition to go to; ingestion always sets one
       return sql`

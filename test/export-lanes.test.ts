@@ -8,6 +8,7 @@ import type { Database } from '../db/database.ts';
 import { buildSnapshot, SCRATCH } from '../export/build.ts';
 import { importSnapshot } from '../export/dataset-queries.ts';
 import { LocalStore } from '../export/local-store.ts';
+import type { DatasetName } from '../domain/bulk/datasets.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 describe('bulk export over two transactions reading one snapshot, and its shared scratch space', () => {
@@ -25,10 +26,10 @@ describe('bulk export over two transactions reading one snapshot, and its shared
     await rm(dir, { recursive: true, force: true });
   });
 
-  const build = (sql: Sql) => {
+  const build = (sql: Sql, rowsPerFile?: Partial<Record<DatasetName, number>>) => {
     clock += 1000;
     const store = new LocalStore({ root: path.join(dir, 'store'), secret: Buffer.from('t'), baseUrl: () => 'http://127.0.0.1' });
-    return buildSnapshot({ sql, store, stagingDir: path.join(dir, 'staging'), now: () => new Date(clock) }, { full: true });
+    return buildSnapshot({ sql, store, stagingDir: path.join(dir, 'staging'), now: () => new Date(clock) }, { full: true, rowsPerFile });
   };
 
   it('a transaction that imports the exported snapshot reads what the exporting one reads, not a later commit', async () => {
@@ -69,6 +70,25 @@ describe('bulk export over two transactions reading one snapshot, and its shared
       await small.end({ timeout: 5 });
     }
     files = two.manifest.files.map((f) => [f.path, f.rows, f.sha256]);
+  });
+
+  it('writes the same small parts whichever way they are batched: ~1,400 files over streaming batches and the tail connection', async () => {
+    // small parts: many batch statements while rows stream (each stopping at ~25k rows or 64
+    // files), then the queue shared over two DuckDB connections; the one-transaction build streams
+    // in another order, so its parts are batched differently
+    const small = { financials: 97, filings: 97, statements: 97, segments: 97, disclosures: 97 };
+    const two = await build(db.sql, small);
+    const pool = connect(db.url, { max: 2 });
+    try {
+      const one = await build(pool, small);
+      assert.ok(two.manifest.files.length > 1000, `${two.manifest.files.length} files`);
+      assert.deepEqual(
+        one.manifest.files.map((f) => [f.path, f.rows, f.sha256]),
+        two.manifest.files.map((f) => [f.path, f.rows, f.sha256]),
+      );
+    } finally {
+      await pool.end({ timeout: 5 });
+    }
   });
 
   it('overwrites what a killed build left in the scratch files, however long, and leaves them empty', async () => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { DATASETS } from '../domain/bulk/datasets.ts';
-import { ParquetWriter } from '../export/parquet-writer.ts';
+import { exactDecimal, ParquetWriter } from '../export/parquet-writer.ts';
 
 const FINANCIALS = DATASETS.find((d) => d.dataset === 'financials')!;
 
@@ -79,33 +79,48 @@ describe('Parquet writer: parts batched into one statement', () => {
         return csv;
       }),
     );
-    const writeAll = async (name: string, batchRows: number | undefined, oneAtATime: boolean, connections = 1) => {
+    const writeAll = async (name: string, batchRows: number | undefined, oneAtATime: boolean, connections = 1, tailConnections?: number) => {
       const work = path.join(dir, name);
       await mkdir(work);
-      const writer = await ParquetWriter.open(path.join(work, 'spill'), work, { batchRows, connections });
+      const writer = await ParquetWriter.open(path.join(work, 'spill'), work, { batchRows, connections, tailConnections });
       try {
         // twice: the second round's batches go through the directories the first one left
         const outs: string[] = [];
         for (const round of [0, 1]) {
           const mine = parts.map((_, i) => path.join(work, `part-${i}-${round}.parquet`));
           if (oneAtATime) for (const [i, p] of parts.entries()) await writer.write(FINANCIALS, csvs[i]!, mine[i]!, p.rows);
-          else await Promise.all(parts.map((p, i) => writer.write(FINANCIALS, csvs[i]!, mine[i]!, p.rows)));
+          else {
+            const written = Promise.all(parts.map((p, i) => writer.write(FINANCIALS, csvs[i]!, mine[i]!, p.rows)));
+            // the tail connections join in before the queued parts go out (a no-op without them)
+            if (round === 0) writer.streamsDone();
+            await written;
+          }
           outs.push(...mine);
         }
+        statements.set(name, writer.statementsPerConnection());
         return outs;
       } finally {
         writer.close();
       }
     };
+    const statements = new Map<string, number[]>();
     // batchRows 0: every part alone through a plain COPY to its file (the writer before batching)
     const alone = await writeAll('alone', 0, true);
-    // one connection: all five in one statement; two: batches of three and two side by side
+    // one connection: all five in one statement; two: batches of about half the rows side by side
+    // (four parts and one); one while rows stream and a second joining for the tail: the same halves
     const batched = await writeAll('batched', undefined, false);
     const halves = await writeAll('halves', undefined, false, 2);
+    const tail = await writeAll('tail', undefined, false, 1, 2);
     const single = await writeAll('single', undefined, true);
+    // the tail connection took its share: round 0 over both, round 1 (after streamsDone) too
+    assert.deepEqual(statements.get('batched'), [2]);
+    assert.deepEqual(statements.get('tail'), [2, 2]);
+    assert.deepEqual(statements.get('halves'), [2, 2]);
+    assert.deepEqual(statements.get('alone'), [10]);
     for (let i = 0; i < parts.length * 2; i++) {
       assert.equal(await sha(batched[i]!), await sha(alone[i % parts.length]!), `part ${i % parts.length} batched, round ${Math.floor(i / parts.length)}`);
       assert.equal(await sha(halves[i]!), await sha(alone[i % parts.length]!), `part ${i % parts.length} in halves, round ${Math.floor(i / parts.length)}`);
+      assert.equal(await sha(tail[i]!), await sha(alone[i % parts.length]!), `part ${i % parts.length} with a tail connection, round ${Math.floor(i / parts.length)}`);
       assert.equal(await sha(single[i]!), await sha(alone[i]!), `part ${i} in a batch of one`);
     }
 
@@ -126,6 +141,28 @@ describe('Parquet writer: parts batched into one statement', () => {
         Array.from({ length: 45 }, (_, i) => `METRIC_${String(i % 20).padStart(2, '0')}`),
       );
       assert.ok(got.some((row) => typeof row[1] === 'string' && row[1].startsWith('us-gaap:"Odd", name\nwith é')));
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
+  });
+
+  it('turns decimal text into DECIMAL(38,12) exactly as the direct cast does, whole numbers and fractions', async () => {
+    const values = [
+      '0', '-0', '7', '-7', '44256000', '-285637', '383285000000', '999999999999999999', '1000000000000000000', '-1000000000000000001',
+      '12345678901234567890123456', '-12345678901234567890123456', '0.5', '-0.5', '1.25', '-1.000000000001', '0.0000000000005',
+      '0.0000000000004999', '-0.0000000000005', '123.4567890123456789', '-99999999999999999999999999.999999999999', '2.50', '10.', '00012', '-00012.10',
+    ];
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    try {
+      await conn.run(`CREATE TABLE t AS SELECT unnest([${values.map((v) => `'${v}'`).join(', ')}, NULL]) AS x`);
+      const rows = (await conn.runAndReadAll(`SELECT x, (${exactDecimal('x')})::VARCHAR AS fast, CAST(x AS DECIMAL(38,12))::VARCHAR AS direct, typeof(${exactDecimal('x')}) AS t FROM t`)).getRowObjects();
+      assert.equal(rows.length, values.length + 1);
+      for (const r of rows) {
+        assert.equal(r.fast, r.direct, `${r.x}`);
+        assert.equal(r.t, 'DECIMAL(38,12)');
+      }
     } finally {
       conn.closeSync();
       db.closeSync();
