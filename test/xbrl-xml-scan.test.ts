@@ -73,4 +73,21 @@ describe('XmlScanParser (the package XML reader) against saxes', () => {
       assert.throws(() => events(new XmlScanParser(), doc), Error, `accepted ${JSON.stringify(doc)}`);
     }
   });
+
+  it('names the line and column (from 1) of the construct a rejected document failed in', () => {
+    const cases: [string, RegExp][] = [
+      ['<a>\n  <b x=1/></a>', /^2:3: unquoted attribute value\.$/],
+      ['<a>\r\n<b>\r\n</a>', /^3:1: /],
+      ['<a>ok</a>\n\ntail', /^1:10: text data outside of root node\.$/],
+      ['<a>\n x \u0001</a>', /^2:4: disallowed character\.$/],
+      ['<a>\n<b>&undefined;</b></a>', /^2:4: /],
+      ['', /^1:1: document must contain a root element\.$/],
+    ];
+    for (const [doc, want] of cases) {
+      assert.throws(() => events(new XmlScanParser(), doc), (err: Error) => {
+        assert.match(err.message, want, JSON.stringify(doc));
+        return true;
+      });
+    }
+  });
 });

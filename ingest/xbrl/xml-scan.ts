@@ -98,8 +98,16 @@ export class XmlScanParser {
     let doc = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
     this.chunks.length = 0;
     if (doc.includes('\r')) doc = doc.replace(/\r\n?/g, '\n');
-    if (FORBIDDEN_CHAR.test(doc)) fail('disallowed character.');
-    this.parse(doc);
+    const bad = doc.search(FORBIDDEN_CHAR);
+    this.at = bad < 0 ? 0 : bad;
+    try {
+      if (bad >= 0) fail('disallowed character.');
+      this.parse(doc);
+    } catch (err) {
+      // where: the start of the construct being read when it failed, as saxes says it (line:column:)
+      if (err instanceof XmlScanError) throw new XmlScanError(`${lineColumn(doc, this.at)}: ${err.message}`);
+      throw err;
+    }
     return this;
   }
 
@@ -110,6 +118,7 @@ export class XmlScanParser {
     let closedRoot = false;
     let pos = 0;
     while (pos < n) {
+      this.at = pos;
       const lt = doc.indexOf('<', pos);
       const textEnd = lt < 0 ? n : lt;
       if (textEnd > pos) {
@@ -125,6 +134,7 @@ export class XmlScanParser {
         }
       }
       if (lt < 0) break;
+      this.at = lt;
       const next = doc.charCodeAt(lt + 1);
       if (next === 47 /* / */) {
         pos = this.closeTag(doc, lt);
@@ -157,9 +167,13 @@ export class XmlScanParser {
         if (tags.length === 0) closedRoot = true;
       }
     }
+    this.at = n;
     if (!sawRoot) fail('document must contain a root element.');
     if (tags.length > 0) fail(`unclosed tag: ${tags[tags.length - 1]!.name}`);
   }
+
+  /** where in the document the construct being read starts: an error names its line and column */
+  private at = 0;
 
   /** start, end of each attribute's name and value, reused from tag to tag */
   private readonly spans: number[] = [];
@@ -443,6 +457,20 @@ function skipDoctype(doc: string, from: number): number {
   fail('unclosed doctype.');
 }
 
+/** A document the scanner refuses; the message starts with the line and column (1-based) of the construct it failed in. */
+export class XmlScanError extends Error {}
+
 function fail(message: string): never {
-  throw new Error(message);
+  throw new XmlScanError(message);
+}
+
+/** `line:column` (both from 1) of offset `at` in `doc`. */
+function lineColumn(doc: string, at: number): string {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = doc.indexOf('\n'); i !== -1 && i < at; i = doc.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return `${line}:${at - lineStart + 1}`;
 }
