@@ -43,8 +43,9 @@ function query(sql: Sql, dataset: DatasetName) {
       // The version's own columns are turned into text once per version, not once per figure; the
       // versions come sorted, so only each version's figures are sorted by metric, and the figure's
       // fields are read after the sort, which then moves narrow rows with its keys in front. The
-      // metric sorts COLLATE "C": byte order, which is the database's C.UTF-8 order (code points),
-      // without a strcoll call per comparison.
+      // metric sorts COLLATE "C": byte order without a strcoll call per comparison, and the same
+      // file order whatever the database's collation (on a C.UTF-8 database, the order it always had;
+      // a database with a linguistic default collation rewrites its financials parts once).
       return sql`
         SELECT part, id, cik, statement_type, fy, fiscal_period, metric, fig->>'value', coalesce(fig->>'unit', currency, ''),
                CASE WHEN fig ? 'period_start' THEN fig->>'period_start' ELSE ps END,
