@@ -213,19 +213,21 @@ function present(values: Record<string, string>, metric: string): string | null 
   return typeof v === 'string' ? v : null;
 }
 
-function skipped(rule: IdentityRule, input: IdentityInput): IdentityCheck {
+type Judgement = Pick<IdentityCheck, 'status' | 'severity' | 'expected_value' | 'actual_value' | 'delta' | 'tolerance'>;
+
+/** One rule's check on one statement: the rule and the statement it was judged on, and the judgement. */
+function checkOf(rule: IdentityRule, input: IdentityInput, judgement: Judgement): IdentityCheck {
   return {
     rule_id: rule.rule_id,
     statement_type: rule.statement_type,
     fiscal_year: input.fiscal_year,
     fiscal_period: input.fiscal_period,
-    status: 'SKIPPED',
-    severity: 'NONE',
-    expected_value: null,
-    actual_value: null,
-    delta: null,
-    tolerance: null,
+    ...judgement,
   };
+}
+
+function skipped(rule: IdentityRule, input: IdentityInput): IdentityCheck {
+  return checkOf(rule, input, { status: 'SKIPPED', severity: 'NONE', expected_value: null, actual_value: null, delta: null, tolerance: null });
 }
 
 /**
@@ -250,7 +252,15 @@ export function evaluateIdentityRule(rule: IdentityRule, input: IdentityInput): 
 
 const JUDGED = new WeakMap<object, Map<IdentityRule, { input: IdentityInput; check: IdentityCheck }>>();
 
-function evaluate(rule: IdentityRule, input: IdentityInput): IdentityCheck {
+/**
+ * `evaluateIdentityRule` on decimal.js alone, never the whole-number path: the reference a test
+ * holds judgeWhole to (same statuses, severities and texts on whole-number statements).
+ */
+export function evaluateIdentityRuleInDecimal(rule: IdentityRule, input: IdentityInput): IdentityCheck {
+  return evaluate(rule, input, false);
+}
+
+function evaluate(rule: IdentityRule, input: IdentityInput, wholeAllowed = true): IdentityCheck {
   if (rule.statement_type !== input.statement_type) return skipped(rule, input);
   const actualRaw = present(input.values, rule.actual);
   if (actualRaw === null) return skipped(rule, input);
@@ -261,7 +271,7 @@ function evaluate(rule: IdentityRule, input: IdentityInput): IdentityCheck {
 
   const used = [actualRaw];
   const signs: (1 | -1)[] = [];
-  let whole = WHOLE_NUMBER.test(actualRaw);
+  let whole = wholeAllowed && WHOLE_NUMBER.test(actualRaw);
   for (const term of terms) {
     const raw = present(input.values, term.metric);
     if (raw === null) continue; // an absent optional term counts as zero
@@ -286,30 +296,44 @@ function evaluate(rule: IdentityRule, input: IdentityInput): IdentityCheck {
     severity = severityOf(delta, magnitude);
     status = severity === 'LOW' && delta.abs().lessThanOrEqualTo(tolerance.times(WARNING_TOLERANCE_MULTIPLE)) ? 'WARNING' : 'FAIL';
   }
-  return {
-    rule_id: rule.rule_id,
-    statement_type: rule.statement_type,
-    fiscal_year: input.fiscal_year,
-    fiscal_period: input.fiscal_period,
+  return checkOf(rule, input, {
     status,
     severity,
     expected_value: format(expected),
     actual_value: format(actual),
     delta: format(delta),
     tolerance: format(tolerance),
-  };
+  });
 }
 
 const WHOLE_NUMBER = /^-?\d+$/;
-const TWO_MILLION = 2_000_000n;
+
+/**
+ * The rule's constants above as whole numbers for judgeWhole, derived, not restated: the magnitude
+ * rate as its inverse (10^6), the tolerance scale that makes both tolerance parts whole (2 / rate),
+ * each severity bound as its inverse (1000, 100, 10), the warning multiple.
+ */
+function wholeInverse(d: Decimal, what: string): bigint {
+  const inverse = new D(1).div(d);
+  if (!inverse.isInteger()) throw new Error(`${what} must be 1 / a whole number for the whole-number path, got ${d.toFixed()}`);
+  return BigInt(inverse.toFixed());
+}
+const INVERSE_RATE = wholeInverse(MAGNITUDE_TOLERANCE_RATE, 'MAGNITUDE_TOLERANCE_RATE');
+const TOLERANCE_SCALE = 2n * INVERSE_RATE;
+/** digits of INVERSE_RATE's power of ten: a scaled tolerance is written back with this many fraction digits, plus one for the halving */
+const RATE_DIGITS = String(INVERSE_RATE).length - 1;
+if (10n ** BigInt(RATE_DIGITS) !== INVERSE_RATE) throw new Error('MAGNITUDE_TOLERANCE_RATE must be a power of ten for the whole-number path');
+const WHOLE_BANDS: readonly [Severity, bigint][] = SEVERITY_BANDS.map(([severity, bound]) => [severity, wholeInverse(bound, `the ${severity} band`)]);
+if (!WARNING_TOLERANCE_MULTIPLE.isInteger()) throw new Error('WARNING_TOLERANCE_MULTIPLE must be whole for the whole-number path');
+const WHOLE_WARNING_MULTIPLE = BigInt(WARNING_TOLERANCE_MULTIPLE.toFixed());
 
 /**
  * `evaluate` for a rule whose values are all whole numbers (nearly every statement: figures in
  * dollars, thousands, millions), in BigInt: the same exact arithmetic, comparisons and texts as the
  * decimal.js path, without its digit arrays (the identity checks and the reconciliation ledger were
- * ~0.3 s of decimal.js per whole-mirror ingestion). The tolerance max(n * u / 2, largest / 10^6)
- * is fractional, so it is carried times 2 * 10^6, where both of its parts are whole:
- * n * u * 10^6 and 2 * largest. `used` is the actual value then each present term's, `signs` the
+ * ~0.3 s of decimal.js per whole-mirror ingestion). The tolerance max(n * u / 2, largest * rate)
+ * is fractional, so it is carried times TOLERANCE_SCALE (2 / rate), where both of its parts are
+ * whole: n * u / rate and 2 * largest. `used` is the actual value then each present term's, `signs` the
  * terms' signs in the same order.
  */
 function judgeWhole(rule: IdentityRule, input: IdentityInput, used: readonly string[], signs: readonly (1 | -1)[]): IdentityCheck {
@@ -331,33 +355,37 @@ function judgeWhole(rule: IdentityRule, input: IdentityInput, used: readonly str
     if (unitZeros === -1 || zeros < unitZeros) unitZeros = zeros;
     if (v > largest) largest = v;
   }
-  const rounding = 10n ** BigInt(unitZeros === -1 ? 0 : unitZeros) * BigInt(used.length) * 1_000_000n;
+  const rounding = 10n ** BigInt(unitZeros === -1 ? 0 : unitZeros) * BigInt(used.length) * INVERSE_RATE;
   const magnitude = 2n * largest;
-  const tolerance = rounding > magnitude ? rounding : magnitude; // times 2 * 10^6
+  const tolerance = rounding > magnitude ? rounding : magnitude; // times TOLERANCE_SCALE
   const size = abs(delta);
   let status: IdentityStatus;
   let severity: Severity;
-  if (size * TWO_MILLION <= tolerance) {
+  if (size * TOLERANCE_SCALE <= tolerance) {
     status = 'PASS';
     severity = 'NONE';
   } else {
-    // severityOf: |delta| < bound * max(|actual|, |expected|), bounds 1/1000, 1/100, 1/10
+    // severityOf: |delta| < bound * max(|actual|, |expected|), as |delta| * (1 / bound) < max
     const scale = abs(actual) > abs(expected) ? abs(actual) : abs(expected);
-    severity = scale === 0n ? 'CRITICAL' : size * 1000n < scale ? 'LOW' : size * 100n < scale ? 'MEDIUM' : size * 10n < scale ? 'HIGH' : 'CRITICAL';
-    status = severity === 'LOW' && size * TWO_MILLION <= tolerance * 10n ? 'WARNING' : 'FAIL';
+    severity = 'CRITICAL';
+    if (scale !== 0n) {
+      for (const [band, inverse] of WHOLE_BANDS) {
+        if (size * inverse < scale) {
+          severity = band;
+          break;
+        }
+      }
+    }
+    status = severity === 'LOW' && size * TOLERANCE_SCALE <= tolerance * WHOLE_WARNING_MULTIPLE ? 'WARNING' : 'FAIL';
   }
-  return {
-    rule_id: rule.rule_id,
-    statement_type: rule.statement_type,
-    fiscal_year: input.fiscal_year,
-    fiscal_period: input.fiscal_period,
+  return checkOf(rule, input, {
     status,
     severity,
     expected_value: String(expected),
     actual_value: String(actual),
     delta: String(delta),
-    tolerance: overTwoMillion(tolerance),
-  };
+    tolerance: unscaleTolerance(tolerance),
+  });
 }
 
 function abs(v: bigint): bigint {
@@ -371,11 +399,12 @@ function trailingZeros(raw: string): number {
   return zeros;
 }
 
-/** v / (2 * 10^6) as decimal.js's toFixed() writes it: no trailing fraction zeros, no exponent (v > 0) */
-function overTwoMillion(v: bigint): string {
-  const scaled = v * 5n; // v / (2 * 10^6) = 5v / 10^7
-  const whole = scaled / 10_000_000n;
-  let fraction = String(scaled % 10_000_000n).padStart(7, '0');
+/** v / TOLERANCE_SCALE as decimal.js's toFixed() writes it: no trailing fraction zeros, no exponent (v > 0) */
+function unscaleTolerance(v: bigint): string {
+  const scaled = v * 5n; // v / (2 * 10^k) = 5v / 10^(k+1)
+  const unit = INVERSE_RATE * 10n;
+  const whole = scaled / unit;
+  let fraction = String(scaled % unit).padStart(RATE_DIGITS + 1, '0');
   let end = fraction.length;
   while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
   fraction = fraction.slice(0, end);

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import {
   checkIdentities,
   evaluateIdentityRule,
+  evaluateIdentityRuleInDecimal,
   IDENTITY_RULES,
   precisionOf,
   toleranceFor,
@@ -425,5 +426,44 @@ describe('accounting identities', () => {
     assert.equal(judge('900001', '1000001'), 'HIGH');
     // a quotient that never terminates: 10 / 3,001
     assert.equal(judge('2991', '3001'), 'MEDIUM');
+  });
+});
+
+describe('whole-number identity checks', () => {
+  it('judge exactly as the decimal.js path on random whole-number statements, every status and severity band included', () => {
+    // a fixed-seed generator (mulberry32): the same cases on every run
+    let seed = 0x5eed1d;
+    const rand = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    // whole numbers with 0-9 trailing zeros (rounding units), up to 22 digits, either sign, and zero
+    const value = (): string => {
+      if (rand() < 0.05) return '0';
+      const digits = String(Math.floor(rand() * 1e6) + 1) + '0'.repeat(Math.floor(rand() * 10)) + (rand() < 0.3 ? String(Math.floor(rand() * 1e6)) : '');
+      return (rand() < 0.2 ? '-' : '') + digits;
+    };
+    const seen = new Set<string>();
+    for (let n = 0; n < 20_000; n++) {
+      const rule = pick(IDENTITY_RULES);
+      const set = pick(rule.expected);
+      const values: Record<string, string> = {};
+      for (const t of set) if (!t.optional || rand() < 0.7) values[t.metric] = value();
+      // the actual value: the terms' sum nudged by a delta around the tolerance (10^-6 of the
+      // largest: 1x, 10x its warning multiple, 10.5x), in each severity band, and on the bands'
+      // bounds exactly (-sum / 1000: the delta is 1/1000 of the larger value)
+      let sum = 0n;
+      for (const t of set) if (values[t.metric] !== undefined) sum += BigInt(values[t.metric]!) * BigInt(t.sign);
+      const nudge = pick([0n, 1n, -7n, sum / 1_000_000n, sum / 100_000n, sum / 95_238n, -sum / 104_000n, sum / 2_000n, sum / 300n, sum / 50n, sum / 5n, sum * 3n, -sum / 1_000n, -sum / 100n, -sum / 10n]);
+      values[rule.actual] = rand() < 0.1 ? value() : String(sum + nudge);
+      const input: IdentityInput = { statement_type: rule.statement_type, fiscal_year: 2023, fiscal_period: 'FY', values };
+      const whole = evaluateIdentityRule(rule, input);
+      assert.deepEqual(whole, evaluateIdentityRuleInDecimal(rule, input), JSON.stringify({ rule: rule.rule_id, values }));
+      seen.add(`${whole.status}/${whole.severity}`);
+    }
+    for (const kind of ['PASS/NONE', 'WARNING/LOW', 'FAIL/LOW', 'FAIL/MEDIUM', 'FAIL/HIGH', 'FAIL/CRITICAL']) assert.ok(seen.has(kind), `no ${kind} case among ${[...seen].join(', ')}`);
   });
 });
