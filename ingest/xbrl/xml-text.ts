@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
 
 /** Bytes read before deciding the encoding: enough for a BOM plus any XML declaration. */
@@ -45,36 +45,27 @@ export async function* decodeXmlStream(input: Readable): AsyncGenerator<string> 
  * The whole of an XML byte stream as one text, decoded as decodeXmlStream decodes it (the same
  * encoding from the same head bytes; TextDecoder's stream mode yields exactly the text of one
  * decode of the concatenated bytes), but in one pass into one flat string: the chunk texts and
- * their join were two more copies of every package document. A stream that yields strings (an
- * encoding set by the caller) is read through decodeXmlStream.
+ * their join were two more copies of every package document. A stream that yields text (an
+ * encoding set by its caller) is taken as it is, as decodeXmlStream takes it.
  */
 export async function decodeXmlWhole(input: Readable): Promise<string> {
   const chunks: Uint8Array[] = [];
   let total = 0;
+  let text = '';
   // where decodeXmlStream would have sniffed: the first chunks up to at least SNIFF_BYTES
   let headLength = 0;
-  const iterator = (input as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
-  for (;;) {
-    const { value: chunk, done } = await iterator.next();
-    if (done) break;
+  for await (const chunk of input as AsyncIterable<Uint8Array | string>) {
     if (typeof chunk === 'string') {
-      // put back what was read and take the streaming path for all of it
-      const rest = (async function* () {
-        for (const c of chunks) yield c;
-        yield chunk;
-        for (;;) {
-          const n = await iterator.next();
-          if (n.done) return;
-          yield n.value;
-        }
-      })();
-      let text = '';
-      for await (const t of decodeXmlStream(Readable.from(rest, { objectMode: true }))) text += t;
-      return text;
+      text += chunk;
+      continue;
     }
     chunks.push(chunk);
     total += chunk.length;
     if (headLength < SNIFF_BYTES) headLength = total;
+  }
+  if (text !== '') {
+    if (total > 0) throw new Error('an XML stream yielded both text and bytes');
+    return text;
   }
   const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
