@@ -81,14 +81,18 @@ export class ParquetWriter {
   /** until streamsDone: batches stop at STREAMING_BATCH_ROWS */
   private streaming = true;
 
+  /** every connection, in the order they were opened */
+  private readonly lanes: readonly Lane[];
+
   private constructor(
     private readonly instance: DuckDBInstance,
     lanes: Lane[],
-    held: Lane[],
+    connections: number,
     private readonly batchRows: number,
   ) {
-    this.idle = lanes;
-    this.held = held;
+    this.lanes = lanes;
+    this.idle = lanes.slice(0, connections);
+    this.held = lanes.slice(connections);
   }
 
   /**
@@ -112,7 +116,7 @@ export class ParquetWriter {
       await conn.run(`SET TimeZone = 'UTC'`);
       lanes.push({ conn, statements: 0, dir: path.join(scratchDir, `batches-${i}`) });
     }
-    return new ParquetWriter(instance, lanes.slice(0, connections), lanes.slice(connections), batchRows);
+    return new ParquetWriter(instance, lanes, connections, batchRows);
   }
 
   /**
@@ -220,13 +224,12 @@ export class ParquetWriter {
 
   /** Statements run so far by each connection, in the order they were opened. */
   statementsPerConnection(): number[] {
-    const lanes = [...this.idle, ...this.held, ...this.busy];
-    return lanes.sort((a, b) => a.dir.localeCompare(b.dir, 'en', { numeric: true })).map((l) => l.statements);
+    return this.lanes.map((l) => l.statements);
   }
 
   /** Closes the database; every write must have settled. */
   close(): void {
-    for (const { conn } of [...this.idle, ...this.held, ...this.busy]) conn.closeSync();
+    for (const { conn } of this.lanes) conn.closeSync();
     this.instance.closeSync();
   }
 }
