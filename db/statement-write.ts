@@ -60,7 +60,7 @@ type Tx = Sql;
 const VERSION_COLUMNS = [
   'statement_version_id', 'cik', 'statement_type', 'fiscal_year', 'fiscal_period', 'version_sequence', 'period_start',
   'period_end', 'accession', 'form', 'filing_date', 'accepted_at', 'currency', 'accounting_standard', 'figures',
-  'content_hash', 'previous_version_id', 'ingestion_run_id', 'calculation_evidence',
+  'content_hash', 'previous_version_id', 'ingestion_run_id', 'calculation_evidence', 'metric_count',
 ];
 const EVENT_COLUMNS = [
   'cik', 'statement_type', 'fiscal_year', 'fiscal_period', 'version_sequence', 'statement_version_id',
@@ -194,7 +194,7 @@ export async function appendVersions(tx: Tx, cik: string, built: readonly Versio
     versionRows.push([
       id, cik, b.statement_type, b.fiscal_year, b.fiscal_period, sequence, b.period_start, b.period_end,
       b.filing.accession, b.filing.form, b.filing.filing_date, b.filing.accepted_at, b.currency, v.accounting_standard,
-      figures, v.content_hash, previousId, runId, v.calculation_evidence ?? null,
+      figures, v.content_hash, previousId, runId, v.calculation_evidence ?? null, b.figures.size,
     ]);
     if (previousId && revisions.length > 0) {
       eventRows.push([

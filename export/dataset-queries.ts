@@ -31,12 +31,14 @@ function query(sql: Sql, dataset: DatasetName) {
               FROM filings ORDER BY filing_date, accession) f
         ORDER BY filing_date, accession`;
     case 'statements':
+      // the metric count is stored with the version (db/migrations/000033): counting the figures'
+      // keys here decompressed every version's figures once more; a row stored without it is counted
       return sql`
         SELECT fiscal_year AS part,
                statement_version_id::text, cik, statement_type, fiscal_year::text, fiscal_period,
                version_sequence::text, period_start::text, period_end::text, accession, form, filing_date::text,
                accepted_at::text, currency, accounting_standard, previous_version_id::text,
-               (SELECT count(*) FROM jsonb_object_keys(figures))::text, created_at::text
+               coalesce(metric_count, (SELECT count(*) FROM jsonb_object_keys(figures)))::text, created_at::text
         FROM (${served(sql)}) v ORDER BY fiscal_year, statement_version_id`;
     case 'financials':
       // figures are stored packed (db/figure-storage.ts): an absent field repeats the version row.

@@ -8,7 +8,9 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { Decimal } from 'decimal.js';
 import { parquetMetadataAsync } from 'hyparquet';
 import { DAILY_BYTE_CAP } from '../domain/bulk-budget.ts';
+import type { Sql } from '../db/client.ts';
 import { buildSnapshot, type BuildOptions, type BuildResult } from '../export/build.ts';
+import { exportParts } from '../export/dataset-queries.ts';
 import { DATASETS } from '../domain/bulk/datasets.ts';
 import { snapshotIdOf, type Manifest } from '../domain/bulk/manifest.ts';
 import { get } from './helpers/http.ts';
@@ -203,6 +205,49 @@ describe('bulk export on the real corpus (local store, service routes)', () => {
       conn.closeSync();
       duck.closeSync();
     }
+  });
+
+  it("exports each served version's metric_count as its number of figures, stored when the version was written, and counts a version stored without it", async () => {
+    // every stored version carries its count, written by ingestion (or the migration, for older rows)
+    const [stored] = await svc.sql<{ n: number; wrong: number }[]>`
+      SELECT count(*)::int AS n, count(*) FILTER (WHERE metric_count IS DISTINCT FROM (SELECT count(*) FROM jsonb_object_keys(figures)))::int AS wrong
+      FROM statement_versions`;
+    assert.ok(stored!.n > 0);
+    assert.equal(stored!.wrong, 0);
+    const m = published[0]!;
+    const duck = await DuckDBInstance.create(':memory:');
+    const conn = await duck.connect();
+    try {
+      const files = m.files.filter((f) => f.dataset === 'statements').map((f) => `'${storeFile(m.snapshot_id, f.path)}'`);
+      const rows = (await conn.runAndReadAll(`SELECT statement_version_id AS id, metric_count AS n FROM read_parquet([${files.join(', ')}])`)).getRowObjects();
+      const want = new Map(
+        (await svc.sql<{ id: string; n: number }[]>`
+          SELECT statement_version_id::text AS id, (SELECT count(*) FROM jsonb_object_keys(figures))::int AS n FROM statement_versions`).map((r) => [r.id, r.n]),
+      );
+      assert.equal(rows.length, m.datasets.find((d) => d.dataset === 'statements')!.rows);
+      assert.deepEqual(rows.filter((r) => Number(r.n) !== want.get(String(r.id))).slice(0, 3), []);
+    } finally {
+      conn.closeSync();
+      duck.closeSync();
+    }
+    // a row stored without the count (written by hand, say) exports the same bytes: the count is taken from its figures
+    const csv = async (tx: Sql) => {
+      const chunks: Buffer[] = [];
+      await exportParts(tx, 'statements', 1_000_000, { open() {}, write: (b) => chunks.push(Buffer.from(b)), close() {} });
+      return Buffer.concat(chunks);
+    };
+    const rolledBack = new Error('rolled back');
+    await assert.rejects(
+      svc.sql.begin(async (tx) => {
+        const before = await csv(tx as unknown as Sql);
+        const cleared = await tx`UPDATE statement_versions SET metric_count = NULL WHERE statement_version_id IN (SELECT statement_version_id FROM statement_versions LIMIT 50)`;
+        assert.equal(cleared.count, 50);
+        const after = await csv(tx as unknown as Sql);
+        assert.ok(before.length > 0 && after.equals(before), 'the same statements rows without the stored counts');
+        throw rolledBack;
+      }),
+      (err) => err === rolledBack,
+    );
   });
 
   it('carries every file forward byte-identical when an incremental build finds nothing changed', async () => {
