@@ -9,7 +9,8 @@ import { connect, type Sql } from './client.ts';
  *
  * Only ever for a server on this machine, and only when it is provably the same database:
  * - `url` names a loopback host (127.0.0.1, ::1, localhost) and asks for no TLS;
- * - a socket `.s.PGSQL.<port>` exists in one of PostgreSQL's usual socket directories;
+ * - a socket `.s.PGSQL.<port>` exists in one of the directories the server itself names in
+ *   `unix_socket_directories` (read through `reference`), or else in one of PostgreSQL's usual ones;
  * - a connection over it succeeds (the server may authenticate local connections differently:
  *   peer, a password it rejects, ... then this simply answers null);
  * - the server's start time, the database's oid and the user seen over it equal those seen through
@@ -19,11 +20,18 @@ import { connect, type Sql } from './client.ts';
  * The caller ends the pool it gets.
  */
 export async function sameDatabaseOverLocalSocket(reference: Sql, url: string | null | undefined, options: { max?: number } = {}): Promise<Sql | null> {
-  const path = localSocketPath(url);
+  if (portOfLoopback(url) === null) return null;
+  let here: Identity;
+  try {
+    here = await identity(reference);
+  } catch {
+    return null;
+  }
+  const path = localSocketPath(url, serverSocketDirs(here.dirs));
   if (path === null) return null;
   const local = connect(url!, { max: options.max, path });
   try {
-    const [there, here] = await Promise.all([identity(local), identity(reference)]);
+    const there = await identity(local);
     if (there.started === here.started && there.db === here.db && there.usr === here.usr) return local;
   } catch {
     // not reachable or not accepted over the socket: TCP it is
@@ -35,8 +43,39 @@ export async function sameDatabaseOverLocalSocket(reference: Sql, url: string | 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const SOCKET_DIRS = ['/var/run/postgresql', '/run/postgresql', '/tmp'];
 
-/** The Unix socket of the loopback server `url` names, if one exists; null otherwise. */
-export function localSocketPath(url: string | null | undefined): string | null {
+/**
+ * The absolute directories of a `unix_socket_directories` setting (comma-separated, entries may be
+ * double-quoted); relative ones (against the data directory, which this process need not know) and
+ * Linux abstract-namespace names (`@name`) are left out.
+ */
+export function serverSocketDirs(setting: string): string[] {
+  return setting
+    .split(',')
+    .map((d) => d.trim().replace(/^"(.*)"$/, '$1'))
+    .filter((d) => d.startsWith('/'))
+    .map((d) => (d.length > 1 ? d.replace(/\/+$/, '') : d));
+}
+
+/**
+ * The Unix socket of the loopback server `url` names, if one exists in `serverDirs` (the server's
+ * own `unix_socket_directories`, searched first) or in PostgreSQL's usual directories; null otherwise.
+ */
+export function localSocketPath(url: string | null | undefined, serverDirs: readonly string[] = []): string | null {
+  const port = portOfLoopback(url);
+  if (port === null) return null;
+  for (const dir of new Set([...serverDirs, ...SOCKET_DIRS])) {
+    const path = `${dir === '/' ? '' : dir}/.s.PGSQL.${port}`;
+    try {
+      if (statSync(path).isSocket()) return path;
+    } catch {
+      // not there
+    }
+  }
+  return null;
+}
+
+/** The port of a loopback, non-TLS, single-host URL without a socket directory of its own; null for anything else. */
+function portOfLoopback(url: string | null | undefined): number | null {
   if (!url) return null;
   let u: URL;
   try {
@@ -49,22 +88,22 @@ export function localSocketPath(url: string | null | undefined): string | null {
   if (u.hostname !== u.host.replace(/:\d+$/, '') || u.searchParams.has('host')) return null;
   const ssl = u.searchParams.get('sslmode') ?? u.searchParams.get('ssl');
   if (ssl !== null && ssl !== 'disable' && ssl !== 'false') return null;
-  const port = u.port === '' ? 5432 : Number(u.port);
-  for (const dir of SOCKET_DIRS) {
-    const path = `${dir}/.s.PGSQL.${port}`;
-    try {
-      if (statSync(path).isSocket()) return path;
-    } catch {
-      // not there
-    }
-  }
-  return null;
+  return u.port === '' ? 5432 : Number(u.port);
 }
 
-async function identity(sql: Sql): Promise<{ started: string; db: string; usr: string }> {
-  const [row] = await sql<{ started: string; db: string; usr: string }[]>`
+interface Identity {
+  started: string;
+  db: string;
+  usr: string;
+  /** the server's unix_socket_directories setting */
+  dirs: string;
+}
+
+async function identity(sql: Sql): Promise<Identity> {
+  const [row] = await sql<Identity[]>`
     SELECT pg_postmaster_start_time()::text AS started,
            (SELECT oid FROM pg_database WHERE datname = current_database())::text AS db,
-           current_user::text AS usr`;
+           current_user::text AS usr,
+           current_setting('unix_socket_directories') AS dirs`;
   return row!;
 }

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../db/database.ts';
-import { localSocketPath, sameDatabaseOverLocalSocket } from '../db/local-socket.ts';
+import { localSocketPath, sameDatabaseOverLocalSocket, serverSocketDirs } from '../db/local-socket.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 describe('ingestion over the local server socket (db/local-socket.ts)', () => {
@@ -23,6 +27,32 @@ describe('ingestion over the local server socket (db/local-socket.ts)', () => {
     assert.equal(localSocketPath('not a url'), null);
     // a port no server listens on has no socket file either
     assert.equal(localSocketPath('postgres://u@127.0.0.1:1/x'), null);
+  });
+
+  it("reads the server's unix_socket_directories: absolute entries only, quotes and trailing slashes dropped", () => {
+    assert.deepEqual(serverSocketDirs('/var/run/postgresql'), ['/var/run/postgresql']);
+    assert.deepEqual(serverSocketDirs('/var/run/postgresql, /tmp/'), ['/var/run/postgresql', '/tmp']);
+    assert.deepEqual(serverSocketDirs('"/srv/pg sockets", @abstract, relative/dir, /'), ['/srv/pg sockets', '/']);
+    assert.deepEqual(serverSocketDirs(''), []);
+  });
+
+  it('finds the socket in a directory the server names before the usual ones', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'fds-socket-'));
+    // port 1: no PostgreSQL socket of that port exists in the usual directories
+    const socket = path.join(dir, '.s.PGSQL.1');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      assert.equal(localSocketPath('postgres://u@127.0.0.1:1/x'), null);
+      assert.equal(localSocketPath('postgres://u@127.0.0.1:1/x', [dir]), socket);
+      assert.equal(localSocketPath('postgres://u@127.0.0.1:1/x', ['/nowhere', dir]), socket);
+      // the same directory never stands in for a remote host or for TLS
+      assert.equal(localSocketPath('postgres://u@db.example.com:1/x', [dir]), null);
+      assert.equal(localSocketPath('postgres://u@127.0.0.1:1/x?sslmode=require', [dir]), null);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('the same database over the socket when the server has one, else nothing; never another database', async () => {
