@@ -15,23 +15,28 @@ export interface FigureContext {
  * null fields, the row's period, its accession, its currency, value_origin SOURCE. Most figures
  * shrink to value and tag, which cuts what ingestion writes (and reads) about fourfold.
  * `unpackFigure` puts everything back; the pair is tested to round-trip.
+ *
+ * A left-out field is undefined, which JSON leaves out of the stored text; the object itself has
+ * every field, always in this order. Adding only the fields a figure needs made one object shape
+ * per combination, and each new one deoptimized the version writer that packs them.
  */
 export function packFigure(f: StatementFigure, ctx: FigureContext): Partial<StoredFigure> {
-  const out: Record<string, unknown> = { value: f.value };
-  if (f.unit !== ctx.currency) out.unit = f.unit;
-  if (f.period_start !== ctx.period_start) out.period_start = f.period_start;
-  if (f.period_end !== ctx.period_end) out.period_end = f.period_end;
-  if (f.source_accession !== ctx.accession) out.source_accession = f.source_accession;
-  if (f.source_xbrl_concept !== null) out.source_xbrl_concept = f.source_xbrl_concept;
-  if (f.mapping_type !== null) out.mapping_type = f.mapping_type;
-  // the usual rule of a source figure is implied, so only the presentation rules take room
-  if (f.selection_rule !== null && f.selection_rule !== 'CANDIDATE_ORDER') out.selection_rule = f.selection_rule;
-  if (f.value_origin !== 'SOURCE') out.value_origin = f.value_origin;
-  if (f.correction_rule !== null) out.correction_rule = f.correction_rule;
-  if (f.as_filed_value !== null) out.as_filed_value = f.as_filed_value;
-  if (f.as_filed_concept !== null) out.as_filed_concept = f.as_filed_concept;
-  if (f.calculation_steps !== null) out.calculation_steps = f.calculation_steps;
-  return out as Partial<StoredFigure>;
+  return {
+    value: f.value,
+    unit: f.unit !== ctx.currency ? f.unit : undefined,
+    period_start: f.period_start !== ctx.period_start ? f.period_start : undefined,
+    period_end: f.period_end !== ctx.period_end ? f.period_end : undefined,
+    source_accession: f.source_accession !== ctx.accession ? f.source_accession : undefined,
+    source_xbrl_concept: f.source_xbrl_concept ?? undefined,
+    mapping_type: f.mapping_type ?? undefined,
+    // the usual rule of a source figure is implied, so only the presentation rules take room
+    selection_rule: f.selection_rule !== null && f.selection_rule !== 'CANDIDATE_ORDER' ? f.selection_rule : undefined,
+    value_origin: f.value_origin !== 'SOURCE' ? f.value_origin : undefined,
+    correction_rule: f.correction_rule ?? undefined,
+    as_filed_value: f.as_filed_value ?? undefined,
+    as_filed_concept: f.as_filed_concept ?? undefined,
+    calculation_steps: f.calculation_steps ?? undefined,
+  };
 }
 
 export function unpackFigure(s: Partial<StoredFigure>, ctx: FigureContext): StoredFigure {

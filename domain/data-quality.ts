@@ -305,7 +305,12 @@ function quarterExceedsYear(v: QualityVersion, index: PeriodIndex): QualityFindi
     return out;
   }
   if (v.fiscal_period !== 'FY') return [];
-  const quarters = QUARTERS.map((q) => index.knownAt(v.statement_type, v.fiscal_year, q, v.filing_date)).filter((q): q is QualityVersion => q !== null);
+  // pushed, not mapped and filtered: one array kind whether or not this function is optimized
+  const quarters: QualityVersion[] = [];
+  for (const q of QUARTERS) {
+    const known = index.knownAt(v.statement_type, v.fiscal_year, q, v.filing_date);
+    if (known !== null) quarters.push(known);
+  }
   for (const metric in v.values) {
     if (!yearComparable(metric)) continue;
     const value = v.values[metric]!;

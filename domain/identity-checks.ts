@@ -418,7 +418,10 @@ function unscaleTolerance(v: bigint): string {
  * neither "1.000000" nor "0.000000" would be true.
  */
 export function checkIdentities(input: IdentityInput): IdentitySummary {
-  const checks = IDENTITY_RULES.map((rule) => evaluateIdentityRule(rule, input));
+  // pushed, not mapped: Array.prototype.map makes a packed array in the interpreter and a holey
+  // one in optimized code, and the readers of `checks` deoptimized on meeting the other kind
+  const checks: IdentityCheck[] = [];
+  for (const rule of IDENTITY_RULES) checks.push(evaluateIdentityRule(rule, input));
   const count = (status: IdentityStatus) => checks.filter((c) => c.status === status).length;
   const skippedCount = count('SKIPPED');
   const supported = checks.length - skippedCount;

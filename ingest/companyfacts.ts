@@ -248,6 +248,7 @@ export function filingsFromFacts(facts: Fact[]): FilingInfo[] {
       fiscal_year_focus: mostFrequent(t.fy),
       fiscal_period_focus: fp,
       source: 'companyfacts',
+      filing_date_estimated: false,
     });
   }
   return filings.sort(byDateThenAccession);
@@ -299,6 +300,7 @@ export function filingsFromSubmissions(refs: FilingRef[]): FilingInfo[] {
     fiscal_year_focus: null,
     fiscal_period_focus: null,
     source: 'submissions',
+    filing_date_estimated: false,
   }));
 }
 
@@ -316,10 +318,18 @@ export function mergeFilings(fromSubmissions: FilingInfo[], fromFacts: FilingInf
   for (const s of fromSubmissions) {
     if (merged.has(s.accession)) continue;
     const f = factsByAccession.get(s.accession);
+    // every field written out, in FilingInfo's order: a spread copy would get a map of its own
     merged.set(s.accession, {
-      ...s,
+      accession: s.accession,
+      form: s.form,
+      filing_date: s.filing_date,
+      report_date: s.report_date,
+      accepted_at: s.accepted_at,
+      primary_document: s.primary_document,
       fiscal_year_focus: f?.fiscal_year_focus ?? s.fiscal_year_focus,
       fiscal_period_focus: f?.fiscal_period_focus ?? s.fiscal_period_focus,
+      source: s.source,
+      filing_date_estimated: s.filing_date_estimated,
     });
   }
   for (const [accession, f] of factsByAccession) if (!merged.has(accession)) merged.set(accession, f);

@@ -219,6 +219,7 @@ describe('filings', () => {
       fiscal_year_focus: 2023,
       fiscal_period_focus: 'FY',
       source: 'companyfacts',
+      filing_date_estimated: false,
     });
     const q1 = byAccession.get('0001652044-25-000043');
     assert.deepEqual([q1?.form, q1?.filing_date, q1?.report_date, q1?.fiscal_year_focus, q1?.fiscal_period_focus], [
@@ -304,6 +305,7 @@ describe('filings', () => {
         fiscal_year_focus: 2023,
         fiscal_period_focus: 'FY',
         source: 'submissions',
+        filing_date_estimated: false,
       } satisfies FilingInfo,
     );
     // the mirror lacks Apple's pre-2015 history page, so these older filings are known only from facts
@@ -326,6 +328,7 @@ describe('filings', () => {
       fiscal_year_focus: null,
       fiscal_period_focus: null,
       source: 'submissions',
+      filing_date_estimated: false,
     };
     const fromFacts: FilingInfo = {
       ...sub,

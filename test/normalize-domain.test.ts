@@ -628,7 +628,7 @@ describe('versions and restatements', () => {
   it('folds presentations directly: equal values add nothing, a change adds a version with old, new and difference', () => {
     const first: FilingInfo = {
       accession: 'A-1', form: '10-K', filing_date: '2025-02-14', report_date: '2024-12-31', accepted_at: null,
-      primary_document: null, fiscal_year_focus: 2024, fiscal_period_focus: 'FY', source: 'submissions',
+      primary_document: null, fiscal_year_focus: 2024, fiscal_period_focus: 'FY', source: 'submissions', filing_date_estimated: false,
     };
     const second: FilingInfo = { ...first, accession: 'A-2', form: '10-K/A', filing_date: '2025-06-01' };
     const fig = (metric: string, value: string, accession: string): StatementFigure => ({

@@ -102,7 +102,7 @@ describe('package facts merged with company facts', () => {
     const companyFacts = parseCompanyFacts((await source.readText(companyFactsUrl(APPLE)))!).facts;
     const listing = await listCompanyPackages(source, APPLE, []);
     const { packages } = await readCompanyPackages(source, listing.folders.filter((f) => f.accession === APPLE_10K_2023));
-    const filing = { accession: APPLE_10K_2023, form: '10-K', filing_date: '2023-11-03', report_date: '2023-09-30', accepted_at: null, primary_document: null, fiscal_year_focus: 2023, fiscal_period_focus: 'FY', source: 'submissions' as const };
+    const filing = { accession: APPLE_10K_2023, form: '10-K', filing_date: '2023-11-03', report_date: '2023-09-30', accepted_at: null, primary_document: null, fiscal_year_focus: 2023, fiscal_period_focus: 'FY', source: 'submissions' as const, filing_date_estimated: false };
     const fromPackage = factsFromInstance(packages[0]!.instance, filing);
     const merged = mergePackageFacts(companyFacts, new Map([[APPLE_10K_2023, fromPackage]]));
     const keys = merged.facts.filter((f) => f.accession === APPLE_10K_2023).map((f) => `${f.taxonomy}:${f.concept}|${f.unit}|${f.start}|${f.end}`);

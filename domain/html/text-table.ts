@@ -102,22 +102,30 @@ function glueSymbols(row: Cell[]): void {
 /**
  * Column positions as HTML lays them out: a cell starts at the first column not taken by a cell
  * above that spans rows (old filings stack header words with rowspan="2").
+ *
+ * The rows here and in dropEmptyColumns are built with push, not Array.prototype.map: map's
+ * result is a packed array in the interpreter and a holey one once the caller is optimized, and
+ * every function of this file deoptimized on meeting the other kind.
  */
 function placeCells(rows: RawCell[][]): Cell[][] {
   /** the first row index at which each column is free again of a rowspan from above */
   const takenUntil: number[] = [];
-  return rows.map((row, r) => {
+  const placed: Cell[][] = [];
+  for (let r = 0; r < rows.length; r++) {
     let col = 0;
-    return row.map((raw) => {
+    const row: Cell[] = [];
+    for (const raw of rows[r]!) {
       while (col < MAX_COLUMNS - 1 && (takenUntil[col] ?? 0) > r) col++;
       // past the cap, cells pile into the last column instead of growing the grid without bound
       const start = Math.min(col, MAX_COLUMNS - 1);
       const span = Math.min(raw.span, MAX_COLUMNS - start);
       if (raw.rowspan > 1) for (let c = start; c < start + span; c++) takenUntil[c] = r + raw.rowspan;
       col = start + span;
-      return { text: raw.flow.result(), start, span };
-    });
-  });
+      row.push({ text: raw.flow.result(), start, span });
+    }
+    placed.push(row);
+  }
+  return placed;
 }
 
 /**
@@ -138,13 +146,14 @@ function dropEmptyColumns(rows: Cell[][]): { rows: Cell[][]; columns: number } {
   }
   const before = new Uint32Array(width + 1);
   for (let i = 0; i < width; i++) before[i + 1] = before[i]! + kept[i]!;
-  const remapped = rows
-    .map((row) =>
-      row
-        .filter((c) => c.text !== '')
-        .map((c) => ({ text: c.text, start: before[c.start]!, span: before[c.start + c.span]! - before[c.start]! })),
-    )
-    .filter((row) => row.length > 0);
+  const remapped: Cell[][] = [];
+  for (const row of rows) {
+    const out: Cell[] = [];
+    for (const c of row) {
+      if (c.text !== '') out.push({ text: c.text, start: before[c.start]!, span: before[c.start + c.span]! - before[c.start]! });
+    }
+    if (out.length > 0) remapped.push(out);
+  }
   return { rows: remapped, columns: before[width]! };
 }
 

@@ -1,6 +1,7 @@
 import { decEquals, isNegative, negate, sub } from '../decimal.ts';
 import type { StatementFigure } from '../statement-types.ts';
 import type { Candidate } from './candidates.ts';
+import { statementFigure } from './figures.ts';
 
 /**
  * The only two places a served value differs from the tagged one. Both keep what was filed
@@ -19,13 +20,10 @@ export function applyIncomeCorrections(
 
   // cost tagged as a credit: revenue + cost = gross profit
   if (isNegative(cost.value) && !decEquals(sub(revenue.value, cost.value), gross.value) && decEquals(sub(revenue.value, negate(cost.value)), gross.value)) {
-    figures.set('COST_OF_REVENUE', {
-      ...cost,
-      value: negate(cost.value),
-      correction_rule: 'COST_OF_REVENUE_CREDIT_SIGN',
-      as_filed_value: cost.value,
-      as_filed_concept: null,
-    });
+    figures.set(
+      'COST_OF_REVENUE',
+      statementFigure({ ...cost, value: negate(cost.value), correction_rule: 'COST_OF_REVENUE_CREDIT_SIGN', as_filed_value: cost.value, as_filed_concept: null }),
+    );
     return;
   }
 
@@ -36,14 +34,17 @@ export function applyIncomeCorrections(
     (c) => c.concept !== revenue.source_xbrl_concept && decEquals(sub(c.value, cost.value), gross.value),
   );
   if (!fitting) return;
-  figures.set('REVENUE', {
-    ...revenue,
-    value: fitting.value,
-    source_accession: fitting.fact.accession,
-    source_xbrl_concept: fitting.concept,
-    mapping_type: 'CORRECTION',
-    correction_rule: 'REVENUE_RESIDUAL_TOP_LINE_REPLACED',
-    as_filed_value: null,
-    as_filed_concept: revenue.source_xbrl_concept,
-  });
+  figures.set(
+    'REVENUE',
+    statementFigure({
+      ...revenue,
+      value: fitting.value,
+      source_accession: fitting.fact.accession,
+      source_xbrl_concept: fitting.concept,
+      mapping_type: 'CORRECTION',
+      correction_rule: 'REVENUE_RESIDUAL_TOP_LINE_REPLACED',
+      as_filed_value: null,
+      as_filed_concept: revenue.source_xbrl_concept,
+    }),
+  );
 }

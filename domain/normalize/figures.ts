@@ -63,6 +63,32 @@ export function derivedFigure(
   };
 }
 
+/**
+ * A figure with every field in the order sourceFigure writes them: use it for a changed copy
+ * (`statementFigure({ ...f, value })`). A spread copy alone gets a map of its own (sized to its
+ * source, not to the literal), and each new figure map deoptimized the functions comparing and
+ * storing figures.
+ */
+export function statementFigure(f: StatementFigure): StatementFigure {
+  return {
+    metric: f.metric,
+    value: f.value,
+    unit: f.unit,
+    period_start: f.period_start,
+    period_end: f.period_end,
+    source_accession: f.source_accession,
+    source_xbrl_concept: f.source_xbrl_concept,
+    mapping_type: f.mapping_type,
+    selection_rule: f.selection_rule,
+    value_origin: f.value_origin,
+    correction_rule: f.correction_rule,
+    as_filed_value: f.as_filed_value,
+    as_filed_concept: f.as_filed_concept,
+    calculation_steps: f.calculation_steps,
+    decimals: f.decimals ?? null,
+  };
+}
+
 export function stepOf(operation: CalculationStep['operation'], f: StatementFigure | KnownFlow): CalculationStep {
   return {
     operation,

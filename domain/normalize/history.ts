@@ -89,6 +89,7 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
         fiscal_year_focus: first.fy,
         fiscal_period_focus: first.fp,
         source: 'companyfacts',
+        filing_date_estimated: false,
       },
     );
   }

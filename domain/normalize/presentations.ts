@@ -178,8 +178,7 @@ export function presentFiling(
       const q4 = own
         ? present(type, p.pos.fiscal_year, 'Q4', own.start, own.end, own.metrics, catalog, currency, choose)
         : emptyPresentation(type, p.pos.fiscal_year, 'Q4', null, p.end, currency);
-      const told = [1, 2, 3].map((q) => discrete.get(`${p.pos.fiscal_year}|${q}`));
-      const derived = deriveQuarter(type, p, 4, catalog, store, currency, filing.accession, told, choose);
+      const derived = deriveQuarter(type, p, 4, catalog, store, currency, filing.accession, discrete, choose);
       for (const [metric, figure] of derived?.figures ?? []) if (!q4.figures.has(metric)) q4.figures.set(metric, figure);
       if (q4.period_start === null && derived) q4.period_start = derived.period_start;
       if (own) q4.partial = true;
@@ -200,7 +199,9 @@ export function presentFiling(
         const fresh = new Map<string, Candidate[]>();
         for (const [metric, list] of p.metrics) if (!store.has(metric, p.pos.fiscal_year, Q4_MARK)) fresh.set(metric, list);
         if (fresh.size === 0) continue;
-        const q4 = deriveQuarter(type, { ...p, metrics: fresh, pos: yearPos, end: closed.period_end }, 4, catalog, store, currency, filing.accession);
+        // a literal, not a spread copy of p: one FlowPeriod shape for deriveQuarter
+        const year: FlowPeriod = { pos: yearPos, start: p.start, end: closed.period_end, metrics: fresh };
+        const q4 = deriveQuarter(type, year, 4, catalog, store, currency, filing.accession);
         if (q4 && q4.figures.size > 0) out.push(q4);
       }
     }
@@ -299,22 +300,25 @@ function deriveQuarter(
   store: FlowStore,
   currency: string | null,
   accession: string,
-  told: readonly (FlowPeriod | undefined)[] = [],
+  told: ReadonlyMap<string, FlowPeriod> | null = null,
   choose?: Chooser,
 ): Presentation | null {
   const fy = cumulative.pos.fiscal_year;
+  // the three quarters this very filing tells (a Q4 from an annual report): looked up here, not
+  // passed as an array, whose element kind varied with how it was made (Array.prototype.map in
+  // the interpreter or inlined in optimized code) and deoptimized this function on each new one
+  const told1 = choose && told ? told.get(`${fy}|1`) : undefined;
+  const told2 = told1 ? told!.get(`${fy}|2`) : undefined;
+  const told3 = told2 ? told!.get(`${fy}|3`) : undefined;
   let start: string | null = null;
   const p = emptyPresentation(type, fy, q === 4 ? 'Q4' : periodName(q), null, cumulative.end, currency);
   for (const [metric, yearList] of cumulative.metrics) {
     const m = catalog.byName.get(metric)!;
     if (m.statement_type !== type || m.unit_type !== 'currency') continue;
-    // the year minus the three quarters this very filing tells (restated or not): the latest quarters.
-    // Three plain lookups, not an array mapped from `told`: arrays of this path and of the empty
-    // default had different element kinds, and each new one deoptimized this function (measured
-    // with --trace-deopt: 3 of its 6 deopts in a whole-mirror run)
-    const l1 = choose && told.length === 3 ? told[0]?.metrics.get(metric) : undefined;
-    const l2 = l1 !== undefined ? told[1]?.metrics.get(metric) : undefined;
-    const l3 = l2 !== undefined ? told[2]?.metrics.get(metric) : undefined;
+    // the year minus the three quarters this very filing tells (restated or not): the latest quarters
+    const l1 = told1?.metrics.get(metric);
+    const l2 = l1 !== undefined ? told2?.metrics.get(metric) : undefined;
+    const l3 = l2 !== undefined ? told3?.metrics.get(metric) : undefined;
     if (l3 !== undefined) {
       const unit = unitOf(m, currency);
       const year = sourceFigure(choose!(yearList, type).candidate, unit);

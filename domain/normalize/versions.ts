@@ -2,7 +2,7 @@ import { sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
 import { compareFigures, morePrecise, slippedSide } from '../statements/versions.ts';
-import { sourceFigure } from './figures.ts';
+import { sourceFigure, statementFigure } from './figures.ts';
 import type { Alternatives, Presentation } from './presentations.ts';
 
 /** A metric whose value a later filing changed: what it was, what it became, and both filings. */
@@ -119,14 +119,15 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     }
     if (verdict === 'SCALE_SLIP') {
       const corrects = slippedSide(before, figure, sameUnitValues(latest.figures, metric, before.unit)) === 'BEFORE';
-      slipped.push({ ...identityOf(p), metric, version_sequence: latest.version_sequence, previous: before, filed: figure, accession: filing.accession, corrects });
+      slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects));
       if (corrects) {
         // the figure on record was the slip: the later value fits the statement and replaces it,
         // in a version that revises nothing (no alert: nobody restated anything)
         changes.push([metric, figure]);
         added = true;
       } else {
-        changes.push([metric, { ...figure, value: before.value, correction_rule: 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', as_filed_value: figure.value, as_filed_concept: null, decimals: before.decimals ?? null }]);
+        const kept = statementFigure({ ...figure, value: before.value, correction_rule: 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', as_filed_value: figure.value, as_filed_concept: null, decimals: before.decimals ?? null });
+        changes.push([metric, kept]);
       }
       continue;
     }
@@ -160,7 +161,7 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     figures,
     revisions,
   };
-  for (const s of slipped) slips.push({ ...s, version_sequence: v.version_sequence });
+  for (const s of slipped) slips.push(scaleSlip(s, s.metric, v.version_sequence, s.previous, s.filed, s.accession, s.corrects));
   versions.push(v);
   return v;
 }
@@ -172,6 +173,25 @@ function sameUnitValues(figures: ReadonlyMap<string, StatementFigure>, except: s
   return out;
 }
 
-function identityOf(p: Presentation) {
-  return { statement_type: p.statement_type, fiscal_year: p.fiscal_year, fiscal_period: p.fiscal_period };
+/** every ScaleSlip is made here, so slips have one shape (a spread copy would make another map) */
+function scaleSlip(
+  at: Pick<ScaleSlip, 'statement_type' | 'fiscal_year' | 'fiscal_period'>,
+  metric: string,
+  versionSequence: number,
+  previous: StatementFigure,
+  filed: StatementFigure,
+  accession: string,
+  corrects: boolean,
+): ScaleSlip {
+  return {
+    statement_type: at.statement_type,
+    fiscal_year: at.fiscal_year,
+    fiscal_period: at.fiscal_period,
+    metric,
+    version_sequence: versionSequence,
+    previous,
+    filed,
+    accession,
+    corrects,
+  };
 }

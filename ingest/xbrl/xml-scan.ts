@@ -250,41 +250,13 @@ export class XmlScanParser {
       i = close + 1;
     }
     const count = spans.length / 4;
+    // the attributes that need more than a plain read are read apart (readAttributes,
+    // resolveAttributes): this scan is among the hottest code of ingestion, and with those rarer
+    // paths inline it was recompiled whole each time one of them first ran
     let ns: Record<string, string> = NO_NAMESPACES;
     let list: SaxesAttributeNS[] | null = null;
-    let prefixed = 0;
-    if (plain) {
-      // the same name twice is the only way plain attributes clash
-      for (let a = 1; a < count; a++) {
-        for (let b = 0; b < a; b++) if (sameText(doc, spans[a * 4]!, spans[a * 4 + 1]!, spans[b * 4]!, spans[b * 4 + 1]!)) fail(`duplicate attribute: ${doc.slice(spans[a * 4]!, spans[a * 4 + 1]!)}.`);
-      }
-    } else {
-      list = [];
-      for (let a = 0; a < count; a++) {
-        const attrName = doc.slice(spans[a * 4]!, spans[a * 4 + 1]!);
-        let value = doc.slice(spans[a * 4 + 2]!, spans[a * 4 + 3]!);
-        if (VALUE_SPECIAL.test(value)) {
-          if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\n\t]/g, ' ');
-          if (value.includes('&')) value = this.decode(value);
-        }
-        const { prefix, local } = qname(attrName);
-        const attr = { name: attrName, prefix, local, value } as SaxesAttributeNS;
-        list.push(attr);
-        if (prefix !== '') prefixed++;
-        if (prefix === 'xmlns') {
-          const trimmed = value.trim();
-          if (trimmed === '') fail('invalid attempt to undefine prefix in XML 1.0');
-          if (ns === NO_NAMESPACES) ns = Object.create(BARE) as Record<string, string>;
-          ns[local] = trimmed;
-          checkPair(local, trimmed);
-        } else if (attrName === 'xmlns') {
-          const trimmed = value.trim();
-          if (ns === NO_NAMESPACES) ns = Object.create(BARE) as Record<string, string>;
-          ns[''] = trimmed;
-          checkPair('', trimmed);
-        }
-      }
-    }
+    if (plain) checkDistinctNames(doc, spans, count);
+    else ns = this.readAttributes(doc, spans, count, (list = []));
     const { prefix, local } = qname(name);
     this.topNS = ns;
     const tag = new ScannedTag(name, prefix, local, ns, selfClosing);
@@ -295,26 +267,7 @@ export class XmlScanParser {
     }
     tag.uri = uri;
     if (list !== null) {
-      const attributes = Object.create(BARE) as Record<string, SaxesAttributeNS>;
-      // duplicates: the same name twice, or two prefixes bound to one namespace with the same local name
-      const seen = prefixed > 1 ? new Set<string>() : null;
-      for (const attr of list) {
-        if (attr.prefix === '') {
-          attr.uri = attr.name === 'xmlns' ? XMLNS_NAMESPACE : '';
-        } else {
-          const u = this.resolve(attr.prefix);
-          if (u === undefined) fail(`unbound namespace prefix: ${JSON.stringify(attr.prefix)}.`);
-          attr.uri = u;
-          if (seen) {
-            const eqname = `{${u}}${attr.local}`;
-            if (seen.has(eqname)) fail(`duplicate attribute: ${eqname}.`);
-            seen.add(eqname);
-          }
-        }
-        if (attributes[attr.name] !== undefined) fail(`duplicate attribute: ${attr.name}.`);
-        attributes[attr.name] = attr;
-      }
-      tag.made = attributes;
+      tag.made = this.resolveAttributes(list);
     } else if (count > 0) {
       tag.doc = doc;
       tag.spans = spans.slice();
@@ -326,6 +279,64 @@ export class XmlScanParser {
     if (selfClosing) handlers.closetag?.(tag as unknown as SaxesTagNS);
     else tags.push(tag as unknown as SaxesTagNS);
     return i;
+  }
+
+  /**
+   * The attributes of a tag that has a prefixed or namespace-declaring attribute or a reference,
+   * in document order (pushed onto `list`), and the namespaces the tag declares.
+   */
+  private readAttributes(doc: string, spans: readonly number[], count: number, list: SaxesAttributeNS[]): Record<string, string> {
+    let ns: Record<string, string> = NO_NAMESPACES;
+    for (let a = 0; a < count; a++) {
+      const attrName = doc.slice(spans[a * 4]!, spans[a * 4 + 1]!);
+      let value = doc.slice(spans[a * 4 + 2]!, spans[a * 4 + 3]!);
+      if (VALUE_SPECIAL.test(value)) {
+        if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\n\t]/g, ' ');
+        if (value.includes('&')) value = this.decode(value);
+      }
+      const { prefix, local } = qname(attrName);
+      const attr = { name: attrName, prefix, local, value } as SaxesAttributeNS;
+      list.push(attr);
+      if (prefix === 'xmlns') {
+        const trimmed = value.trim();
+        if (trimmed === '') fail('invalid attempt to undefine prefix in XML 1.0');
+        if (ns === NO_NAMESPACES) ns = Object.create(BARE) as Record<string, string>;
+        ns[local] = trimmed;
+        checkPair(local, trimmed);
+      } else if (attrName === 'xmlns') {
+        const trimmed = value.trim();
+        if (ns === NO_NAMESPACES) ns = Object.create(BARE) as Record<string, string>;
+        ns[''] = trimmed;
+        checkPair('', trimmed);
+      }
+    }
+    return ns;
+  }
+
+  /** The attributes read by readAttributes with their namespaces resolved, by qualified name; refuses duplicates. */
+  private resolveAttributes(list: SaxesAttributeNS[]): Record<string, SaxesAttributeNS> {
+    let prefixed = 0;
+    for (const attr of list) if (attr.prefix !== '') prefixed++;
+    const attributes = Object.create(BARE) as Record<string, SaxesAttributeNS>;
+    // duplicates: the same name twice, or two prefixes bound to one namespace with the same local name
+    const seen = prefixed > 1 ? new Set<string>() : null;
+    for (const attr of list) {
+      if (attr.prefix === '') {
+        attr.uri = attr.name === 'xmlns' ? XMLNS_NAMESPACE : '';
+      } else {
+        const u = this.resolve(attr.prefix);
+        if (u === undefined) fail(`unbound namespace prefix: ${JSON.stringify(attr.prefix)}.`);
+        attr.uri = u;
+        if (seen) {
+          const eqname = `{${u}}${attr.local}`;
+          if (seen.has(eqname)) fail(`duplicate attribute: ${eqname}.`);
+          seen.add(eqname);
+        }
+      }
+      if (attributes[attr.name] !== undefined) fail(`duplicate attribute: ${attr.name}.`);
+      attributes[attr.name] = attr;
+    }
+    return attributes;
   }
 
   /** Reads `</name>` at `lt`, emits it for the element it closes, and returns the index past it. */
@@ -410,6 +421,13 @@ class ScannedTag {
       this.spans = null;
     }
     return this.made;
+  }
+}
+
+/** Plain attributes clash only by the same name twice. */
+function checkDistinctNames(doc: string, spans: readonly number[], count: number): void {
+  for (let a = 1; a < count; a++) {
+    for (let b = 0; b < a; b++) if (sameText(doc, spans[a * 4]!, spans[a * 4 + 1]!, spans[b * 4]!, spans[b * 4 + 1]!)) fail(`duplicate attribute: ${doc.slice(spans[a * 4]!, spans[a * 4 + 1]!)}.`);
   }
 }
 
