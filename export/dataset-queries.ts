@@ -32,7 +32,8 @@ function query(sql: Sql, dataset: DatasetName) {
         ORDER BY filing_date, accession`;
     case 'statements':
       // the metric count is stored with the version (db/migrations/000033): counting the figures'
-      // keys here decompressed every version's figures once more; a row stored without it is counted
+      // keys here decompressed every version's figures once more; a version stored before the
+      // column existed (NULL) is counted here as before
       return sql`
         SELECT fiscal_year AS part,
                statement_version_id::text, cik, statement_type, fiscal_year::text, fiscal_period,

@@ -208,7 +208,7 @@ describe('bulk export on the real corpus (local store, service routes)', () => {
   });
 
   it("exports each served version's metric_count as its number of figures, stored when the version was written, and counts a version stored without it", async () => {
-    // every stored version carries its count, written by ingestion (or the migration, for older rows)
+    // every version ingestion stored carries its count
     const [stored] = await svc.sql<{ n: number; wrong: number }[]>`
       SELECT count(*)::int AS n, count(*) FILTER (WHERE metric_count IS DISTINCT FROM (SELECT count(*) FROM jsonb_object_keys(figures)))::int AS wrong
       FROM statement_versions`;
