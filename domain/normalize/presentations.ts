@@ -6,7 +6,7 @@ import { durationClass, YTD_QUARTERS, type FiscalCalendar, type FiscalPosition }
 import type { FiscalPeriod, SelectionRule, StatementFigure } from '../statement-types.ts';
 import { collectCandidates, parsePeriodKey, reportingCurrency, type Candidate, type ConceptIndex } from './candidates.ts';
 import { applyIncomeCorrections } from './corrections.ts';
-import { chooseCandidate, faceFor, NO_FACE, type FaceConcepts } from './face-concepts.ts';
+import { chooseCandidate, faceFor, NO_FACE, type FaceConcepts, type StatementConcepts } from './face-concepts.ts';
 import { derivedFigure, knownFlow, sourceFigure, stepOf, type KnownFlow } from './figures.ts';
 import { imputeRevenue } from './imputed.ts';
 
@@ -90,12 +90,23 @@ function unitOf(m: CanonicalMetric, currency: string | null): string {
   return m.unit_type === 'currency' ? currency ?? 'USD' : m.unit_type === 'per_share' ? `${currency ?? 'USD'}/shares` : 'shares';
 }
 
-interface FlowPeriod {
+/** The candidates of one period of a filing; a balance sheet's instant has no start. */
+interface Period {
   pos: FiscalPosition;
-  start: string;
+  start: string | null;
   end: string;
   metrics: Map<string, Candidate[]>;
 }
+
+interface FlowPeriod extends Period {
+  start: string;
+}
+
+/** No face: the same shape as a face of no statements, so choosing reads one shape (a null read first late recompiled presentFiling) */
+const NO_FILING_FACE: { statements: StatementConcepts; own: boolean } = { statements: new Map(), own: false };
+
+/** the candidates of a quarter the filing tells only year-to-date: present() of none is an empty presentation */
+const NO_METRICS: Map<string, Candidate[]> = new Map();
 
 /**
  * Turn one periodic filing into statement presentations. Periods come from the facts' own dates
@@ -111,15 +122,16 @@ export function presentFiling(
   face: FaceConcepts = NO_FACE,
 ): Presentation[] {
   const currency = reportingCurrency(facts);
-  const filingFace = faceFor(face, filing.accession, filing.filing_date);
+  const filingFace = faceFor(face, filing.accession, filing.filing_date) ?? NO_FILING_FACE;
   const choose: Chooser = (list, type) => chooseCandidate(list, type, filingFace);
-  choose.presented = (concept, type) => filingFace !== null && filingFace.own && (filingFace.statements.get(type)?.has(concept) ?? false);
+  choose.presented = (concept, type) => filingFace.own && (filingFace.statements.get(type)?.has(concept) ?? false);
   const candidates = collectCandidates(facts, catalog.index, currency);
   const annual = isAnnualForm(filing.form);
   // a 10-K's quarters are those of a filer with quarterly reports; a 20-F/40-F filer has none to restate
   const quarterly = DOMESTIC_ANNUAL_FORMS.test(filing.form);
 
-  const balances = new Map<string, { pos: FiscalPosition; end: string; metrics: Map<string, Candidate[]> }>();
+  // balances keep the FlowPeriod shape (start null) so that keepLargest, already hot, compares them
+  const balances = new Map<string, Period>();
   const discrete = new Map<string, FlowPeriod>();
   const ytd = new Map<string, FlowPeriod>();
 
@@ -130,9 +142,7 @@ export function presentFiling(
     if (start === null) {
       if (annual && pos.quarter !== 4) continue;
       if (!hasAny(metrics, BALANCE_ANCHORS)) continue;
-      const id = `${pos.fiscal_year}|${fp}`;
-      const seen = balances.get(id);
-      if (!seen || metrics.size > seen.metrics.size) balances.set(id, { pos, end, metrics });
+      keepLargest(balances, `${pos.fiscal_year}|${fp}`, { pos, start: null, end, metrics });
       continue;
     }
     const cls = durationClass(start, end);
@@ -175,12 +185,10 @@ export function presentFiling(
       const fy = present(type, p.pos.fiscal_year, 'FY', p.start, p.end, p.metrics, catalog, currency, choose);
       if (fy.figures.size > 0) out.push(fy);
       const own = discrete.get(`${p.pos.fiscal_year}|4`);
-      const q4 = own
-        ? present(type, p.pos.fiscal_year, 'Q4', own.start, own.end, own.metrics, catalog, currency, choose)
-        : emptyPresentation(type, p.pos.fiscal_year, 'Q4', null, p.end, currency);
+      // one call for both cases (no metrics: an empty presentation), so the rarer one compiles along
+      const q4 = present(type, p.pos.fiscal_year, 'Q4', own?.start ?? null, own?.end ?? p.end, own?.metrics ?? NO_METRICS, catalog, currency, choose);
       const derived = deriveQuarter(type, p, 4, catalog, store, currency, filing.accession, discrete, choose);
-      for (const [metric, figure] of derived?.figures ?? []) if (!q4.figures.has(metric)) q4.figures.set(metric, figure);
-      if (q4.period_start === null && derived) q4.period_start = derived.period_start;
+      fillFromDerived(q4, derived);
       if (own) q4.partial = true;
       for (const [metric, f] of q4.figures) store.set(metric, p.pos.fiscal_year, Q4_MARK, f);
       if (q4.figures.size > 0) out.push(q4);
@@ -212,14 +220,9 @@ export function presentFiling(
       const cumulative = ytd.get(id);
       const anyPeriod = (own ?? cumulative)!;
       const q = anyPeriod.pos.quarter;
-      const stmt = own
-        ? present(type, own.pos.fiscal_year, periodName(q), own.start, own.end, own.metrics, catalog, currency, choose)
-        : emptyPresentation(type, anyPeriod.pos.fiscal_year, periodName(q), null, anyPeriod.end, currency);
-      if (cumulative && q > 1) {
-        const derived = deriveQuarter(type, cumulative, q, catalog, store, currency, filing.accession);
-        for (const [metric, figure] of derived?.figures ?? []) if (!stmt.figures.has(metric)) stmt.figures.set(metric, figure);
-        if (stmt.period_start === null && derived) stmt.period_start = derived.period_start;
-      }
+      // anyPeriod is own when there is one; without, an empty presentation (see Q4 above)
+      const stmt = present(type, anyPeriod.pos.fiscal_year, periodName(q), own?.start ?? null, anyPeriod.end, own?.metrics ?? NO_METRICS, catalog, currency, choose);
+      fillFromDerived(stmt, cumulative && q > 1 ? deriveQuarter(type, cumulative, q, catalog, store, currency, filing.accession) : null);
       if (annual) stmt.partial = true;
       if (stmt.figures.size > 0) out.push(stmt);
     }
@@ -244,9 +247,33 @@ function hasAny(metrics: ReadonlyMap<string, unknown>, names: readonly string[])
   return false;
 }
 
-function keepLargest(map: Map<string, FlowPeriod>, id: string, p: FlowPeriod): void {
-  const seen = map.get(id);
-  if (!seen || p.metrics.size > seen.metrics.size) map.set(id, p);
+/**
+ * Stands for "nothing kept yet" so keepLargest reads a size on every call: a first duplicate
+ * period, late in a run, otherwise met an unread load and recompiled presentFiling.
+ */
+const NOTHING_KEPT: Period = {
+  pos: Object.freeze({ fiscal_year: 0, quarter: 4, year_start: '', year_end: '' }),
+  start: null,
+  end: '',
+  metrics: NO_METRICS,
+};
+
+function keepLargest<P extends Period>(map: Map<string, P>, id: string, p: P): void {
+  const seen = map.get(id) ?? NOTHING_KEPT;
+  const larger = p.metrics.size > seen.metrics.size;
+  if (seen === NOTHING_KEPT || larger) map.set(id, p);
+}
+
+/**
+ * Adds to a statement what its derived quarter knows and it does not: figures, a start date. One
+ * function for the Q4 and the quarter paths, called on every pass (derived null or not), so that
+ * the path a run meets first gives the type feedback for both: a quarter's first derived figures,
+ * late in a run, otherwise recompiled presentFiling.
+ */
+function fillFromDerived(stmt: Presentation, derived: Presentation | null): void {
+  if (derived === null) return;
+  for (const [metric, figure] of derived.figures) if (!stmt.figures.has(metric)) stmt.figures.set(metric, figure);
+  if (stmt.period_start === null) stmt.period_start = derived.period_start;
 }
 
 function emptyPresentation(
