@@ -314,14 +314,22 @@ function quarterExceedsYear(v: QualityVersion, index: PeriodIndex): QualityFindi
   for (const metric in v.values) {
     if (!yearComparable(metric)) continue;
     const value = v.values[metric]!;
-    const larger = quarters.filter((q) => q.values[metric] !== undefined && exceeds(q.values[metric]!, value));
+    // pushed, not filtered and mapped: an optimized filter() made another array kind than the
+    // builtin's, and the first finding after optimization recompiled this function
+    const larger: QualityVersion[] = [];
+    for (const q of quarters) if (q.values[metric] !== undefined && exceeds(q.values[metric]!, value)) larger.push(q);
     if (larger.length === 0) continue;
-    const list = larger.map((q) => `${q.fiscal_period} ${readable(q.values[metric]!)}`).join(', ');
+    const told: string[] = [];
+    const compared = [point('subject', v, metric)];
+    for (const q of larger) {
+      told.push(`${q.fiscal_period} ${readable(q.values[metric]!)}`);
+      compared.push(point('quarter', q, metric));
+    }
     out.push(
       finding(v, 'DQ_QUARTER_EXCEEDS_YEAR', 'HIGH', metric,
-        `${metric} for fiscal ${v.fiscal_year} (${readable(value)}, ${label(v)}) is smaller than quarters reported before it (${list}); ` +
+        `${metric} for fiscal ${v.fiscal_year} (${readable(value)}, ${label(v)}) is smaller than quarters reported before it (${told.join(', ')}); ` +
           'a quarter of a non-negative flow cannot exceed its year (DQC_0108), so the year or those quarters are misstated or mis-scaled.',
-        { compared: [point('subject', v, metric), ...larger.map((q) => point('quarter', q, metric))] }),
+        { compared }),
     );
   }
   return out;
