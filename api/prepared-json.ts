@@ -52,6 +52,47 @@ export function jsonOf(value: unknown): string {
   return `{${parts.join(',')}}`;
 }
 
+/**
+ * `Buffer.from(jsonOf(value))`, without encoding a prepared value's text again: its UTF-8 bytes are
+ * kept with it, and a plain wrapper around prepared values (the JSON-RPC envelope of a tool
+ * result, whose id changes per request) is written as its small parts around those kept bytes.
+ * The bytes are exactly those of `JSON.stringify(value)`.
+ */
+export function jsonBytesOf(value: unknown): Buffer {
+  if (typeof value !== 'object' || value === null) return Buffer.from(JSON.stringify(value), 'utf8');
+  if (renderings.has(value)) return keptWith(value, 'json-bytes', () => Buffer.from(jsonOf(value), 'utf8'));
+  if (!holdsPrepared(value, 3)) return Buffer.from(JSON.stringify(value), 'utf8');
+  const parts: Buffer[] = [];
+  let text = ''; // wrapper text not yet turned into bytes
+  const put = (v: unknown) => {
+    if (typeof v === 'object' && v !== null && (renderings.has(v) || holdsPrepared(v, 2))) {
+      parts.push(Buffer.from(text, 'utf8'), jsonBytesOf(v));
+      text = '';
+    } else text += JSON.stringify(v);
+  };
+  if (Array.isArray(value)) {
+    text = '[';
+    value.forEach((v, i) => {
+      if (i > 0) text += ',';
+      if (skipped(v)) text += 'null';
+      else put(v);
+    });
+    text += ']';
+  } else {
+    text = '{';
+    let first = true;
+    for (const [k, v] of Object.entries(value)) {
+      if (skipped(v)) continue;
+      text += `${first ? '' : ','}${JSON.stringify(k)}:`;
+      first = false;
+      put(v);
+    }
+    text += '}';
+  }
+  parts.push(Buffer.from(text, 'utf8'));
+  return Buffer.concat(parts);
+}
+
 /** What JSON.stringify leaves out of an object (and writes as null in an array). */
 function skipped(v: unknown): boolean {
   return v === undefined || typeof v === 'function' || typeof v === 'symbol';

@@ -49,8 +49,8 @@ export class EncodedBody {
   private readonly compressed = new Map<'br' | 'gzip', Buffer>();
 
   /** `strong`: compress at the highest levels (the result is kept, so its cost is paid once) */
-  constructor(text: string, private readonly strong = false) {
-    this.raw = Buffer.from(text, 'utf8');
+  constructor(text: string | Buffer, private readonly strong = false) {
+    this.raw = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
   }
 
   get etag(): string {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { compactJson } from '../api/mcp-envelope.ts';
-import { jsonOf, keptWith, memoOf, prepared } from '../api/prepared-json.ts';
+import { jsonBytesOf, jsonOf, keptWith, memoOf, prepared } from '../api/prepared-json.ts';
 import { VersionPayloads } from '../areas/statements/version-payloads.ts';
 import { insertNextVersion } from './helpers/next-version.ts';
 import { get, post } from './helpers/http.ts';
@@ -123,5 +123,27 @@ describe('prepared statement payloads (one per immutable version)', () => {
       kept,
     ];
     for (const v of values) assert.equal(jsonOf(v), JSON.stringify(v));
+  });
+
+  it("writes the same bytes as JSON.stringify's UTF-8, reusing a prepared value's encoded bytes inside an envelope", () => {
+    const kept = prepared({ name: 'Société Générale — 株式会社 😀', b: [1, 'x', null, { c: true }], d: '2023-09-30' });
+    const when = new Date(Date.UTC(2024, 0, 2));
+    const values: unknown[] = [
+      { jsonrpc: '2.0', id: 7, result: kept },
+      { jsonrpc: '2.0', id: 'ü-1', result: { content: [{ type: 'text', text: 'ä' }], structuredContent: kept, isError: false } },
+      { a: undefined, f: () => 1, kept, n: null, list: [undefined, kept, () => 2], when },
+      [kept, { deep: { deeper: kept } }, 'ö'],
+      [undefined, kept],
+      { toJSON: () => 'custom', kept },
+      { 'quote"key': kept, num: -0, big: 1e21 },
+      kept,
+      { plain: 'ß' },
+      'text',
+      12,
+      null,
+    ];
+    for (const v of values) assert.deepEqual(jsonBytesOf(v), Buffer.from(JSON.stringify(v), 'utf8'), JSON.stringify(v));
+    // the prepared value's bytes are encoded once and kept
+    assert.equal(jsonBytesOf(kept), jsonBytesOf(kept));
   });
 });
