@@ -1,7 +1,7 @@
 /**
  * Serializations kept with values that never change. A handler that serves an immutable payload
  * (a stored statement version) registers it once with `prepared`: the value is deep-frozen, so it
- * cannot drift from what was serialized, and `jsonOf` / `memoOf` then compute each rendering of it
+ * cannot drift from what was serialized, and `jsonBytesOf` / `memoOf` then compute each rendering of it
  * (the HTTP body, the MCP text) once instead of per request. Any other value is serialized afresh,
  * so the bytes on the wire are the same either way.
  */
@@ -37,30 +37,15 @@ export function memoOf(value: unknown, name: string, render: (v: unknown) => str
 }
 
 /**
- * JSON.stringify(value), byte for byte. A prepared value's text is kept; a plain object or array
- * that holds prepared values (the JSON-RPC envelope around a tool result) is written around their
- * kept texts, so only the small wrapper is serialized per request. Anything else (class instances,
- * Dates, a toJSON method) goes to JSON.stringify as a whole, which defines the bytes.
- */
-export function jsonOf(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
-  if (renderings.has(value)) return memoOf(value, 'json', (v) => JSON.stringify(v));
-  if (!holdsPrepared(value, 3)) return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v) => (skipped(v) ? 'null' : jsonOf(v))).join(',')}]`;
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(value)) if (!skipped(v)) parts.push(`${JSON.stringify(k)}:${jsonOf(v)}`);
-  return `{${parts.join(',')}}`;
-}
-
-/**
- * `Buffer.from(jsonOf(value))`, without encoding a prepared value's text again: its UTF-8 bytes are
- * kept with it, and a plain wrapper around prepared values (the JSON-RPC envelope of a tool
- * result, whose id changes per request) is written as its small parts around those kept bytes.
- * The bytes are exactly those of `JSON.stringify(value)`.
+ * The UTF-8 bytes of JSON.stringify(value), byte for byte. A prepared value's bytes are made once
+ * and kept; a plain object or array that holds prepared values (the JSON-RPC envelope around a
+ * tool result, whose id changes per request) is written as its small parts around their kept
+ * bytes, so only the wrapper is serialized and encoded per request. Anything else (class
+ * instances, Dates, a toJSON method) goes to JSON.stringify as a whole, which defines the bytes.
  */
 export function jsonBytesOf(value: unknown): Buffer {
   if (typeof value !== 'object' || value === null) return Buffer.from(JSON.stringify(value), 'utf8');
-  if (renderings.has(value)) return keptWith(value, 'json-bytes', () => Buffer.from(jsonOf(value), 'utf8'));
+  if (renderings.has(value)) return keptWith(value, 'json-bytes', () => Buffer.from(JSON.stringify(value), 'utf8'));
   if (!holdsPrepared(value, 3)) return Buffer.from(JSON.stringify(value), 'utf8');
   const parts: Buffer[] = [];
   let text = ''; // wrapper text not yet turned into bytes
@@ -72,11 +57,13 @@ export function jsonBytesOf(value: unknown): Buffer {
   };
   if (Array.isArray(value)) {
     text = '[';
-    value.forEach((v, i) => {
+    // by index, not forEach: a hole is written null, as JSON.stringify writes it
+    for (let i = 0; i < value.length; i++) {
       if (i > 0) text += ',';
+      const v: unknown = value[i];
       if (skipped(v)) text += 'null';
       else put(v);
-    });
+    }
     text += ']';
   } else {
     text = '{';

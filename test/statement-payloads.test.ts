@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { compactJson } from '../api/mcp-envelope.ts';
-import { jsonBytesOf, jsonOf, keptWith, memoOf, prepared } from '../api/prepared-json.ts';
+import { jsonBytesOf, keptWith, memoOf, prepared } from '../api/prepared-json.ts';
 import { VersionPayloads } from '../areas/statements/version-payloads.ts';
 import { insertNextVersion } from './helpers/next-version.ts';
 import { get, post } from './helpers/http.ts';
@@ -84,7 +84,7 @@ describe('prepared statement payloads (one per immutable version)', () => {
 
   it('serializes a prepared value once, to the same text as JSON.stringify, and a plain value every time', () => {
     const value = prepared({ data: { a: '1.000000', list: [{ x: 1 }, { x: 2 }] } });
-    assert.equal(jsonOf(value), JSON.stringify(value));
+    assert.equal(jsonBytesOf(value).toString('utf8'), JSON.stringify(value));
     let renders = 0;
     const render = (v: unknown) => (renders++, JSON.stringify(v));
     memoOf(value, 'test', render);
@@ -122,7 +122,7 @@ describe('prepared statement payloads (one per immutable version)', () => {
       { 'quote"key': kept, num: -0, big: 1e21 },
       kept,
     ];
-    for (const v of values) assert.equal(jsonOf(v), JSON.stringify(v));
+    for (const v of values) assert.equal(jsonBytesOf(v).toString('utf8'), JSON.stringify(v));
   });
 
   it("writes the same bytes as JSON.stringify's UTF-8, reusing a prepared value's encoded bytes inside an envelope", () => {
@@ -134,6 +134,8 @@ describe('prepared statement payloads (one per immutable version)', () => {
       { a: undefined, f: () => 1, kept, n: null, list: [undefined, kept, () => 2], when },
       [kept, { deep: { deeper: kept } }, 'ö'],
       [undefined, kept],
+      // a sparse array: JSON.stringify writes its holes as null
+      [, kept, , 'x'],
       { toJSON: () => 'custom', kept },
       { 'quote"key': kept, num: -0, big: 1e21 },
       kept,
