@@ -95,7 +95,7 @@ interface Identity {
   started: string;
   db: string;
   usr: string;
-  /** the server's unix_socket_directories setting */
+  /** the server's unix_socket_directories setting; '' where this user may not read it */
   dirs: string;
 }
 
@@ -104,6 +104,8 @@ async function identity(sql: Sql): Promise<Identity> {
     SELECT pg_postmaster_start_time()::text AS started,
            (SELECT oid FROM pg_database WHERE datname = current_database())::text AS db,
            current_user::text AS usr,
-           current_setting('unix_socket_directories') AS dirs`;
+           -- pg_settings hides it from a user neither superuser nor pg_read_all_settings (NULL then),
+           -- where current_setting() would fail the whole query
+           coalesce((SELECT setting FROM pg_settings WHERE name = 'unix_socket_directories'), '') AS dirs`;
   return row!;
 }

@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { connect } from '../db/client.ts';
 import type { Database } from '../db/database.ts';
 import { localSocketPath, sameDatabaseOverLocalSocket, serverSocketDirs } from '../db/local-socket.ts';
 import { createTestDatabase } from './helpers/database.ts';
@@ -52,6 +54,31 @@ describe('ingestion over the local server socket (db/local-socket.ts)', () => {
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives a user who may not read unix_socket_directories the socket too (no superuser needed)', async (t) => {
+    const su = await sameDatabaseOverLocalSocket(db.sql, db.url, { max: 1 });
+    if (su === null) return t.skip('no usable local socket on this server');
+    await su.end({ timeout: 5 });
+    const role = `fds_socket_probe_${randomBytes(4).toString('hex')}`;
+    await db.sql`CREATE ROLE ${db.sql(role)} LOGIN`;
+    const url = new URL(db.url);
+    url.username = role;
+    url.password = '';
+    const plain = connect(url.href, { max: 1 });
+    let local: Awaited<ReturnType<typeof sameDatabaseOverLocalSocket>> = null;
+    try {
+      const [row] = await plain<{ su: boolean }[]>`SELECT rolsuper AS su FROM pg_roles WHERE rolname = current_user`;
+      assert.equal(row!.su, false);
+      local = await sameDatabaseOverLocalSocket(plain, url.href, { max: 1 });
+      assert.notEqual(local, null, 'the socket the superuser gets is the same for this user');
+      const [there] = await local!<{ usr: string; addr: string | null }[]>`SELECT current_user AS usr, inet_client_addr()::text AS addr`;
+      assert.deepEqual(there, { usr: role, addr: null });
+    } finally {
+      await local?.end({ timeout: 5 });
+      await plain.end({ timeout: 5 });
+      await db.sql`DROP ROLE ${db.sql(role)}`;
     }
   });
 
