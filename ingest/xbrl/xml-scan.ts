@@ -256,7 +256,10 @@ export class XmlScanParser {
     let ns: Record<string, string> = NO_NAMESPACES;
     let list: SaxesAttributeNS[] | null = null;
     if (plain) checkDistinctNames(doc, spans, count);
-    else ns = this.readAttributes(doc, spans, count, (list = []));
+    else {
+      list = [];
+      ns = this.readAttributes(doc, spans, count, list);
+    }
     const { prefix, local } = qname(name);
     this.topNS = ns;
     const tag = new ScannedTag(name, prefix, local, ns, selfClosing);
