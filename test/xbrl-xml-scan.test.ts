@@ -39,6 +39,8 @@ describe('XmlScanParser (the package XML reader) against saxes', () => {
       `<!DOCTYPE html [ <!ENTITY x "y"> ]><html xmlns="http://www.w3.org/1999/xhtml"><body><p>&nbsp;&eacute;</p><br/></body></html>`,
       `<r xmlns:xml="http://www.w3.org/XML/1998/namespace"><l xml:lang="en-US">Label</l></r>`,
       `<r   attr = "v"  ><s/></r  >`,
+      // references in the values of later tags, after tags whose values had none (the next '&' is remembered from tag to tag)
+      `<r a="1"><s b="2">x &amp; y</s><t c="x &amp; y" d="&#60;"/><u e="3"/><v f="&lt;" g="4"/><w h="5"/></r>`,
     ];
     for (const doc of docs) {
       const html = { nbsp: '\u00a0', eacute: '\u00e9' };
@@ -62,6 +64,7 @@ describe('XmlScanParser (the package XML reader) against saxes', () => {
       '<a>AT&T</a>',
       '<a x=1></a>',
       '<a x="<"></a>',
+      '<a x="1"><b y="2"/>&amp;<c z="<"/></a>',
       '<a x="1"y="2"></a>',
       '<a>]]></a>',
       '<a>\u0001</a>',

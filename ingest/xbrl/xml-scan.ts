@@ -117,6 +117,8 @@ export class XmlScanParser {
     let sawRoot = false;
     let closedRoot = false;
     let pos = 0;
+    this.nextLt = -1;
+    this.nextAmp = -1;
     while (pos < n) {
       this.at = pos;
       const lt = doc.indexOf('<', pos);
@@ -175,6 +177,16 @@ export class XmlScanParser {
   /** where in the document the construct being read starts: an error names its line and column */
   private at = 0;
 
+  /**
+   * The next `<` and `&` in the document at or after the last attribute value read (-1: not yet
+   * looked for; -2: none in the rest of the document): a value holding either is cut short or not
+   * plain. Kept from tag to tag, because a document whose `&`s are few and far between (an
+   * instance, a linkbase) made each tag with attributes search again to the next one, megabytes
+   * away: the largest single cost of reading those files.
+   */
+  private nextLt = -1;
+  private nextAmp = -1;
+
   /** start, end of each attribute's name and value, reused from tag to tag */
   private readonly spans: number[] = [];
 
@@ -198,9 +210,7 @@ export class XmlScanParser {
     spans.length = 0;
     let plain = true;
     let selfClosing = false;
-    // the next `<` and `&` at or after a value's start: a value holding either is cut short or not plain
-    let nextLt = -1;
-    let nextAmp = -1;
+    let { nextLt, nextAmp } = this;
     for (;;) {
       const gap = i;
       while (i < n && isSpace(doc.charCodeAt(i))) i++;
@@ -249,6 +259,8 @@ export class XmlScanParser {
       spans.push(nameStart, nameEnd, i + 1, close);
       i = close + 1;
     }
+    this.nextLt = nextLt;
+    this.nextAmp = nextAmp;
     const count = spans.length / 4;
     // the attributes that need more than a plain read are read apart (readAttributes,
     // resolveAttributes): this scan is among the hottest code of ingestion, and with those rarer
