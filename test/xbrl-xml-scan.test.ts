@@ -85,6 +85,7 @@ describe('XmlScanParser (the package XML reader) against saxes', () => {
       ['<a>\n x \u0001</a>', /^2:4: disallowed character\.$/],
       ['<a>\n<b>&undefined;</b></a>', /^2:4: /],
       ['', /^1:1: document must contain a root element\.$/],
+      ['<a>\n<b xmlns:p="u" xmlns:q="u" p:x="1" q:x="2"/></a>', /^2:1: duplicate attribute: \{u\}x\.$/],
     ];
     for (const [doc, want] of cases) {
       assert.throws(() => events(new XmlScanParser(), doc), (err: Error) => {

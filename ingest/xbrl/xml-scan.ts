@@ -39,6 +39,8 @@ const BARE: object = Object.create(null) as object;
 /** the ns of a tag without declarations and the attributes of a tag without any: shared, never written */
 const NO_NAMESPACES: Record<string, string> = Object.freeze(Object.create(BARE) as Record<string, string>);
 const NO_ATTRIBUTES: Record<string, SaxesAttributeNS> = Object.freeze(Object.create(BARE) as Record<string, SaxesAttributeNS>);
+/** the scope outside the root: the two prefixes XML binds itself */
+const ROOT_SCOPE: Readonly<Record<string, string>> = withDeclarations(NO_NAMESPACES, DEFAULT_NS);
 
 /** a character of an XML name (simplified to ASCII name characters and anything beyond U+00B6) */
 function isNameCode(c: number): boolean {
@@ -68,8 +70,12 @@ export class XmlScanParser {
   private readonly chunks: string[] = [];
   private readonly handlers: { opentag?: (tag: SaxesTagNS) => void; closetag?: (tag: SaxesTagNS) => void; text?: (text: string) => void; cdata?: (text: string) => void } = {};
   private readonly tags: SaxesTagNS[] = [];
-  /** the ns of the tag whose event is being handled: the innermost scope of `resolve` */
-  private topNS: Readonly<Record<string, string>> = DEFAULT_NS;
+  /**
+   * Every binding in scope at the tag whose event is being handled (the last tag opened or
+   * closed): what `resolve` answers from, in one lookup rather than a walk up the open tags,
+   * which for an XHTML element of an inline document went up to the root's xmlns on every tag.
+   */
+  private scope: Readonly<Record<string, string>> = ROOT_SCOPE;
 
   on(event: 'opentag' | 'closetag', handler: (tag: SaxesTagNS) => void): void;
   on(event: 'text' | 'cdata', handler: (text: string) => void): void;
@@ -84,14 +90,7 @@ export class XmlScanParser {
 
   /** The namespace URI a prefix has in the scope of the element being handled, or undefined. */
   resolve(prefix: string): string | undefined {
-    let uri = this.topNS[prefix];
-    if (uri !== undefined) return uri;
-    const { tags } = this;
-    for (let i = tags.length - 1; i >= 0; i--) {
-      uri = tags[i]!.ns[prefix];
-      if (uri !== undefined) return uri;
-    }
-    return DEFAULT_NS[prefix];
+    return this.scope[prefix];
   }
 
   close(): this {
@@ -273,8 +272,11 @@ export class XmlScanParser {
       ns = this.readAttributes(doc, spans, count, list);
     }
     const { prefix, local } = qname(name);
-    this.topNS = ns;
-    const tag = new ScannedTag(name, prefix, local, ns, selfClosing);
+    const { handlers, tags } = this;
+    // the tag's scope: its parent's, with its own declarations over it (made only when it declares some)
+    const parentScope = tags.length === 0 ? ROOT_SCOPE : (tags[tags.length - 1] as unknown as ScannedTag).scope;
+    this.scope = ns === NO_NAMESPACES ? parentScope : withDeclarations(parentScope, ns);
+    const tag = new ScannedTag(name, prefix, local, ns, selfClosing, this.scope);
     const uri = this.resolve(prefix) ?? '';
     if (prefix !== '') {
       if (prefix === 'xmlns') fail('tags may not have "xmlns" as prefix.');
@@ -289,7 +291,6 @@ export class XmlScanParser {
     } else {
       tag.made = NO_ATTRIBUTES;
     }
-    const { handlers, tags } = this;
     handlers.opentag?.(tag as unknown as SaxesTagNS);
     if (selfClosing) handlers.closetag?.(tag as unknown as SaxesTagNS);
     else tags.push(tag as unknown as SaxesTagNS);
@@ -330,22 +331,21 @@ export class XmlScanParser {
 
   /** The attributes read by readAttributes with their namespaces resolved, by qualified name; refuses duplicates. */
   private resolveAttributes(list: SaxesAttributeNS[]): Record<string, SaxesAttributeNS> {
-    let prefixed = 0;
-    for (const attr of list) if (attr.prefix !== '') prefixed++;
     const attributes = Object.create(BARE) as Record<string, SaxesAttributeNS>;
-    // duplicates: the same name twice, or two prefixes bound to one namespace with the same local name
-    const seen = prefixed > 1 ? new Set<string>() : null;
-    for (const attr of list) {
+    // duplicates: the same name twice, or two prefixes bound to one namespace with the same local
+    // name; a tag has a handful of attributes, so the earlier ones are compared in place (a Set of
+    // `{uri}local` strings per tag cost more than the comparisons, on every linkbase element)
+    for (let a = 0; a < list.length; a++) {
+      const attr = list[a]!;
       if (attr.prefix === '') {
         attr.uri = attr.name === 'xmlns' ? XMLNS_NAMESPACE : '';
       } else {
         const u = this.resolve(attr.prefix);
         if (u === undefined) fail(`unbound namespace prefix: ${JSON.stringify(attr.prefix)}.`);
         attr.uri = u;
-        if (seen) {
-          const eqname = `{${u}}${attr.local}`;
-          if (seen.has(eqname)) fail(`duplicate attribute: ${eqname}.`);
-          seen.add(eqname);
+        for (let b = 0; b < a; b++) {
+          const other = list[b]!;
+          if (other.prefix !== '' && other.uri === u && other.local === attr.local) fail(`duplicate attribute: {${u}}${attr.local}.`);
         }
       }
       if (attributes[attr.name] !== undefined) fail(`duplicate attribute: ${attr.name}.`);
@@ -369,7 +369,7 @@ export class XmlScanParser {
     const tag = this.tags.pop();
     if (tag === undefined) fail(`unmatched closing tag: ${name}.`);
     if (tag.name !== name) fail('unexpected close tag.');
-    this.topNS = tag.ns;
+    this.scope = (tag as unknown as ScannedTag).scope;
     this.handlers.closetag?.(tag);
     return i + 1;
   }
@@ -418,6 +418,8 @@ class ScannedTag {
     readonly local: string,
     readonly ns: Record<string, string>,
     readonly isSelfClosing: boolean,
+    /** every binding in scope at this tag (XmlScanParser.scope) */
+    readonly scope: Readonly<Record<string, string>>,
   ) {}
 
   get attributes(): Record<string, SaxesAttributeNS> {
@@ -437,6 +439,14 @@ class ScannedTag {
     }
     return this.made;
   }
+}
+
+/** A scope with a tag's own declarations over its parent's. */
+function withDeclarations(parent: Readonly<Record<string, string>>, ns: Readonly<Record<string, string>>): Record<string, string> {
+  const scope = Object.create(BARE) as Record<string, string>;
+  for (const prefix in parent) scope[prefix] = parent[prefix]!;
+  for (const prefix in ns) scope[prefix] = ns[prefix]!;
+  return scope;
 }
 
 /** Plain attributes clash only by the same name twice. */
