@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { before, describe, it } from 'node:test';
-import { decEquals } from '../domain/decimal.ts';
+import { dec, decEquals, plain } from '../domain/decimal.ts';
 import type { ParsedInstance, XbrlFact } from '../domain/xbrl.ts';
 import { openSecSource } from '../ingest/source.ts';
-import { parseInline, readInline } from '../ingest/xbrl/inline.ts';
+import { parseInline, readInline, scaledDecimal } from '../ingest/xbrl/inline.ts';
 import { parseInstance } from '../ingest/xbrl/instance.ts';
 
 // Expected figures below were read off the .htm files with grep, not produced by this reader.
@@ -263,6 +263,16 @@ describe('inline XBRL reader rules (synthetic documents)', () => {
     assert.equal((await one(num('x', '12', 'scale="-2"'))).value, '0.12');
     assert.equal((await one(num('x', '1.23456789012345678901', 'scale="20"'))).value, '123456789012345678901');
     assert.equal((await one(num('x', '7', 'scale="0"'))).value, '7');
+  });
+
+  it('scaledDecimal moves the point over the digits and writes what decimal.js writes for the product (at ingestion\'s precision)', () => {
+    const shown = ['0', '-0', '0.000', '-0.0', '.5', '-.5', '5.', '007', '00012.3400', '-1000', '391035', '1.23456789012345678901', '0.000120', '-9.99', '123456789012345678901234567890123456789012345678901234567'];
+    for (const s of shown) {
+      for (let k = -45; k <= 45; k++) {
+        const scale = String(k);
+        assert.equal(scaledDecimal(s, scale), plain(dec(s).times(dec(`1e${scale}`))), `${s} scale ${scale}`);
+      }
+    }
   });
 
   it('sign="-" negates after scaling, and a negated zero is plain 0', async () => {

@@ -55,10 +55,11 @@ export async function readInline(source: SecSource, url: string): Promise<Parsed
   return stream === null ? null : parseInline(stream);
 }
 
-/** An open ix element whose content becomes a value: text always, XHTML markup when wanted. */
+/** An open ix element whose content becomes a value: its text, its XHTML markup, or both. */
 interface Collector {
   depth: number;
-  text: string[];
+  /** the text content; null when nothing will use it (an escaped fact without a format: a TextBlock) */
+  text: string[] | null;
   /** re-serialized markup; null when nothing will use it (plain-text facts) */
   html: string[] | null;
 }
@@ -89,7 +90,8 @@ type Draft = FactDraft | ContinuationDraft | FootnoteDraft;
 
 const TEXT_SPECIAL = /[&<>]/;
 const escapeText = (t: string) => (TEXT_SPECIAL.test(t) ? t.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;')) : t);
-const escapeAttr = (t: string) => escapeText(t).replace(/"/g, '&quot;');
+const ATTR_SPECIAL = /[&<>"]/;
+const escapeAttr = (t: string) => (ATTR_SPECIAL.test(t) ? escapeText(t).replace(/"/g, '&quot;') : t);
 
 // written <br/>; any other empty element as <td></td>, since an HTML parser reads <td/> as an open tag
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
@@ -128,9 +130,10 @@ class InlineReader {
   text(text: string): void {
     if (this.excludeDepth !== 0) return;
     this.resources.text(text);
+    let escaped: string | null = null;
     for (const c of this.collecting) {
-      c.text.push(text);
-      c.html?.push(escapeText(text));
+      c.text?.push(text);
+      if (c.html) c.html.push((escaped ??= escapeText(text)));
     }
   }
 
@@ -142,11 +145,11 @@ class InlineReader {
     }
     if (IX.has(tag.uri)) return this.openIx(tag, depth);
     if (this.resources.open(tag)) return;
-    if (this.collecting.length === 0) return;
-    const markup = startTag(tag);
+    // the markup is written only when some collector keeps markup (not inside a figure alone)
+    let markup: string | null = null;
     for (const c of this.collecting) {
       if (!c.html) continue;
-      c.html.push(markup);
+      c.html.push((markup ??= startTag(tag)));
       if (c.kind === 'footnote') c.hasElements = true;
     }
   }
@@ -160,8 +163,8 @@ class InlineReader {
     if (IX.has(tag.uri)) return this.closeIx(tag, depth);
     if (this.resources.close(tag)) return;
     if (this.collecting.length === 0 || tag.isSelfClosing) return;
-    const markup = `</${tag.uri === XHTML ? tag.local : tag.name}>`;
-    for (const c of this.collecting) c.html?.push(markup);
+    let markup: string | null = null;
+    for (const c of this.collecting) c.html?.push((markup ??= `</${tag.uri === XHTML ? tag.local : tag.name}>`));
   }
 
   private openIx(tag: SaxesTagNS, depth: number): void {
@@ -210,9 +213,9 @@ class InlineReader {
     this.collecting.pop();
     if (top.kind === 'fact') this.closeFact(top);
     else if (top.kind === 'continuation') {
-      this.continuations.set(top.id, { text: top.text.join(''), html: top.html!.join(''), continuedAt: top.continuedAt });
+      this.continuations.set(top.id, { text: top.text!.join(''), html: top.html!.join(''), continuedAt: top.continuedAt });
     } else {
-      top.footnote.text = top.hasElements ? top.html!.join('') : top.text.join('');
+      top.footnote.text = top.hasElements ? top.html!.join('') : top.text!.join('');
     }
   }
 
@@ -234,13 +237,16 @@ class InlineReader {
     this.result.facts.push(fact);
     const formatAttr = attr(tag, '', 'format');
     const escape = !numeric && isTrue(attr(tag, '', 'escape'));
+    const format = formatAttr ? this.resolveFormat(formatAttr, fact) : null;
+    // textValue uses the markup of an escaped fact without a format, else the text: only that one is gathered
+    const markup = escape && format === null;
     this.collecting.push({
       kind: 'fact',
       depth,
-      text: [],
-      html: escape ? [] : null,
+      text: markup ? null : [],
+      html: markup ? [] : null,
       fact,
-      format: formatAttr ? this.resolveFormat(formatAttr, fact) : null,
+      format,
       scale: attr(tag, '', 'scale')?.trim() || null,
       negative: attr(tag, '', 'sign')?.trim() === '-',
       escape,
@@ -261,12 +267,12 @@ class InlineReader {
     if (fact.nil) return;
     if (fact.numeric) fact.value = numericValue(draft);
     else if (draft.continuedAt) this.continued.push(draft);
-    else fact.value = textValue(draft, draft.text.join(''), draft.html?.join('') ?? '');
+    else fact.value = textValue(draft, draft.text?.join('') ?? '', draft.html?.join('') ?? '');
   }
 
   finish(): ParsedInstance {
     for (const draft of this.continued) {
-      const texts = [draft.text.join('')];
+      const texts = [draft.text?.join('') ?? ''];
       const htmls = [draft.html?.join('') ?? ''];
       const seen = new Set<string>();
       for (let next = draft.continuedAt; next; ) {
@@ -306,16 +312,47 @@ function transformed(draft: FactDraft, text: string): string {
 
 /** The displayed figure, transformed, times 10^scale, negated by sign="-": an exact plain decimal. */
 function numericValue(draft: FactDraft): string {
-  const raw = draft.text.join('');
+  const raw = draft.text!.join('');
   const shown = draft.format ? transformed(draft, raw) : raw.trim();
   if (!PLAIN_DECIMAL.test(shown)) throw new Error(`fact ${describe(draft.fact)}: ix:nonFraction value ${JSON.stringify(raw.slice(0, 40))} is not a number`);
-  let value = dec(shown);
-  if (draft.scale !== null) {
-    if (!/^-?\d+$/.test(draft.scale)) throw new Error(`fact ${describe(draft.fact)}: scale ${JSON.stringify(draft.scale)} is not an integer`);
-    value = value.times(dec(`1e${draft.scale}`));
-  }
-  const text = plain(value);
+  if (draft.scale !== null && !/^-?\d+$/.test(draft.scale)) throw new Error(`fact ${describe(draft.fact)}: scale ${JSON.stringify(draft.scale)} is not an integer`);
+  const text = scaledDecimal(shown, draft.scale ?? '0');
   return draft.negative ? negate(text) : text;
+}
+
+/**
+ * A plain decimal (PLAIN_DECIMAL) times 10^scale, as decimal.js writes the product (no exponent,
+ * no leading or trailing zeros, '0' for zero): the point moves over the digits, exactly, without
+ * making two Decimals per figure of an inline document. Figures too long to be sure no digit would
+ * be rounded at decimal.js's precision go through decimal.js.
+ */
+export function scaledDecimal(shown: string, scale: string): string {
+  const shift = Number(scale);
+  const negative = shown.charCodeAt(0) === 45; /* - */
+  const body = negative ? shown.slice(1) : shown;
+  if (body.length > 40 || Math.abs(shift) > 40) return plain(dec(shown).times(dec(`1e${scale}`)));
+  const dot = body.indexOf('.');
+  const digits = dot < 0 ? body : body.slice(0, dot) + body.slice(dot + 1);
+  // where the point falls in the digits after the shift
+  const point = (dot < 0 ? body.length : dot) + shift;
+  let whole: string;
+  let fraction: string;
+  if (point >= digits.length) {
+    whole = digits + '0'.repeat(point - digits.length);
+    fraction = '';
+  } else if (point <= 0) {
+    whole = '';
+    fraction = '0'.repeat(-point) + digits;
+  } else {
+    whole = digits.slice(0, point);
+    fraction = digits.slice(point);
+  }
+  let start = 0;
+  while (start < whole.length && whole.charCodeAt(start) === 48) start++;
+  let end = fraction.length;
+  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end--;
+  const text = (start === whole.length ? '0' : whole.slice(start)) + (end > 0 ? `.${fraction.slice(0, end)}` : '');
+  return negative && text !== '0' ? `-${text}` : text;
 }
 
 /** A format wins; escape="true" keeps the XHTML markup; otherwise the text content. */
