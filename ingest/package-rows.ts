@@ -111,7 +111,7 @@ export function disclosureRows(packages: readonly FilingPackage[], filings: Read
         // Taxes"); the standard label often names the element ("Income Tax Disclosure")
         title: terse || roleTitles.get(f.concept) || standard || titleFromConcept(f.concept),
         disclosure_text: text,
-        char_count: [...text].length,
+        char_count: codePointCount(text),
         context_start: ctx.start,
         context_end: ctx.end,
         filing_date: filing.filing_date,
@@ -132,6 +132,28 @@ function noteRoleTitles(pkg: FilingPackage): Map<string, string> {
     if (definition && DISCLOSURE_MARK.test(definition)) out.set(arc.to, definition.split(DISCLOSURE_MARK).slice(1).join(' - ').trim());
   }
   return out;
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Characters as the string iterator counts them ([...text].length: a surrogate pair is one, a
+ * lone surrogate one), without spreading a note of many thousand characters into an array.
+ */
+export function codePointCount(text: string): number {
+  if (!SURROGATE.test(text)) return text.length;
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
 }
 
 function splitQName(q: string): [string, string] {

@@ -1,6 +1,12 @@
 /** Prose accumulated with HTML's whitespace rules. */
 
 const WHITESPACE_RUN = /\s+/g;
+/**
+ * What WHITESPACE_RUN would change: white space other than a space, or two spaces in a row. Prose
+ * with single spaces between its words has none, and testing for it once is much cheaper than a
+ * replace that matches (and rewrites to itself) every gap between two words.
+ */
+const NOT_COLLAPSED = /[^\S ]| {2}/;
 
 /**
  * Accumulates prose with HTML's whitespace rules: runs collapse to one space, spaces at line ends
@@ -18,7 +24,7 @@ export class TextFlow {
   constructor(private readonly singleLine: boolean) {}
 
   text(s: string): void {
-    const t = s.replace(WHITESPACE_RUN, ' ');
+    const t = NOT_COLLAPSED.test(s) ? s.replace(WHITESPACE_RUN, ' ') : s;
     if (t === '') return;
     if (t === ' ') {
       this.owedSpace = true;

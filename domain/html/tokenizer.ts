@@ -10,14 +10,18 @@ export interface TokenSink {
   close(name: string): void;
 }
 
+/** Where the content of an element whose content is code, not prose, ends: it must not be tokenized as markup. */
+const SCRIPT_END = /<\/(?:[^\s/>:]+:)?script[\s/>]/gi;
+const STYLE_END = /<\/(?:[^\s/>:]+:)?style[\s/>]/gi;
+
 /**
- * Elements whose content is code, not prose, and must not be tokenized as markup. A Map, not an
- * object: a tag named like an Object.prototype member (`<constructor>`) is an ordinary tag.
+ * The end pattern of a raw-text element, or null for any other: compared by name, not looked up
+ * in a map, because hashing every tag's freshly cut name was a visible cost of the scan (and a
+ * tag named like an Object.prototype member, `<constructor>`, stays an ordinary tag).
  */
-const RAW_TEXT_END: ReadonlyMap<string, RegExp> = new Map([
-  ['script', /<\/(?:[^\s/>:]+:)?script[\s/>]/gi],
-  ['style', /<\/(?:[^\s/>:]+:)?style[\s/>]/gi],
-]);
+function rawTextEnd(name: string): RegExp | null {
+  return name === 'script' ? SCRIPT_END : name === 'style' ? STYLE_END : null;
+}
 
 /** HTML's caps on spans; a larger value is a typo that would only blow up the grid. */
 const MAX_COLSPAN = 1000;
@@ -160,7 +164,7 @@ export function tokenize(html: string, sink: TokenSink): void {
     if (isLetter(next)) {
       tag = scanStartTag(html, lt, lastGt);
       end = tag.end;
-      const raw = RAW_TEXT_END.get(tag.name);
+      const raw = rawTextEnd(tag.name);
       if (raw && !tag.selfClosing) {
         raw.lastIndex = end;
         const m = raw.exec(html);
