@@ -62,6 +62,7 @@ describe('XmlScanParser (the package XML reader) against saxes', () => {
       '<a>&undefined;</a>',
       '<a>&#1;</a>',
       '<a>AT&T</a>',
+      '<a>&amp;&lt; x &</a>',
       '<a x=1></a>',
       '<a x="<"></a>',
       '<a x="1"><b y="2"/>&amp;<c z="<"/></a>',
@@ -85,6 +86,9 @@ describe('XmlScanParser (the package XML reader) against saxes', () => {
       ['<a>\n x \u0001</a>', /^2:4: disallowed character\.$/],
       ['<a>\n<b>&undefined;</b></a>', /^2:4: /],
       ['', /^1:1: document must contain a root element\.$/],
+      ['<a>&amp;&lt; x &</a>', /^1:4: unterminated entity reference\.$/],
+      ['<a>\n<b>&amp; &bogus; &</b></a>', /^2:4: undefined entity\.$/],
+      ['<a>\n<b x="&#65;&a&b;"/></a>', /^2:1: disallowed character in entity name\.$/],
       ['<a>\n<b xmlns:p="u" xmlns:q="u" p:x="1" q:x="2"/></a>', /^2:1: duplicate attribute: \{u\}x\.$/],
     ];
     for (const [doc, want] of cases) {
