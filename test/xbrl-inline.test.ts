@@ -352,6 +352,26 @@ describe('inline XBRL reader rules (synthetic documents)', () => {
     assert.equal(p.facts.filter((f) => f.id === 'n').length, 2, 'the nested fact counts once per occurrence');
   });
 
+  it('escaped markup writes every start tag one way, whether or not it was written so in the document', async () => {
+    const tags: Array<[written: string, want: string]> = [
+      ['<p class="a" style="x: 1">', '<p class="a" style="x: 1">'],
+      ["<p class='a'>", '<p class="a">'],
+      ['<p  class="a" >', '<p class="a">'],
+      ['<p title=\'say "hi"\'>', '<p title="say &quot;hi&quot;">'],
+      ['<p title="a &amp; b &gt; c">', '<p title="a &amp; b &gt; c">'],
+      ['<p title="a>b">', '<p title="a&gt;b">'],
+      ['<p title="two\nlines\tand tab">', '<p title="two lines and tab">'],
+      ['<p xmlns="http://www.w3.org/1999/xhtml" class="a">', '<p class="a">'],
+      ['<p xml:lang="en">', '<p xml:lang="en">'],
+      ['<xhtml:p xmlns:xhtml="http://www.w3.org/1999/xhtml" class="a">', '<p class="a">'],
+    ];
+    for (const [written, want] of tags) {
+      const close = written.startsWith('<xhtml:') ? '</xhtml:p>' : '</p>';
+      const value = (await one(`<ix:nonNumeric name="gaap:PolicyTextBlock" contextRef="c1" id="x" escape="true">${written}text${close}</ix:nonNumeric>`)).value;
+      assert.equal(value, `${want}text</p>`, written);
+    }
+  });
+
   it('facts inside ix:exclude are not facts', async () => {
     const p = await parseInline(page(`<ix:exclude>${num('gone', '1')}</ix:exclude>${num('x', '2')}`));
     assert.deepEqual(p.facts.filter((f) => !f.hidden).map((f) => f.id), ['x']);

@@ -40,7 +40,7 @@ const HTML_ENTITIES: Record<string, string> = Object.fromEntries([...HTML4_CHARA
 export async function parseInline(input: Readable | string): Promise<ParsedInstance> {
   const parser = new XmlScanParser();
   Object.assign(parser.ENTITIES, HTML_ENTITIES);
-  const reader = new InlineReader((prefix) => parser.resolve(prefix));
+  const reader = new InlineReader((prefix) => parser.resolve(prefix), () => parser.openTagSource());
   parser.on('opentag', (tag) => reader.open(tag));
   parser.on('closetag', (tag) => reader.close(tag));
   parser.on('text', (text) => reader.text(text));
@@ -107,6 +107,13 @@ function startTag(tag: SaxesTagNS): string {
   return VOID.has(name) ? out + '/>' : `${out}></${name}>`;
 }
 
+/**
+ * A start tag startTag would write exactly as it stands: `<name a="v" b="w">` with names free of
+ * prefixes (so no xmlns declaration either) and values free of what startTag escapes (&<>") or
+ * the parser normalizes (tab, line feed).
+ */
+const CANONICAL_START_TAG = /^<[A-Za-z_][\w.-]*(?: (?!xmlns)[A-Za-z_][\w.-]*="[^"&<>\n\t]*")*>$/;
+
 const isTrue = (v: string | null) => v !== null && (v.trim() === 'true' || v.trim() === '1');
 
 /** One pass over the SAX events. `collecting` is the stack of open ix elements gathering content. */
@@ -123,7 +130,11 @@ class InlineReader {
   private readonly continued: FactDraft[] = [];
   private readonly relationships: Array<{ from: string[]; to: string[] }> = [];
 
-  constructor(private readonly resolve: (prefix: string) => string | undefined) {
+  constructor(
+    private readonly resolve: (prefix: string) => string | undefined,
+    /** the source of the start tag being opened (XmlScanParser.openTagSource) */
+    private readonly source: () => string,
+  ) {
     this.resources = new XbrliResources(this.result, resolve);
   }
 
@@ -149,7 +160,7 @@ class InlineReader {
     let markup: string | null = null;
     for (const c of this.collecting) {
       if (!c.html) continue;
-      c.html.push((markup ??= startTag(tag)));
+      c.html.push((markup ??= this.markup(tag)));
       if (c.kind === 'footnote') c.hasElements = true;
     }
   }
@@ -165,6 +176,19 @@ class InlineReader {
     if (this.collecting.length === 0 || tag.isSelfClosing) return;
     let markup: string | null = null;
     for (const c of this.collecting) c.html?.push((markup ??= `</${tag.uri === XHTML ? tag.local : tag.name}>`));
+  }
+
+  /**
+   * startTag(tag): the tag's source where it is already written so (an unprefixed element with
+   * double-quoted attributes, single spaces, no namespace declaration and nothing to escape or
+   * normalize), which is nearly every XHTML tag inside a TextBlock; else made from its attributes.
+   */
+  private markup(tag: SaxesTagNS): string {
+    if (tag.prefix === '' && !tag.isSelfClosing) {
+      const written = this.source();
+      if (CANONICAL_START_TAG.test(written)) return written;
+    }
+    return startTag(tag);
   }
 
   private openIx(tag: SaxesTagNS, depth: number): void {

@@ -88,6 +88,20 @@ export class XmlScanParser {
     return this;
   }
 
+  /** the document being parsed, and where the start tag of the last opentag event stands in it */
+  private doc = '';
+  private tagStart = 0;
+  private tagEnd = 0;
+
+  /**
+   * The start tag of the element whose opentag event is being handled, as written in the document
+   * (`<span style="...">`): a reader that re-serializes markup can take it as it stands where it
+   * is already in the form it would write, instead of making and escaping every attribute.
+   */
+  openTagSource(): string {
+    return this.doc.slice(this.tagStart, this.tagEnd);
+  }
+
   /** The namespace URI a prefix has in the scope of the element being handled, or undefined. */
   resolve(prefix: string): string | undefined {
     return this.scope[prefix];
@@ -111,6 +125,7 @@ export class XmlScanParser {
   }
 
   private parse(doc: string): void {
+    this.doc = doc;
     const n = doc.length;
     const { tags, handlers } = this;
     let sawRoot = false;
@@ -291,6 +306,8 @@ export class XmlScanParser {
     } else {
       tag.made = NO_ATTRIBUTES;
     }
+    this.tagStart = lt;
+    this.tagEnd = i;
     handlers.opentag?.(tag as unknown as SaxesTagNS);
     if (selfClosing) handlers.closetag?.(tag as unknown as SaxesTagNS);
     else tags.push(tag as unknown as SaxesTagNS);
