@@ -49,11 +49,16 @@ function isNameCode(c: number): boolean {
 
 /** whether doc[from, to) is a name: a name character run not starting with a digit, '-' or '.' */
 function isNameAt(doc: string, from: number, to: number): boolean {
-  if (to <= from) return false;
-  const first = doc.charCodeAt(from);
-  if ((first >= 48 && first <= 57) || first === 45 || first === 46 || first === 0xb7) return false;
+  if (!isNameStartAt(doc, from, to)) return false;
   for (let i = from; i < to; i++) if (!isNameCode(doc.charCodeAt(i))) return false;
   return true;
+}
+
+/** isNameAt for a run already known to hold name characters only: not empty, and a fit first character */
+function isNameStartAt(doc: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  const first = doc.charCodeAt(from);
+  return !((first >= 48 && first <= 57) || first === 45 || first === 46 || first === 0xb7);
 }
 
 function isSpace(c: number): boolean {
@@ -213,12 +218,15 @@ export class XmlScanParser {
   private openTag(doc: string, lt: number): number {
     const n = doc.length;
     let i = lt + 1;
+    // names are checked as they are scanned (isNameAt's test), not in a second pass over them
+    let nameChars = true;
     while (i < n) {
       const c = doc.charCodeAt(i);
       if (isSpace(c) || c === 47 || c === 62) break;
+      if (!isNameCode(c)) nameChars = false;
       i++;
     }
-    if (!isNameAt(doc, lt + 1, i)) fail(`disallowed character in tag name: ${JSON.stringify(doc.slice(lt + 1, i))}.`);
+    if (!nameChars || !isNameStartAt(doc, lt + 1, i)) fail(`disallowed character in tag name: ${JSON.stringify(doc.slice(lt + 1, i))}.`);
     const name = doc.slice(lt + 1, i);
     const spans = this.spans;
     spans.length = 0;
@@ -246,10 +254,11 @@ export class XmlScanParser {
         const d = doc.charCodeAt(i);
         if (isSpace(d) || d === 61 || d === 62 || d === 47) break;
         if (d === 58 /* : */) plain = false;
+        else if (!isNameCode(d)) nameChars = false;
         i++;
       }
       const nameEnd = i;
-      if (!isNameAt(doc, nameStart, nameEnd)) fail(`disallowed character in attribute name: ${JSON.stringify(doc.slice(nameStart, nameEnd))}.`);
+      if (!nameChars || !isNameStartAt(doc, nameStart, nameEnd)) fail(`disallowed character in attribute name: ${JSON.stringify(doc.slice(nameStart, nameEnd))}.`);
       if (nameEnd - nameStart === 5 && doc.startsWith('xmlns', nameStart)) plain = false;
       while (i < n && isSpace(doc.charCodeAt(i))) i++;
       if (doc.charCodeAt(i) !== 61) fail('attribute without value.');
