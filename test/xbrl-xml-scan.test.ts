@@ -39,6 +39,8 @@ describe('XmlScanParser (the package XML reader) against saxes', () => {
       `<!DOCTYPE html [ <!ENTITY x "y"> ]><html xmlns="http://www.w3.org/1999/xhtml"><body><p>&nbsp;&eacute;</p><br/></body></html>`,
       `<r xmlns:xml="http://www.w3.org/XML/1998/namespace"><l xml:lang="en-US">Label</l></r>`,
       `<r   attr = "v"  ><s/></r  >`,
+      // plain attributes, read again from the document when a reader first asks for them
+      `<r a='x "y" z' b = 'w'\n c=\n"1\t2"><s d="/>" e='>'/><t f="g"/></r>`,
       // references in the values of later tags, after tags whose values had none (the next '&' is remembered from tag to tag)
       `<r a="1"><s b="2">x &amp; y</s><t c="x &amp; y" d="&#60;"/><u e="3"/><v f="&lt;" g="4"/><w h="5"/></r>`,
     ];
