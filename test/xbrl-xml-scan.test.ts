@@ -42,7 +42,7 @@ describe('XmlScanParser (the package XML reader) against saxes', () => {
       // plain attributes, read again from the document when a reader first asks for them
       `<r a='x "y" z' b = 'w'\n c=\n"1\t2"><s d="/>" e='>'/><t f="g"/></r>`,
       // references in the values of later tags, after tags whose values had none (the next '&' is remembered from tag to tag)
-      `<r a="1"><s b="2">x &amp; y</s><t c="x &amp; y" d="&#60;"/><u e="3"/><v f="&lt;" g="4"/><w h="5"/></r>`,
+      `<r a="1"><s b="2">x &amp; y &#0065;&#160;&#8217;&#x1F600;&#128512;</s><t c="x &amp; y" d="&#60;"/><u e="3"/><v f="&lt;" g="4"/><w h="5"/></r>`,
     ];
     for (const doc of docs) {
       const html = { nbsp: '\u00a0', eacute: '\u00e9' };
@@ -94,6 +94,9 @@ describe('XmlScanParser (the package XML reader) against saxes', () => {
       ['', /^1:1: document must contain a root element\.$/],
       ['<a>\n<b$c/></a>', /^2:1: disallowed character in tag name: "b\$c"\.$/],
       ['<a>\n<b x="1" y$z="2"/></a>', /^2:1: disallowed character in attribute name: "y\$z"\.$/],
+      ['<a>&#;</a>', /^1:4: malformed character entity\.$/],
+      ['<a>x &#65;&#1a;</a>', /^1:4: malformed character entity\.$/],
+      ['<a>&#1114112;</a>', /^1:4: malformed character entity\.$/],
       ['<a>&amp;&lt; x &</a>', /^1:4: unterminated entity reference\.$/],
       ['<a>\n<b>&amp; &bogus; &</b></a>', /^2:4: undefined entity\.$/],
       ['<a>\n<b x="&#65;&a&b;"/></a>', /^2:1: disallowed character in entity name\.$/],
