@@ -223,6 +223,7 @@ function fakeSource(files: Record<string, unknown>): SecSource {
     describe: () => 'in-memory test files',
     readJson: async <T>(url: string) => get(url) as T | null,
     readText: async (url: string) => (get(url) === null ? null : JSON.stringify(get(url))),
+    readBytes: async (url: string) => (get(url) === null ? null : Buffer.from(JSON.stringify(get(url)))),
     openStream: async (): Promise<Readable | null> => null,
     listDir: async () => Object.keys(files),
   };
