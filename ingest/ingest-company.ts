@@ -7,7 +7,7 @@ import { companyIngestionState, ensureCompany, recordCompanyIngestion } from '..
 import { replaceDisclosures, replaceSegments } from '../db/package-write.ts';
 import { recordScaleSlips } from '../db/scale-slips.ts';
 import { appendVersions, upsertFilings, type PackageInfo, type VersionToStore } from '../db/statement-write.ts';
-import type { Fact } from '../domain/facts.ts';
+import type { Fact, FilingInfo } from '../domain/facts.ts';
 import type { StatementFigure } from '../domain/statement-types.ts';
 import { buildStatementHistory, isPeriodicForm } from '../domain/normalize/history.ts';
 import type { CatalogView } from '../domain/normalize/presentations.ts';
@@ -88,7 +88,8 @@ export async function ingestCompany(
   const text = raw === null ? null : raw.toString('utf8');
   const parsed = text === null ? null : parseCompanyFacts(text, { bytes });
   const { packages, skipped } = await readCompanyPackages(source, listing.folders);
-  const known = mergeFilings(submitted, parsed ? filingsFromFacts(parsed.facts) : []);
+  const factFilings = parsed ? filingsFromFacts(parsed.facts) : [];
+  const known = mergeFilings(submitted, factFilings);
   const assembled = assemblePackages(packages, new Map(known.map((f) => [f.accession, f])));
   const filings = [...known, ...assembled.filings];
   const merged = mergePackageFacts(parsed?.facts ?? [], assembled.facts);
@@ -110,7 +111,7 @@ export async function ingestCompany(
   }));
   const disclosures = disclosureRows(assembled.packages, filingMap);
   const factCounts = countByAccession(merged.facts);
-  const packageInfo = packageInfoByAccession(assembled, parsed?.facts ?? []);
+  const packageInfo = packageInfoByAccession(assembled, factFilings);
   const name = knownName ?? parsed?.entityName ?? assembled.cover?.registrant_name ?? null;
   if (text === null && submissions === null && assembled.packages.length === 0) {
     // only unusable folders (reported in skipped_folders): nothing to store, and the next run looks again
@@ -167,8 +168,10 @@ export function companySourceHash(companyFacts: Buffer | null, submissions: Subm
   return hash.update(`\npackages:${packagesFingerprint}`).digest('hex');
 }
 
-function packageInfoByAccession(assembled: AssembledPackages, companyFacts: readonly Fact[]): Map<string, PackageInfo> {
-  const fromCompanyFacts = new Set(companyFacts.map((f) => f.accession));
+/** `factFilings`: the filings company facts tell (one per accession of its facts, see filingsFromFacts) */
+function packageInfoByAccession(assembled: AssembledPackages, factFilings: readonly FilingInfo[]): Map<string, PackageInfo> {
+  // the accessions company facts has facts of, from its filings rather than from each of its facts
+  const fromCompanyFacts = new Set(factFilings.map((f) => f.accession));
   const out = new Map<string, PackageInfo>();
   for (const p of assembled.packages) {
     const f = p.folder.files;
