@@ -73,6 +73,35 @@ describe('the same figure', () => {
     assert.equal(sameFigure({ value: '23182600000', decimals: '-5' }, { value: '23183000000', decimals: '-6' }), true);
   });
 
+  it('decides whole numbers told by their text alone as decimal.js does', () => {
+    // decimals 'INF' reads precision from the text too, but keeps the comparison in decimal.js:
+    // the reference for the whole-number path of texts without decimals
+    let seed = 0x51de;
+    const rand = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const seen = new Set<boolean>();
+    for (let i = 0; i < 5000; i++) {
+      const base = BigInt(Math.floor(rand() * 1e9)) * 10n ** BigInt(Math.floor(rand() * 8));
+      const round = (v: bigint, unit: bigint) => ((v + unit / 2n) / unit) * unit;
+      const other = pick([base, base + 1n, base - 7n, round(base, 1000n), round(base, 1_000_000n), round(base, 100_000n), base + pick([1n, 5n, 49n, 50n, 500n, 5000n]) * 10n ** BigInt(Math.floor(rand() * 6)), 0n, base * 1000n]);
+      const sign = rand() < 0.15 ? -1n : 1n;
+      const a = String(base * sign);
+      const b = String(other * (rand() < 0.05 ? -sign : sign));
+      const fast = sameFigure({ value: a }, { value: b });
+      assert.equal(fast, sameFigure({ value: a, decimals: 'INF' }, { value: b, decimals: 'INF' }), `${a} vs ${b}`);
+      seen.add(fast);
+    }
+    assert.deepEqual([...seen].sort(), [false, true]);
+    for (const [a, b] of [['0', '-0'], ['007', '7'], ['-0', '00'], ['1000', '999'], ['-1000', '-1049'], ['-1000', '-1050'], ['10', '14'], ['100', '95']]) {
+      assert.equal(sameFigure({ value: a! }, { value: b! }), sameFigure({ value: a!, decimals: 'INF' }, { value: b!, decimals: 'INF' }), `${a} vs ${b}`);
+    }
+  });
+
   it('keeps the more precise text of one figure', () => {
     assert.equal(morePrecise({ value: '23183000000' }, { value: '23182600000' }).value, '23182600000');
     assert.equal(morePrecise({ value: '23182600000' }, { value: '23183000000' }).value, '23182600000');
