@@ -23,7 +23,7 @@
  */
 import { canonicalMetric } from './catalog/index.ts';
 import { dec, equalAtReportedPrecision, wireDecimal } from './decimal.ts';
-import { checkIdentities, IDENTITY_RULES, toleranceFor } from './identity-checks.ts';
+import { evaluateIdentityRule, IDENTITY_RULES, toleranceFor, type IdentityInput } from './identity-checks.ts';
 import { statementKey } from './statements/key.ts';
 import { latestKnowable } from './statements/visibility.ts';
 import type { FiscalPeriod, StatementType } from './statement-types.ts';
@@ -125,16 +125,20 @@ function missingCore(v: QualityVersion): QualityFinding[] {
 
 /** DQ_IDENTITY_<rule_id>: every FAIL of checkIdentities */
 function identityFailures(v: QualityVersion): QualityFinding[] {
-  const summary = checkIdentities({
+  const input: IdentityInput = {
     statement_type: v.statement_type as StatementType,
     fiscal_year: v.fiscal_year,
     fiscal_period: v.fiscal_period as FiscalPeriod,
     values: v.values as Record<string, string>,
-  });
+  };
   const out: QualityFinding[] = [];
-  for (const check of summary.checks) {
+  // the checks of checkIdentities, one rule at a time: its summary (a pass rate divided out in
+  // 1,000-digit decimal.js) is not what a finding needs, nor are the rules of other statement
+  // types (SKIPPED there)
+  for (const rule of IDENTITY_RULES) {
+    if (rule.statement_type !== v.statement_type) continue;
+    const check = evaluateIdentityRule(rule, input);
     if (check.status !== 'FAIL') continue;
-    const rule = IDENTITY_RULES.find((r) => r.rule_id === check.rule_id)!;
     const involved = [rule.actual, ...new Set(rule.expected.flat().map((t) => t.metric))].filter((m) => Object.hasOwn(v.values, m));
     out.push(
       finding(v, `${IDENTITY_RULE_PREFIX}${check.rule_id}`, check.severity as IssueSeverity, rule.actual,
