@@ -11,7 +11,9 @@ export const PERIODIC_FORMS: ReadonlySet<string> = new Set([
 ]);
 
 export function isPeriodicForm(form: string): boolean {
-  return PERIODIC_FORMS.has(form.trim().toUpperCase());
+  // the set's own spelling first: nearly every form comes as SEC writes it, and trimming and
+  // upper-casing made two strings per fact of every filing (this runs once per fact)
+  return PERIODIC_FORMS.has(form) || PERIODIC_FORMS.has(form.trim().toUpperCase());
 }
 
 export interface CompanyFacts {
