@@ -98,10 +98,26 @@ export function collectCandidates(
   currency: string | null,
 ): PeriodCandidates {
   const out: PeriodCandidates = new Map();
+  // the groups of `out` by end, then start ('' for an instant): found without building the
+  // "start|end" key, which is made once per period (a string built and hashed per fact was the
+  // costliest step here)
+  const byEnd = new Map<string, Map<string, Map<string, Candidate[]>>>();
   // unitFits, with the per-share unit built once per filing rather than per fact
   const perShare = currency === null ? null : `${currency}/shares`;
+  // facts come grouped by concept: the previous fact's uses usually serve the next one
+  let lastTaxonomy = '';
+  let lastConcept = '';
+  let lastUses: readonly ConceptUse[] | undefined;
+  // and the qualified concept, made at the group's first fitting fact
+  let qualified = '';
   for (const fact of facts) {
-    const uses = index.get(fact.taxonomy)?.get(fact.concept);
+    if (fact.concept !== lastConcept || fact.taxonomy !== lastTaxonomy) {
+      lastTaxonomy = fact.taxonomy;
+      lastConcept = fact.concept;
+      lastUses = index.get(fact.taxonomy)?.get(fact.concept);
+      qualified = '';
+    }
+    const uses = lastUses;
     // a period ending after the filing date is a schedule of future amounts, never a statement period
     if (!uses || fact.end > fact.filed) continue;
     // the period's group and the qualified concept, made once per fact at its first fitting use
@@ -113,10 +129,15 @@ export function collectCandidates(
       const unit = m.unit_type;
       if (unit === 'currency' ? currency === null || fact.unit !== currency : unit === 'per_share' ? perShare === null || fact.unit !== perShare : unit !== 'shares' || fact.unit !== 'shares') continue;
       if (byMetric === undefined) {
-        const key = periodKey(fact.start, fact.end);
-        byMetric = out.get(key);
-        if (!byMetric) out.set(key, (byMetric = new Map()));
-        concept = `${fact.taxonomy}:${fact.concept}`;
+        let byStart = byEnd.get(fact.end);
+        if (!byStart) byEnd.set(fact.end, (byStart = new Map()));
+        byMetric = byStart.get(fact.start ?? '');
+        if (!byMetric) {
+          byStart.set(fact.start ?? '', (byMetric = new Map()));
+          out.set(periodKey(fact.start, fact.end), byMetric);
+        }
+        if (qualified === '') qualified = `${fact.taxonomy}:${fact.concept}`;
+        concept = qualified;
       }
       let list = byMetric.get(m.metric);
       if (!list) byMetric.set(m.metric, (list = []));
