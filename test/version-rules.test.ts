@@ -11,7 +11,8 @@ import type { Fact } from '../domain/facts.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
-import { compareFigures, isScaleSlip, leadingPlace, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
+import { leadingPlace } from '../domain/decimal.ts';
+import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 
 interface Filing {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
-import { dec, precisionOf } from '../decimal.ts';
+import { dec, leadingPlace, precisionOf } from '../decimal.ts';
 import type { StatementFigure } from '../statement-types.ts';
 
 /**
@@ -133,21 +133,6 @@ export function roundingSlack(v: ComparedValue): Decimal {
 /** a plain decimal of at most 40 characters */
 const PLAIN_SHORT = /^(?=.{1,40}$)-?\d+(\.\d+)?$/;
 
-/**
- * The place of a plain decimal's leading significant digit, floor(log10 |v|): '741300000' -> 8,
- * '-741.3' -> 2, '0.05' -> -2; null for zero. Read off the text (no decimal.js): it runs on every
- * figure folding finds changed.
- */
-export function leadingPlace(v: string): number | null {
-  let i = v.charCodeAt(0) === 45 /* - */ ? 1 : 0;
-  while (i < v.length && v.charCodeAt(i) === 48 /* 0 */) i++;
-  const dot = v.indexOf('.');
-  const intEnd = dot === -1 ? v.length : dot;
-  if (i < intEnd) return intEnd - i - 1;
-  if (dot === -1) return null;
-  for (let j = dot + 1; j < v.length; j++) if (v.charCodeAt(j) !== 48) return dot - j;
-  return null;
-}
 
 /** The rule: the same figure, a scale slip (a data-quality finding), or a revision. */
 export function compareFigures(before: ComparedValue, after: ComparedValue): FigureComparison {
