@@ -51,30 +51,44 @@ function isCurrencyUnit(unit: string): boolean {
  * filers add convenience translations (TSMC tags some USD beside TWD), which must not mix in.
  */
 export function reportingCurrency(facts: readonly Fact[]): string | null {
+  const tally = new CurrencyTally();
+  for (const f of facts) tally.add(f.unit);
+  return tally.currency();
+}
+
+/**
+ * reportingCurrency counted one fact at a time, so a pass over a company's facts that does other
+ * work can count each filing's units on the way (buildStatementHistory does, instead of a pass of
+ * its own over each filing's facts).
+ */
+export class CurrencyTally {
   // counters in first-seen order; facts come grouped by concept and unit, so the last unit's
   // counter usually serves the next fact without a lookup
-  const tally = new Map<string, { n: number }>();
-  let lastUnit = '';
-  let last: { n: number } | null = null;
-  for (const f of facts) {
-    const unit = f.unit;
-    if (unit === lastUnit) {
-      if (last) last.n++;
-      continue;
+  private readonly tally = new Map<string, { n: number }>();
+  private lastUnit = '';
+  private last: { n: number } | null = null;
+
+  add(unit: string): void {
+    if (unit === this.lastUnit) {
+      if (this.last) this.last.n++;
+      return;
     }
-    lastUnit = unit;
+    this.lastUnit = unit;
     if (!isCurrencyUnit(unit)) {
-      last = null;
-      continue;
+      this.last = null;
+      return;
     }
-    last = tally.get(unit) ?? null;
-    if (last) last.n++;
-    else tally.set(unit, (last = { n: 1 }));
+    this.last = this.tally.get(unit) ?? null;
+    if (this.last) this.last.n++;
+    else this.tally.set(unit, (this.last = { n: 1 }));
   }
-  let best: string | null = null;
-  let n = 0;
-  for (const [unit, { n: count }] of tally) if (count > n || (count === n && unit === 'USD')) [best, n] = [unit, count];
-  return best;
+
+  currency(): string | null {
+    let best: string | null = null;
+    let n = 0;
+    for (const [unit, { n: count }] of this.tally) if (count > n || (count === n && unit === 'USD')) [best, n] = [unit, count];
+    return best;
+  }
 }
 
 /** whether a fact's unit is the metric's: a money metric takes the reporting currency only */
