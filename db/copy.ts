@@ -38,8 +38,11 @@ export function copyLine(cells: readonly CopyCell[]): string {
   return line + '\n';
 }
 
-/** Rows to send per chunk: the stream is written in pieces of about this many characters. */
-const CHUNK_CHARS = 1 << 20;
+/** The stream is written in pieces of about this many bytes (each one CopyData message). */
+const CHUNK_BYTES = 1 << 20;
+/** UTF-8 bytes a string of n UTF-16 code units can take at most, so a line always fits where it is written. */
+const maxUtf8Bytes = (n: number) => n * 3;
+const NO_CHUNK = Buffer.alloc(0);
 
 /**
  * `COPY table (columns) FROM STDIN` with the given rows (each a list of cells in column order).
@@ -69,19 +72,30 @@ export async function copyRows(sql: Sql, table: string, columns: readonly string
   const done = Promise.race([finished, rejected]);
   done.catch(() => {});
   let count = 0;
-  let chunk = '';
+  // lines are encoded straight into the chunk's bytes: a chunk built as a string (+=) is a rope
+  // the stream flattens and then encodes on write, two more copies of every byte written (about
+  // 37 MB of statement versions in a mirror run)
+  let chunk = NO_CHUNK;
+  let used = 0;
   const flush = async () => {
-    if (chunk.length === 0) return;
-    const ok = stream.write(chunk);
-    chunk = '';
+    if (used === 0) return;
+    // the stream may hold on to the bytes until the socket takes them: the next line goes to a new chunk
+    const ok = stream.write(chunk.subarray(0, used));
+    chunk = NO_CHUNK;
+    used = 0;
     if (!ok) await Promise.race([new Promise((resolve) => stream.once('drain', resolve)), done]);
   };
   try {
     for (const row of rows) {
       if (row.length !== columns.length) throw new Error(`COPY ${table}: a row of ${row.length} cells for ${columns.length} columns`);
-      chunk += copyLine(row);
+      const line = copyLine(row);
+      const room = maxUtf8Bytes(line.length);
+      if (used + room > chunk.length) {
+        await flush();
+        chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, room));
+      }
+      used += chunk.write(line, used);
       count++;
-      if (chunk.length >= CHUNK_CHARS) await flush();
     }
     await flush();
   } catch (err) {

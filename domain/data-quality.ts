@@ -22,8 +22,8 @@
  * one ingestion or across many incremental ones gives the same findings, and re-checking is a no-op.
  */
 import { canonicalMetric } from './catalog/index.ts';
-import { dec, equalAtReportedPrecision, wireDecimal } from './decimal.ts';
-import { checkIdentities, IDENTITY_RULES, toleranceFor } from './identity-checks.ts';
+import { dec, equalAtReportedPrecision, leadingPlace, wireDecimal } from './decimal.ts';
+import { evaluateIdentityRule, IDENTITY_RULES, toleranceFor, type IdentityInput } from './identity-checks.ts';
 import { statementKey } from './statements/key.ts';
 import { latestKnowable } from './statements/visibility.ts';
 import type { FiscalPeriod, StatementType } from './statement-types.ts';
@@ -125,16 +125,20 @@ function missingCore(v: QualityVersion): QualityFinding[] {
 
 /** DQ_IDENTITY_<rule_id>: every FAIL of checkIdentities */
 function identityFailures(v: QualityVersion): QualityFinding[] {
-  const summary = checkIdentities({
+  const input: IdentityInput = {
     statement_type: v.statement_type as StatementType,
     fiscal_year: v.fiscal_year,
     fiscal_period: v.fiscal_period as FiscalPeriod,
     values: v.values as Record<string, string>,
-  });
+  };
   const out: QualityFinding[] = [];
-  for (const check of summary.checks) {
+  // the checks of checkIdentities, one rule at a time: its summary (a pass rate divided out in
+  // 1,000-digit decimal.js) is not what a finding needs, nor are the rules of other statement
+  // types (SKIPPED there)
+  for (const rule of IDENTITY_RULES) {
+    if (rule.statement_type !== v.statement_type) continue;
+    const check = evaluateIdentityRule(rule, input);
     if (check.status !== 'FAIL') continue;
-    const rule = IDENTITY_RULES.find((r) => r.rule_id === check.rule_id)!;
     const involved = [rule.actual, ...new Set(rule.expected.flat().map((t) => t.metric))].filter((m) => Object.hasOwn(v.values, m));
     out.push(
       finding(v, `${IDENTITY_RULE_PREFIX}${check.rule_id}`, check.severity as IssueSeverity, rule.actual,
@@ -208,17 +212,8 @@ export const SCALE_CHECKED_METRICS: ReadonlySet<string> = new Set([
   'DEPRECIATION_AND_AMORTIZATION', 'DEPRECIATION',
 ]);
 
-/** floor(log10(|x|)) of a decimal string, read from its digits: '746.3' -> 2, '0.05' -> -2, '0' -> null. */
-function order(value: string): number | null {
-  const digits = value.replace('-', '');
-  const dot = digits.indexOf('.');
-  const int = dot === -1 ? digits : digits.slice(0, dot);
-  const trimmed = int.replace(/^0+/, '');
-  if (trimmed.length > 0) return trimmed.length - 1;
-  const frac = dot === -1 ? '' : digits.slice(dot + 1);
-  const lead = frac.search(/[1-9]/);
-  return lead === -1 ? null : -(lead + 1);
-}
+/** SCALE_BREAK_SLACK parsed once (decimal.js values are immutable) */
+const BREAK_SLACK = dec(SCALE_BREAK_SLACK);
 
 /** DQ_SCALE_BREAK */
 function scaleBreaks(v: QualityVersion, index: PeriodIndex): QualityFinding[] {
@@ -228,15 +223,14 @@ function scaleBreaks(v: QualityVersion, index: PeriodIndex): QualityFinding[] {
     if (prior) break;
   }
   if (!prior) return [];
-  const slack = dec(SCALE_BREAK_SLACK);
   const out: QualityFinding[] = [];
   for (const metric in v.values) {
     const value = v.values[metric]!;
     const priorValue = prior.values[metric];
     if (priorValue === undefined || !SCALE_CHECKED_METRICS.has(metric) || value.startsWith('-') || priorValue.startsWith('-')) continue;
     // a ratio within 1.25x of 10^3 or 10^6 puts the leading digits 2 to 7 orders of magnitude apart: skip the rest cheaply
-    const oa = order(value);
-    const ob = order(priorValue);
+    const oa = leadingPlace(value);
+    const ob = leadingPlace(priorValue);
     if (oa === null || ob === null || Math.abs(oa - ob) < 2 || Math.abs(oa - ob) > 7) continue;
     const a = dec(value);
     const b = dec(priorValue);
@@ -246,7 +240,7 @@ function scaleBreaks(v: QualityVersion, index: PeriodIndex): QualityFinding[] {
     const factor = up.greaterThan(1) ? up : down;
     const scale = SCALE_FACTORS.find((s) => {
       const near = factor.div(s);
-      return near.greaterThanOrEqualTo(dec('1').div(slack)) && near.lessThanOrEqualTo(slack);
+      return near.greaterThanOrEqualTo(dec('1').div(BREAK_SLACK)) && near.lessThanOrEqualTo(BREAK_SLACK);
     });
     if (!scale) continue;
     const shown = readable(factor.toSignificantDigits(4).toFixed());
@@ -271,10 +265,15 @@ const YEAR_COMPARABLE: ReadonlySet<string> = new Set(
 );
 const yearComparable = (metric: string): boolean => YEAR_COMPARABLE.has(metric);
 
+const WHOLE_NUMBER = /^-?\d+$/;
+const absolute = (v: bigint): bigint => (v < 0n ? -v : v);
+
 function exceeds(quarter: string, year: string): boolean {
-  const oq = order(quarter);
-  const oy = order(year);
+  const oq = leadingPlace(quarter);
+  const oy = leadingPlace(year);
   if (oq === null || (oy !== null && oq < oy)) return false; // a whole order of magnitude smaller
+  // whole numbers (nearly every flow): a quarter no larger than its year, told apart in BigInt
+  if (WHOLE_NUMBER.test(quarter) && WHOLE_NUMBER.test(year) && absolute(BigInt(quarter)) <= absolute(BigInt(year))) return false;
   const q = dec(quarter).abs();
   const y = dec(year).abs();
   // not the same figure told at two precisions (95,800,400 in dollars, 95,800,000 in thousands), nor a rounding difference

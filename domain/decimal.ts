@@ -113,3 +113,19 @@ export function equalAtReportedPrecision(a: string, b: string): boolean {
   const [fine, coarse, unit] = ua.lessThan(ub) ? [a, b, ub] : [b, a, ua];
   return dec(fine).dividedBy(unit).toDecimalPlaces(0, D.ROUND_HALF_UP).times(unit).equals(dec(coarse));
 }
+
+/**
+ * The place of a plain decimal's leading significant digit, floor(log10 |v|): '741300000' -> 8,
+ * '-741.3' -> 2, '0.05' -> -2; null for zero. Read off the text (no decimal.js): the scale
+ * rules (slips, breaks) and quarter-versus-year checks run it on many figures.
+ */
+export function leadingPlace(v: string): number | null {
+  let i = v.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  while (i < v.length && v.charCodeAt(i) === 48 /* 0 */) i++;
+  const dot = v.indexOf('.');
+  const intEnd = dot === -1 ? v.length : dot;
+  if (i < intEnd) return intEnd - i - 1;
+  if (dot === -1) return null;
+  for (let j = dot + 1; j < v.length; j++) if (v.charCodeAt(j) !== 48) return dot - j;
+  return null;
+}

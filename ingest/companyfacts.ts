@@ -61,8 +61,9 @@ const NEEDS_EXACT_TEXT = /"val"\s*:\s*(?:\+|-?[\d.]{16,}|-?[\d.]+[eE]|-?\d+\.\d*
  * This is on the ingest hot path, so the only per-fact allocation is the Fact itself: the other
  * strings are the ones JSON.parse already made. A fact missing its accession, form, end or
  * filing date is a changed format and throws with its location; a non-numeric value is skipped.
+ * `bytes`: the text's UTF-8 size where the caller has it (the file's length), to save a scan.
  */
-export function parseCompanyFacts(text: string, options: { exactText?: boolean } = {}): ParsedCompanyFacts {
+export function parseCompanyFacts(text: string, options: { exactText?: boolean; bytes?: number } = {}): ParsedCompanyFacts {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const exactPath = options.exactText === true || NEEDS_EXACT_TEXT.test(body);
   const top = asRecord(JSON.parse(exactPath ? body.replace(VAL_NUMBER, VAL_AS_TEXT) : body), 'companyfacts');
@@ -120,7 +121,7 @@ export function parseCompanyFacts(text: string, options: { exactText?: boolean }
       }
     }
   }
-  return { cik, entityName, facts, taxonomies, skipped, bytes: Buffer.byteLength(text, 'utf8') };
+  return { cik, entityName, facts, taxonomies, skipped, bytes: options.bytes ?? Buffer.byteLength(text, 'utf8') };
 }
 
 /**

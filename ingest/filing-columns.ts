@@ -19,6 +19,12 @@ export interface FilingRef {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * An instant written exactly as toISOString writes it, every field in range (the day is checked
+ * against its month apart): the form SEC writes acceptanceDateTime in.
+ */
+const NORMALIZED_INSTANT = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /**
  * Turns SEC's columnar filing lists (`filings.recent`, and the top level of each history page)
@@ -71,10 +77,23 @@ function day(value: unknown, where: string): string | null {
 function instant(value: unknown, where: string): string | null {
   const s = optionalString(value, where);
   if (s === null) return null;
+  // already the normalized text: the Date round trip (a microsecond or two per filing, most of
+  // reading submissions) would give it back unchanged
+  if (NORMALIZED_INSTANT.test(s) && dayInMonth(s)) return s;
   // without a zone Date.parse would read the machine's local time
   const ms = /(?:Z|[+-]\d{2}:?\d{2})$/.test(s) ? Date.parse(s) : Number.NaN;
   if (Number.isNaN(ms)) throw new Error(`${where}: not a timestamp: ${JSON.stringify(s)}`);
   return new Date(ms).toISOString();
+}
+
+/** Whether YYYY-MM-DD... names a day its month has (Date rolls 2023-02-30 over into March instead). */
+function dayInMonth(s: string): boolean {
+  const day = Number(s.slice(8, 10));
+  if (day <= 28) return true;
+  const year = Number(s.slice(0, 4));
+  const month = Number(s.slice(5, 7));
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!);
 }
 
 /** SEC writes booleans as 0/1 (and null when unknown, which means "no" for our purposes). */

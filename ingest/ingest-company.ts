@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { CATALOG_FINGERPRINT } from '../domain/catalog/fingerprint.ts';
 import { versionContentHash } from '../domain/statements/versions.ts';
@@ -6,7 +7,7 @@ import { companyIngestionState, ensureCompany, recordCompanyIngestion } from '..
 import { replaceDisclosures, replaceSegments } from '../db/package-write.ts';
 import { recordScaleSlips } from '../db/scale-slips.ts';
 import { appendVersions, upsertFilings, type PackageInfo, type VersionToStore } from '../db/statement-write.ts';
-import type { Fact } from '../domain/facts.ts';
+import type { Fact, FilingInfo } from '../domain/facts.ts';
 import type { StatementFigure } from '../domain/statement-types.ts';
 import { buildStatementHistory, isPeriodicForm } from '../domain/normalize/history.ts';
 import type { CatalogView } from '../domain/normalize/presentations.ts';
@@ -18,7 +19,7 @@ import { listCompanyPackages, readCompanyPackages, type SkippedFolder } from './
 import { companyFactsUrl, filingsFromFacts, filingsFromSubmissions, mergeFilings, parseCompanyFacts } from './companyfacts.ts';
 import type { SecSource } from './source.ts';
 import { checkAddedVersions } from './version-checks.ts';
-import { readSubmissions } from './submissions.ts';
+import { readSubmissions, type SubmissionsRead } from './submissions.ts';
 
 /**
  * The normalizer's rules version: bump when the code's rules change (3: the version rule of
@@ -65,32 +66,30 @@ export async function ingestCompany(
   now: () => Date,
 ): Promise<CompanyResult> {
   const started = performance.now();
-  const [text, submissions] = await Promise.all([source.readText(companyFactsUrl(cik)), readSubmissions(source, cik)]);
+  const [raw, submissions] = await Promise.all([source.readBytes(companyFactsUrl(cik)), readSubmissions(source, cik)]);
   const submitted = submissions ? filingsFromSubmissions(submissions.filings) : [];
   const listing = await listCompanyPackages(source, cik, submitted.filter((f) => isPeriodicForm(f.form)).map((f) => f.accession));
   const base = {
     cik, facts: 0, bytes: 0, filings: 0, periodic_filings: 0, versions_added: 0, restatements_added: 0,
     packages: 0, package_facts_added: 0, segments: 0, disclosures: 0, skipped_folders: [] as SkippedFolder[],
   };
-  if (text === null && submissions === null && listing.folders.length === 0) {
+  if (raw === null && submissions === null && listing.folders.length === 0) {
     return { ...base, name: null, status: 'no_data', ms: performance.now() - started };
   }
-  const bytes = text === null ? 0 : Buffer.byteLength(text);
-  const hash = createHash('sha256')
-    .update(`normalizer:${NORMALIZER_VERSION}|catalog:${CATALOG_FINGERPRINT}\n`)
-    .update(text ?? '')
-    .update(submissions ? JSON.stringify([submissions.profile.fiscalYearEnd, submissions.filings]) : '')
-    .update(`\npackages:${listing.fingerprint}`)
-    .digest('hex');
+  const bytes = raw === null ? 0 : raw.length;
+  const hash = companySourceHash(raw, submissions, listing.fingerprint);
   const state = await companyIngestionState(sql, cik);
   const knownName = submissions?.profile.name ?? null;
   if (state && state.source_hash === hash && state.normalizer_version === NORMALIZER_VERSION) {
     return { ...base, name: knownName, bytes, status: 'unchanged', ms: performance.now() - started };
   }
 
-  const parsed = text === null ? null : parseCompanyFacts(text);
+  // decoded only now: an unchanged company never needs the text
+  const text = raw === null ? null : raw.toString('utf8');
+  const parsed = text === null ? null : parseCompanyFacts(text, { bytes });
   const { packages, skipped } = await readCompanyPackages(source, listing.folders);
-  const known = mergeFilings(submitted, parsed ? filingsFromFacts(parsed.facts) : []);
+  const factFilings = parsed ? filingsFromFacts(parsed.facts) : [];
+  const known = mergeFilings(submitted, factFilings);
   const assembled = assemblePackages(packages, new Map(known.map((f) => [f.accession, f])));
   const filings = [...known, ...assembled.filings];
   const merged = mergePackageFacts(parsed?.facts ?? [], assembled.facts);
@@ -112,7 +111,7 @@ export async function ingestCompany(
   }));
   const disclosures = disclosureRows(assembled.packages, filingMap);
   const factCounts = countByAccession(merged.facts);
-  const packageInfo = packageInfoByAccession(assembled, parsed?.facts ?? []);
+  const packageInfo = packageInfoByAccession(assembled, factFilings);
   const name = knownName ?? parsed?.entityName ?? assembled.cover?.registrant_name ?? null;
   if (text === null && submissions === null && assembled.packages.length === 0) {
     // only unusable folders (reported in skipped_folders): nothing to store, and the next run looks again
@@ -154,8 +153,25 @@ export async function ingestCompany(
   };
 }
 
-function packageInfoByAccession(assembled: AssembledPackages, companyFacts: readonly Fact[]): Map<string, PackageInfo> {
-  const fromCompanyFacts = new Set(companyFacts.map((f) => f.accession));
+/**
+ * The skip hash of a company's sources: sha256 over the normalizer's rules version and the
+ * catalog's fingerprint, the companyfacts file as UTF-8 text, the submissions' fiscal year end and
+ * filings, and the package listing's fingerprint. The file's bytes are hashed as read where they
+ * are valid UTF-8 (they then are the text's UTF-8 exactly), with no 71.5 MB per mirror run encoded
+ * again from the decoded text; bytes that are not valid UTF-8 are hashed as their decoded text
+ * (replacement characters included) re-encoded, so every stored hash keeps its value.
+ */
+export function companySourceHash(companyFacts: Buffer | null, submissions: SubmissionsRead | null, packagesFingerprint: string): string {
+  const hash = createHash('sha256').update(`normalizer:${NORMALIZER_VERSION}|catalog:${CATALOG_FINGERPRINT}\n`);
+  if (companyFacts !== null) hash.update(isUtf8(companyFacts) ? companyFacts : companyFacts.toString('utf8'));
+  if (submissions) hash.update(JSON.stringify([submissions.profile.fiscalYearEnd, submissions.filings]));
+  return hash.update(`\npackages:${packagesFingerprint}`).digest('hex');
+}
+
+/** `factFilings`: the filings company facts tell (one per accession of its facts, see filingsFromFacts) */
+function packageInfoByAccession(assembled: AssembledPackages, factFilings: readonly FilingInfo[]): Map<string, PackageInfo> {
+  // the accessions company facts has facts of, from its filings rather than from each of its facts
+  const fromCompanyFacts = new Set(factFilings.map((f) => f.accession));
   const out = new Map<string, PackageInfo>();
   for (const p of assembled.packages) {
     const f = p.folder.files;

@@ -74,12 +74,14 @@ export function openLiveSource(base: string, opts: SecSourceOptions): SecSource 
     }
   }
 
-  const readText = (url: string) => fetchWith(url, readAll);
+  const readBytes = (url: string) => fetchWith(url, readAll);
+  const readText = async (url: string) => (await readBytes(url))?.toString('utf8') ?? null;
 
   return {
     kind: 'live',
     describe: () => `live SEC sites (${baseUrl.origin}, at most ${Math.min(maxRps, SEC_MAX_RPS)} requests/s, User-Agent set)`,
     readText,
+    readBytes,
     async readJson<T = unknown>(url: string): Promise<T | null> {
       const text = await readText(url);
       if (text === null) return null;
@@ -106,10 +108,10 @@ function decodedBody(res: Dispatcher.ResponseData, url: string): Readable {
   throw new SecFetchError(`SEC sent unsupported content-encoding ${encoding} for ${url}`, url, res.statusCode);
 }
 
-async function readAll(body: Readable): Promise<string> {
+async function readAll(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function hintFor(status: number): string {

@@ -30,23 +30,25 @@ export function openMirrorSource(rootInput: string | URL): SecSource {
   }
   if (!isDir) throw new Error(`SEC_SOURCE directory does not exist or is not a directory: ${root}`);
 
-  const readText = async (url: string): Promise<string | null> => {
+  const readBytes = async (url: string): Promise<Buffer | null> => {
     const { file } = mirrorPathFor(root, url);
     try {
-      // read whole, then decoded in one pass: readFile with an encoding decodes chunk by chunk into a
-      // rope that JSON.parse then flattens, a second copy of every companyfacts file (71.5 MB per
-      // mirror run, in a sampling heap profile of a whole-mirror ingestion)
-      return (await readFile(file)).toString('utf8');
+      return await readFile(file);
     } catch (err) {
       if (isAbsent(err)) return null;
       throw err;
     }
   };
+  // read whole, then decoded in one pass: readFile with an encoding decodes chunk by chunk into a
+  // rope that JSON.parse then flattens, a second copy of every companyfacts file (71.5 MB per
+  // mirror run, in a sampling heap profile of a whole-mirror ingestion)
+  const readText = async (url: string): Promise<string | null> => (await readBytes(url))?.toString('utf8') ?? null;
 
   return {
     kind: 'mirror',
     describe: () => `SEC mirror directory ${root}`,
     readText,
+    readBytes,
     async readJson<T = unknown>(url: string): Promise<T | null> {
       const text = await readText(url);
       if (text === null) return null;

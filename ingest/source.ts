@@ -22,6 +22,8 @@ export interface SecSource {
   /** parsed JSON; buffers the whole body, so prefer openStream for very large files */
   readJson<T = unknown>(url: string): Promise<T | null>;
   readText(url: string): Promise<string | null>;
+  /** the whole (decompressed) body as bytes, for a caller that hashes or measures them before decoding */
+  readBytes(url: string): Promise<Buffer | null>;
   /** raw (decompressed) body as a stream, so large files never sit in memory whole */
   openStream(url: string): Promise<Readable | null>;
   /**

@@ -81,4 +81,15 @@ describe('COPY FROM STDIN (db/copy.ts)', () => {
     assert.equal(stored.length, 5000);
     assert.deepEqual(stored.map((r) => [r.id, r.label, r.amount]), rows);
   });
+
+  it('keeps multi-byte text whole across chunk boundaries, and sends a line longer than a chunk in one piece', async () => {
+    // 2-, 3- and 4-byte UTF-8 characters, so lines end at every offset of a chunk's bytes
+    const rows: [number, string][] = Array.from({ length: 3000 }, (_, i) => [10_000 + i, 'é€𝄞'.repeat(40 + (i % 7)) + i]);
+    rows.push([20_000, '€'.repeat(700_000)]); // 2.1 MB as UTF-8
+    await db.sql.begin(async (tx) => {
+      assert.equal(await copyRows(tx as unknown as Sql, 'copied', ['id', 'label'], rows), rows.length);
+    });
+    const stored = await db.sql<{ id: number; label: string }[]>`SELECT id, label FROM copied WHERE id >= 10000 ORDER BY id`;
+    assert.deepEqual(stored.map((r) => [r.id, r.label]), rows);
+  });
 });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { CATALOG_FINGERPRINT } from '../domain/catalog/fingerprint.ts';
 import type { FilingInfo } from '../domain/facts.ts';
 import {
   filingsFromFacts,
@@ -11,8 +13,9 @@ import {
   PERIODIC_FORMS,
   readCompanyFacts,
 } from '../ingest/companyfacts.ts';
+import { companySourceHash, NORMALIZER_VERSION } from '../ingest/ingest-company.ts';
 import { openSecSource } from '../ingest/source.ts';
-import { readSubmissions } from '../ingest/submissions.ts';
+import { readSubmissions, type SubmissionsRead } from '../ingest/submissions.ts';
 
 const source = openSecSource(new URL('../../shared/sec', import.meta.url));
 const rawText = (cik: string): string =>
@@ -363,5 +366,32 @@ describe('the fast path of parseCompanyFacts', () => {
     for (const [val, text] of [['12345678901234567', '12345678901234567'], ['0.10', '0.10'], ['1.5E10', '15000000000'], ['-0', '0'], ['0.0000001', '0.0000001']]) {
       assert.equal(parseCompanyFacts(doc(val!)).facts[0]!.value, text, val);
     }
+  });
+});
+
+describe('the skip hash of a company (companySourceHash)', () => {
+  // the value every earlier version stored: the decoded text hashed as a string (so as its UTF-8)
+  const textHash = (text: string, submissions: SubmissionsRead | null, fingerprint: string) =>
+    createHash('sha256')
+      .update(`normalizer:${NORMALIZER_VERSION}|catalog:${CATALOG_FINGERPRINT}\n`)
+      .update(text)
+      .update(submissions ? JSON.stringify([submissions.profile.fiscalYearEnd, submissions.filings]) : '')
+      .update(`\npackages:${fingerprint}`)
+      .digest('hex');
+
+  test('hashing the file bytes gives the value hashing its text gave, for a mirror file and for multi-byte text with a BOM', async () => {
+    const submissions = await readSubmissions(source, '320193');
+    const apple = readFileSync(new URL('../../shared/sec/data.sec.gov/api/xbrl/companyfacts/CIK0000320193.json', import.meta.url));
+    assert.equal(companySourceHash(apple, submissions, 'f1'), textHash(apple.toString('utf8'), submissions, 'f1'));
+    const bom = Buffer.from('\ufeff{"entityName":"Société Générale € 𝄞"}', 'utf8');
+    assert.equal(companySourceHash(bom, null, ''), textHash(bom.toString('utf8'), null, ''));
+    assert.equal(companySourceHash(null, null, 'f2'), textHash('', null, 'f2'));
+  });
+
+  test('bytes that are not valid UTF-8 hash as their decoded text, as before, not as the raw bytes', () => {
+    // a lone continuation byte and a truncated 3-byte sequence: each decodes to U+FFFD
+    const bad = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0x80, 0xe2, 0x82, 0x22, 0x7d]);
+    assert.equal(companySourceHash(bad, null, ''), textHash(bad.toString('utf8'), null, ''));
+    assert.notEqual(companySourceHash(bad, null, ''), createHash('sha256').update(`normalizer:${NORMALIZER_VERSION}|catalog:${CATALOG_FINGERPRINT}\n`).update(bad).update('\npackages:').digest('hex'));
   });
 });

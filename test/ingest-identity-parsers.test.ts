@@ -201,6 +201,23 @@ describe('submissions', () => {
     assert.throws(() => parseFilingColumns(ragged, 'page'), /page\.form: 2 values for 1 filings/);
   });
 
+  test('acceptance times come out as Date writes them: SEC\'s own form unchanged, impossible days rolled over, offsets and missing milliseconds normalized', () => {
+    const at = (times: string[]) =>
+      parseFilingColumns({ ...columns(times.map((_, i) => [`0000000042-20-00000${i}`, '10-K', '2020-01-01'])), acceptanceDateTime: times }, 'page').map((f) => f.acceptanceDateTime);
+    const times = [
+      '2024-02-29T16:05:31.000Z', '2023-12-31T23:59:59.999Z', '2000-02-29T00:00:00.000Z',
+      '2023-02-29T10:00:00.000Z', '1900-02-29T10:00:00.000Z', '2024-04-31T10:00:00.000Z', '2024-02-29T24:00:00.000Z',
+      '2024-01-01T10:00:00Z', '2024-01-01T10:00:00.000+05:00',
+    ];
+    assert.deepEqual(at(times), [
+      '2024-02-29T16:05:31.000Z', '2023-12-31T23:59:59.999Z', '2000-02-29T00:00:00.000Z',
+      '2023-03-01T10:00:00.000Z', '1900-03-01T10:00:00.000Z', '2024-05-01T10:00:00.000Z', '2024-03-01T00:00:00.000Z',
+      '2024-01-01T10:00:00.000Z', '2024-01-01T05:00:00.000Z',
+    ]);
+    assert.deepEqual(at(times), times.map((t) => new Date(Date.parse(t)).toISOString()));
+    assert.throws(() => at(['2024-01-01T10:00:00']), /acceptanceDateTime: not a timestamp/);
+  });
+
   test('a submissions file without filings is rejected with its location', () => {
     assert.throws(() => parseSubmissions({ cik: '1', name: 'X' }), /submissions\.filings/);
   });
@@ -223,6 +240,7 @@ function fakeSource(files: Record<string, unknown>): SecSource {
     describe: () => 'in-memory test files',
     readJson: async <T>(url: string) => get(url) as T | null,
     readText: async (url: string) => (get(url) === null ? null : JSON.stringify(get(url))),
+    readBytes: async (url: string) => (get(url) === null ? null : Buffer.from(JSON.stringify(get(url)))),
     openStream: async (): Promise<Readable | null> => null,
     listDir: async () => Object.keys(files),
   };

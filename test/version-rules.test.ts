@@ -5,11 +5,13 @@
  * test/fidelity-corpus.test.ts.
  */
 import assert from 'node:assert/strict';
+import { Decimal } from 'decimal.js';
 import { describe, it } from 'node:test';
 import type { Fact } from '../domain/facts.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
+import { leadingPlace } from '../domain/decimal.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 
@@ -73,6 +75,35 @@ describe('the same figure', () => {
     assert.equal(sameFigure({ value: '23182600000', decimals: '-5' }, { value: '23183000000', decimals: '-6' }), true);
   });
 
+  it('decides whole numbers told by their text alone as decimal.js does', () => {
+    // decimals 'INF' reads precision from the text too, but keeps the comparison in decimal.js:
+    // the reference for the whole-number path of texts without decimals
+    let seed = 0x51de;
+    const rand = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const seen = new Set<boolean>();
+    for (let i = 0; i < 5000; i++) {
+      const base = BigInt(Math.floor(rand() * 1e9)) * 10n ** BigInt(Math.floor(rand() * 8));
+      const round = (v: bigint, unit: bigint) => ((v + unit / 2n) / unit) * unit;
+      const other = pick([base, base + 1n, base - 7n, round(base, 1000n), round(base, 1_000_000n), round(base, 100_000n), base + pick([1n, 5n, 49n, 50n, 500n, 5000n]) * 10n ** BigInt(Math.floor(rand() * 6)), 0n, base * 1000n]);
+      const sign = rand() < 0.15 ? -1n : 1n;
+      const a = String(base * sign);
+      const b = String(other * (rand() < 0.05 ? -sign : sign));
+      const fast = sameFigure({ value: a }, { value: b });
+      assert.equal(fast, sameFigure({ value: a, decimals: 'INF' }, { value: b, decimals: 'INF' }), `${a} vs ${b}`);
+      seen.add(fast);
+    }
+    assert.deepEqual([...seen].sort(), [false, true]);
+    for (const [a, b] of [['0', '-0'], ['007', '7'], ['-0', '00'], ['1000', '999'], ['-1000', '-1049'], ['-1000', '-1050'], ['10', '14'], ['100', '95']]) {
+      assert.equal(sameFigure({ value: a! }, { value: b! }), sameFigure({ value: a!, decimals: 'INF' }, { value: b!, decimals: 'INF' }), `${a} vs ${b}`);
+    }
+  });
+
   it('keeps the more precise text of one figure', () => {
     assert.equal(morePrecise({ value: '23183000000' }, { value: '23182600000' }).value, '23182600000');
     assert.equal(morePrecise({ value: '23182600000' }, { value: '23183000000' }).value, '23182600000');
@@ -93,6 +124,39 @@ describe('scale slips', () => {
     assert.equal(isScaleSlip({ value: '1617900000' }, { value: '262500000' }), false);
     assert.equal(isScaleSlip({ value: '-741300000' }, { value: '741.3' }), false, 'a sign change is no slip');
     assert.equal(compareFigures({ value: '741300000' }, { value: '741.3' }), 'SCALE_SLIP');
+  });
+
+  it('are rejected early only where no scaling could make the same figure', () => {
+    assert.deepEqual(['741300000', '-741.3', '0.05', '0.5', '10', '-0', '0.000', '007'].map(leadingPlace), [8, 2, -2, -1, 1, null, null, 0]);
+    // the definition without the early reject: the value times or divided by 1,000 or 1,000,000 is the same figure
+    const bySearch = (before: string, after: string) => {
+      const b = new Decimal(before);
+      const a = new Decimal(after);
+      if (b.isZero() || a.isZero() || b.isNegative() !== a.isNegative()) return false;
+      for (const f of [1000, 1_000_000]) {
+        for (const scaled of [b.times(f), b.dividedBy(f)]) if (sameFigure({ value: scaled.toFixed(), decimals: null }, { value: after, decimals: null })) return true;
+      }
+      return false;
+    };
+    let seed = 0x511b;
+    const rand = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const seen = new Set<boolean>();
+    for (let i = 0; i < 3000; i++) {
+      const base = new Decimal(Math.floor(rand() * 1e6) + 1).times(new Decimal(10).pow(Math.floor(rand() * 14) - 6));
+      const other = base.times(pick(['1', '1000', '0.001', '1000000', '0.000001', '1.04', '0.96', '1040', '0.00095', '950000', '9', '0.1', '100', '12000', '0']));
+      const before = base.toFixed();
+      const after = (rand() < 0.1 ? other.negated() : other).toDecimalPlaces(pick([0, 2, 4, 9])).toFixed();
+      const slip = isScaleSlip({ value: before }, { value: after });
+      assert.equal(slip, bySearch(before, after), `${before} -> ${after}`);
+      seen.add(slip);
+    }
+    assert.deepEqual([...seen].sort(), [false, true]);
   });
 
   it('make no version and are recorded with both values and accessions', () => {

@@ -79,6 +79,7 @@ describe('filing folders', () => {
       describe: () => 'fake live',
       listDir: async () => null,
       readText: async () => null,
+      readBytes: async () => null,
       openStream: async () => null,
       async readJson<T>(url: string) {
         asked.push(url);

@@ -51,30 +51,44 @@ function isCurrencyUnit(unit: string): boolean {
  * filers add convenience translations (TSMC tags some USD beside TWD), which must not mix in.
  */
 export function reportingCurrency(facts: readonly Fact[]): string | null {
+  const tally = new CurrencyTally();
+  for (const f of facts) tally.add(f.unit);
+  return tally.currency();
+}
+
+/**
+ * reportingCurrency counted one fact at a time, so a pass over a company's facts that does other
+ * work can count each filing's units on the way (buildStatementHistory does, instead of a pass of
+ * its own over each filing's facts).
+ */
+export class CurrencyTally {
   // counters in first-seen order; facts come grouped by concept and unit, so the last unit's
   // counter usually serves the next fact without a lookup
-  const tally = new Map<string, { n: number }>();
-  let lastUnit = '';
-  let last: { n: number } | null = null;
-  for (const f of facts) {
-    const unit = f.unit;
-    if (unit === lastUnit) {
-      if (last) last.n++;
-      continue;
+  private readonly tally = new Map<string, { n: number }>();
+  private lastUnit = '';
+  private last: { n: number } | null = null;
+
+  add(unit: string): void {
+    if (unit === this.lastUnit) {
+      if (this.last) this.last.n++;
+      return;
     }
-    lastUnit = unit;
+    this.lastUnit = unit;
     if (!isCurrencyUnit(unit)) {
-      last = null;
-      continue;
+      this.last = null;
+      return;
     }
-    last = tally.get(unit) ?? null;
-    if (last) last.n++;
-    else tally.set(unit, (last = { n: 1 }));
+    this.last = this.tally.get(unit) ?? null;
+    if (this.last) this.last.n++;
+    else this.tally.set(unit, (this.last = { n: 1 }));
   }
-  let best: string | null = null;
-  let n = 0;
-  for (const [unit, { n: count }] of tally) if (count > n || (count === n && unit === 'USD')) [best, n] = [unit, count];
-  return best;
+
+  currency(): string | null {
+    let best: string | null = null;
+    let n = 0;
+    for (const [unit, { n: count }] of this.tally) if (count > n || (count === n && unit === 'USD')) [best, n] = [unit, count];
+    return best;
+  }
 }
 
 /** whether a fact's unit is the metric's: a money metric takes the reporting currency only */
@@ -98,10 +112,26 @@ export function collectCandidates(
   currency: string | null,
 ): PeriodCandidates {
   const out: PeriodCandidates = new Map();
+  // the groups of `out` by end, then start ('' for an instant): found without building the
+  // "start|end" key, which is made once per period (a string built and hashed per fact was the
+  // costliest step here)
+  const byEnd = new Map<string, Map<string, Map<string, Candidate[]>>>();
   // unitFits, with the per-share unit built once per filing rather than per fact
   const perShare = currency === null ? null : `${currency}/shares`;
+  // facts come grouped by concept: the previous fact's uses usually serve the next one
+  let lastTaxonomy = '';
+  let lastConcept = '';
+  let lastUses: readonly ConceptUse[] | undefined;
+  // and the qualified concept, made at the group's first fitting fact
+  let qualified = '';
   for (const fact of facts) {
-    const uses = index.get(fact.taxonomy)?.get(fact.concept);
+    if (fact.concept !== lastConcept || fact.taxonomy !== lastTaxonomy) {
+      lastTaxonomy = fact.taxonomy;
+      lastConcept = fact.concept;
+      lastUses = index.get(fact.taxonomy)?.get(fact.concept);
+      qualified = '';
+    }
+    const uses = lastUses;
     // a period ending after the filing date is a schedule of future amounts, never a statement period
     if (!uses || fact.end > fact.filed) continue;
     // the period's group and the qualified concept, made once per fact at its first fitting use
@@ -113,10 +143,15 @@ export function collectCandidates(
       const unit = m.unit_type;
       if (unit === 'currency' ? currency === null || fact.unit !== currency : unit === 'per_share' ? perShare === null || fact.unit !== perShare : unit !== 'shares' || fact.unit !== 'shares') continue;
       if (byMetric === undefined) {
-        const key = periodKey(fact.start, fact.end);
-        byMetric = out.get(key);
-        if (!byMetric) out.set(key, (byMetric = new Map()));
-        concept = `${fact.taxonomy}:${fact.concept}`;
+        let byStart = byEnd.get(fact.end);
+        if (!byStart) byEnd.set(fact.end, (byStart = new Map()));
+        byMetric = byStart.get(fact.start ?? '');
+        if (!byMetric) {
+          byStart.set(fact.start ?? '', (byMetric = new Map()));
+          out.set(periodKey(fact.start, fact.end), byMetric);
+        }
+        if (qualified === '') qualified = `${fact.taxonomy}:${fact.concept}`;
+        concept = qualified;
       }
       let list = byMetric.get(m.metric);
       if (!list) byMetric.set(m.metric, (list = []));

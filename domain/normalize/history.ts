@@ -2,6 +2,7 @@ import type { Fact, FilingInfo } from '../facts.ts';
 import type { FiscalPeriod, StatementType } from '../statement-types.ts';
 import { durationClass, FiscalCalendar, type LabelVote } from '../fiscal-calendar.ts';
 import { NO_FACE, type FaceConcepts } from './face-concepts.ts';
+import { CurrencyTally } from './candidates.ts';
 import { FlowStore, isAnnualForm, presentFiling, type CatalogView } from './presentations.ts';
 import { foldPresentation, statementKey, type BuiltVersion, type ScaleSlip } from './versions.ts';
 
@@ -11,7 +12,9 @@ export const PERIODIC_FORMS: ReadonlySet<string> = new Set([
 ]);
 
 export function isPeriodicForm(form: string): boolean {
-  return PERIODIC_FORMS.has(form.trim().toUpperCase());
+  // the set's own spelling first: nearly every form comes as SEC writes it, and trimming and
+  // upper-casing made two strings per fact of every filing (this runs once per fact)
+  return PERIODIC_FORMS.has(form) || PERIODIC_FORMS.has(form.trim().toUpperCase());
 }
 
 export interface CompanyFacts {
@@ -66,16 +69,35 @@ export function compareFilings(a: FilingInfo, b: FilingInfo): number {
  * history, which is what makes re-ingestion a no-op.
  */
 export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView): StatementHistory {
-  const byAccession = new Map<string, Fact[]>();
+  // one pass over the company's facts, in their order, gathers everything the calendar and the
+  // currency need besides grouping them by filing: a filing's facts lie scattered through memory,
+  // and each further pass over them (annual periods, current period ends, currency) cost about as
+  // much as the grouping pass over all facts
+  const byAccession = new Map<string, FilingFacts>();
+  let lastForm = '';
+  let lastPeriodic = false;
   for (const f of input.facts) {
-    if (!isPeriodicForm(f.form)) continue;
-    let list = byAccession.get(f.accession);
-    if (!list) byAccession.set(f.accession, (list = []));
-    list.push(f);
+    if (f.form !== lastForm) {
+      lastForm = f.form;
+      lastPeriodic = isPeriodicForm(f.form);
+    }
+    if (!lastPeriodic) continue;
+    let filed = byAccession.get(f.accession);
+    if (!filed) byAccession.set(f.accession, (filed = filingFacts()));
+    filed.facts.push(f);
+    filed.currency.add(f.unit);
+    if (f.start === null || f.end > f.filed) continue;
+    const cls = durationClass(f.start, f.end);
+    if (cls === 'year') filed.years.push({ start: f.start, end: f.end });
+    // current period ends of both kinds (FilingFacts.yearEnd): the filing's form picks one once it is known
+    if (cls === null || f.taxonomy === 'dei') continue;
+    if (cls === 'year') {
+      if (filed.yearEnd === null || f.end > filed.yearEnd) filed.yearEnd = f.end;
+    } else if (filed.quarterEnd === null || f.end > filed.quarterEnd) filed.quarterEnd = f.end;
   }
   const filingByAccession = new Map(input.filings.map((f) => [f.accession, f]));
   const filings: FilingInfo[] = [];
-  for (const [accession, facts] of byAccession) {
+  for (const [accession, { facts }] of byAccession) {
     const known = filingByAccession.get(accession);
     const first = facts[0]!;
     filings.push(
@@ -108,8 +130,8 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
   const slips: ScaleSlip[] = [];
   let presentations = 0;
   for (const filing of filings) {
-    const facts = byAccession.get(filing.accession)!;
-    for (const p of presentFiling(filing, facts, calendar, catalog, store, input.face ?? NO_FACE)) {
+    const filed = byAccession.get(filing.accession)!;
+    for (const p of presentFiling(filing, filed.facts, calendar, catalog, store, input.face ?? NO_FACE, filed.currency.currency())) {
       presentations++;
       const key = statementKey(p);
       let list = statements.get(key);
@@ -131,15 +153,34 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
   return { calendar, versions, periodic_filings: filings.length, presentations, presented, slips };
 }
 
-function annualPeriods(filings: FilingInfo[], byAccession: Map<string, Fact[]>): { start: string; end: string }[] {
+/** One filing's facts, and what the calendar and the currency read of them, gathered in the pass that groups them. */
+interface FilingFacts {
+  facts: Fact[];
+  currency: CurrencyTally;
+  /** one entry per fact of a year's duration ending by the filing date */
+  years: { start: string; end: string }[];
+  /**
+   * The end of the filing's current period, for an annual form and for a quarterly one: the
+   * latest end of a duration of the report's own kind (a year for annual reports, a quarter or
+   * year-to-date for quarterly ones). Comparatives end earlier; cover-page (dei) facts, odd-length
+   * durations (subsequent events) and periods ending after the filing date (maturity schedules by
+   * future year, which made a Walmart 10-K of 2012 look like a report on fiscal 2013) are not
+   * considered.
+   */
+  yearEnd: string | null;
+  quarterEnd: string | null;
+}
+
+function filingFacts(): FilingFacts {
+  return { facts: [], currency: new CurrencyTally(), years: [], yearEnd: null, quarterEnd: null };
+}
+
+function annualPeriods(filings: FilingInfo[], byAccession: Map<string, FilingFacts>): { start: string; end: string }[] {
   const out: { start: string; end: string }[] = [];
   for (const filing of filings) {
     if (!isAnnualForm(filing.form)) continue;
-    for (const f of byAccession.get(filing.accession)!) {
-      if (f.start === null || f.end > f.filed || durationClass(f.start, f.end) !== 'year') continue;
-      // one entry per fact: how often a year end is reported tells the filer's cycle from strays
-      out.push({ start: f.start, end: f.end });
-    }
+    // one entry per fact: how often a year end is reported tells the filer's cycle from strays
+    for (const period of byAccession.get(filing.accession)!.years) out.push(period);
   }
   return out;
 }
@@ -147,39 +188,20 @@ function annualPeriods(filings: FilingInfo[], byAccession: Map<string, Fact[]>):
 /**
  * Each periodic report names its own current period's fiscal year (fy in companyfacts, which
  * describes the filing). Its current period ends at the report date, else at the latest end
- * of a duration it reports.
+ * of a duration it reports (FilingFacts.yearEnd or quarterEnd).
  */
-function labelVotes(filings: FilingInfo[], byAccession: Map<string, Fact[]>): LabelVote[] {
+function labelVotes(filings: FilingInfo[], byAccession: Map<string, FilingFacts>): LabelVote[] {
   const votes: LabelVote[] = [];
   for (const filing of filings) {
-    const facts = byAccession.get(filing.accession)!;
-    const fy = filing.fiscal_year_focus ?? mostCommonFy(facts);
+    const filed = byAccession.get(filing.accession)!;
+    const fy = filing.fiscal_year_focus ?? mostCommonFy(filed.facts);
     if (fy === null) continue;
-    const end = (filing.source === 'submissions' ? filing.report_date : null) ?? currentPeriodEnd(filing.form, facts);
+    const end = (filing.source === 'submissions' ? filing.report_date : null) ?? (isAnnualForm(filing.form) ? filed.yearEnd : filed.quarterEnd);
     if (!end) continue;
     const amended = filing.form.endsWith('/A');
     votes.push({ period_end: end, fiscal_year: fy, weight: isAnnualForm(filing.form) && !amended ? 3 : 1 });
   }
   return votes;
-}
-
-/**
- * The end of a periodic report's current period, read from its facts: the latest end of a
- * duration of the report's own kind (a year for annual reports, a quarter or year-to-date for
- * quarterly ones). Comparatives end earlier; cover-page (dei) facts, odd-length durations
- * (subsequent events) and periods ending after the filing date (maturity schedules by future
- * year, which made a Walmart 10-K of 2012 look like a report on fiscal 2013) are not considered.
- */
-export function currentPeriodEnd(form: string, facts: readonly Fact[]): string | null {
-  const annual = isAnnualForm(form);
-  let end: string | null = null;
-  for (const f of facts) {
-    if (f.start === null || f.taxonomy === 'dei' || f.end > f.filed) continue;
-    const cls = durationClass(f.start, f.end);
-    if (!cls || (cls === 'year') !== annual) continue;
-    if (!end || f.end > end) end = f.end;
-  }
-  return end;
 }
 
 function mostCommonFy(facts: readonly Fact[]): number | null {

@@ -112,6 +112,7 @@ const NO_METRICS: Map<string, Candidate[]> = new Map();
  * Turn one periodic filing into statement presentations. Periods come from the facts' own dates
  * (never from the filing's fy/fp tags); discrete quarters missing from the filing are derived
  * from its year-to-date figures, and the derived fourth quarter from its full-year figures.
+ * `currency` is the filing's reportingCurrency, where the caller counted it already.
  */
 export function presentFiling(
   filing: FilingInfo,
@@ -120,8 +121,8 @@ export function presentFiling(
   catalog: CatalogView,
   store: FlowStore,
   face: FaceConcepts = NO_FACE,
+  currency: string | null = reportingCurrency(facts),
 ): Presentation[] {
-  const currency = reportingCurrency(facts);
   const filingFace = faceFor(face, filing.accession, filing.filing_date) ?? NO_FILING_FACE;
   const choose: Chooser = (list, type) => chooseCandidate(list, type, filingFace);
   choose.presented = (concept, type) => filingFace.own && (filingFace.statements.get(type)?.has(concept) ?? false);
