@@ -10,6 +10,7 @@ import {
   type IdentityInput,
 } from '../domain/identity-checks.ts';
 import type { IdentityCheck, IdentitySummary } from '../domain/statement-types.ts';
+import { seededRandom } from './helpers/seeded-random.ts';
 
 // Figures below are as filed in companyfacts (shared/sec/data.sec.gov/api/xbrl/companyfacts):
 // Apple 10-K 0000320193-23-000106, fiscal year ended 2023-09-30;
@@ -431,15 +432,7 @@ describe('accounting identities', () => {
 
 describe('whole-number identity checks', () => {
   it('judge exactly as the decimal.js path on random whole-number statements, every status and severity band included', () => {
-    // a fixed-seed generator (mulberry32): the same cases on every run
-    let seed = 0x5eed1d;
-    const rand = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const { rand, pick } = seededRandom(0x5eed1d);
     // whole numbers with 0-9 trailing zeros (rounding units), up to 22 digits, either sign, and zero
     const value = (): string => {
       if (rand() < 0.05) return '0';

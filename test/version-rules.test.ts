@@ -14,6 +14,7 @@ import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { leadingPlace } from '../domain/decimal.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
+import { seededRandom } from './helpers/seeded-random.ts';
 
 interface Filing {
   accession: string;
@@ -77,15 +78,7 @@ describe('the same figure', () => {
 
   it('decides whole numbers told by their text alone as decimal.js does', () => {
     // decimals 'INF' reads precision from the text too, but keeps the comparison in decimal.js:
-    // the reference for the whole-number path of texts without decimals
-    let seed = 0x51de;
-    const rand = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const { rand, pick } = seededRandom(0x51de);
     const seen = new Set<boolean>();
     for (let i = 0; i < 5000; i++) {
       const base = BigInt(Math.floor(rand() * 1e9)) * 10n ** BigInt(Math.floor(rand() * 8));
@@ -138,14 +131,7 @@ describe('scale slips', () => {
       }
       return false;
     };
-    let seed = 0x511b;
-    const rand = () => {
-      seed = (seed + 0x6d2b79f5) | 0;
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+    const { rand, pick } = seededRandom(0x511b);
     const seen = new Set<boolean>();
     for (let i = 0; i < 3000; i++) {
       const base = new Decimal(Math.floor(rand() * 1e6) + 1).times(new Decimal(10).pow(Math.floor(rand() * 14) - 6));
