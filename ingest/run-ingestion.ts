@@ -142,9 +142,22 @@ async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: 
   const ingestOne = pool ? (cik: string) => pool.ingest(cik, runId) : (cik: string) => ingestCompany(companySql, source, cik, runId, catalog, now);
   const perWorker = Math.max(1, options.concurrency ?? COMPANIES_IN_FLIGHT);
 
+  // The run's progress row is written after each company in order, one write after the other,
+  // without holding up the worker: its commit (a WAL flush) and its answer are a wait the next
+  // company's reading and parsing need not sit behind. A failed write stops the run as before,
+  // from the next company on.
+  let progress: Promise<void> = Promise.resolve();
+  let progressFailed: { error: unknown } | null = null;
+  const recordProgressInOrder = (snapshot: RunCounters, at: Date) => {
+    progress = progress.then(() => recordProgress(sql, runId, snapshot, at)).catch((error: unknown) => {
+      progressFailed ??= { error };
+    });
+  };
+
   let next = 0;
   const worker = async () => {
     while (next < ciks.length) {
+      if (progressFailed) throw progressFailed.error;
       const cik = ciks[next++]!;
       try {
         const r = await ingestOne(cik);
@@ -160,11 +173,13 @@ async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: 
         counters.companies_failed++;
         errors.push({ cik, message: (err as Error).message });
       }
-      await recordProgress(sql, runId, counters, now());
+      recordProgressInOrder({ ...counters }, now());
       report(cik);
     }
   };
   await Promise.all(Array.from({ length: perWorker * (pool?.size ?? 1) }, worker));
+  await progress;
+  if (progressFailed) throw (progressFailed as { error: unknown }).error;
   const workers: WorkerStats[] = pool ? await pool.close() : [];
   // metric population statistics (GET /v1/coverage/metrics) follow the corpus: recomputed when it changed or never computed
   if (counters.versions_added > 0 || (await populationStatsMissing(sql))) {
