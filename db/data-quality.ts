@@ -146,14 +146,15 @@ export async function checkWrittenVersions(
   });
 
   const id = randomUUID();
-  // the run row first (the findings and checked versions refer to it); no finding can be on record
-  // yet (their versions were written in this transaction), so every one of them is new
-  const [run] = await tx<CheckSummary[]>`
+  // the run row first (the findings and checked versions refer to it), sent ahead of them without
+  // waiting for its answer (pipelined); no finding can be on record yet (their versions were
+  // written in this transaction), so every one of them is new
+  const run = tx<CheckSummary[]>`
     INSERT INTO dq_runs (dq_run_id, trigger, cik, ingestion_run_id, statement_type, fiscal_year, fiscal_period,
       started_at, finished_at, statements_checked, issues_found, issues_new)
     VALUES (${id}::uuid, 'ingestion', ${cik}, ${runId}::bigint, null, null, null, now(), clock_timestamp(),
       ${subjects.size}::integer, ${findings.length}::integer, ${findings.length}::integer)
-    RETURNING dq_run_id, statements_checked, issues_found, issues_new, started_at, finished_at`;
+    RETURNING dq_run_id, statements_checked, issues_found, issues_new, started_at, finished_at`.execute();
   if (findings.length > 0) {
     await copyRows(tx, 'dq_issues', ISSUE_COPY_COLUMNS, findings.map((f) => [
       id, f.rule_code, f.severity, f.cik, f.statement_type, f.fiscal_year, f.fiscal_period, f.version_sequence,
@@ -161,7 +162,7 @@ export async function checkWrittenVersions(
     ]));
   }
   await copyRows(tx, 'dq_run_versions', ['statement_version_id', 'dq_run_id'], [...subjects].map((v) => [v, id]));
-  return run!;
+  return (await run)[0]!;
 }
 
 const ISSUE_COPY_COLUMNS = [

@@ -15,9 +15,13 @@ export interface StoredSegmentRow extends SegmentRow {
 
 export async function replaceSegments(tx: Sql, cik: string, rows: readonly StoredSegmentRow[], now: Date): Promise<number> {
   const ids = rows.map((r) => r.metric_dimension_id);
-  await tx`DELETE FROM segment_facts WHERE cik = ${cik} AND NOT (metric_dimension_id = ANY(${ids}::uuid[]))`;
-  if (rows.length === 0) return 0;
-  const result = await tx`
+  // issued together with the insert (pipelined): the insert touches none of the rows it removes
+  const removed = tx`DELETE FROM segment_facts WHERE cik = ${cik} AND NOT (metric_dimension_id = ANY(${ids}::uuid[]))`.execute();
+  if (rows.length === 0) {
+    await removed;
+    return 0;
+  }
+  const inserted = tx`
     INSERT INTO segment_facts (metric_dimension_id, cik, accession, statement_version_id, statement_type, fiscal_year,
       fiscal_period, metric, concept, dimension_type, axis, member, member_label, value, unit, period_start, period_end,
       decimals, filing_date, extracted_at)
@@ -47,14 +51,19 @@ export async function replaceSegments(tx: Sql, cik: string, rows: readonly Store
            segment_facts.member_label, segment_facts.value, segment_facts.unit, segment_facts.decimals, segment_facts.filing_date)
       IS DISTINCT FROM (EXCLUDED.statement_version_id, EXCLUDED.fiscal_year, EXCLUDED.fiscal_period, EXCLUDED.concept,
            EXCLUDED.member_label, EXCLUDED.value, EXCLUDED.unit, EXCLUDED.decimals, EXCLUDED.filing_date)`;
+  const [, result] = await Promise.all([removed, inserted]);
   return result.count;
 }
 
 export async function replaceDisclosures(tx: Sql, cik: string, rows: readonly DisclosureRow[], now: Date): Promise<number> {
   const ids = rows.map((r) => r.disclosure_id);
-  await tx`DELETE FROM disclosures WHERE cik = ${cik} AND NOT (disclosure_id = ANY(${ids}::uuid[]))`;
-  if (rows.length === 0) return 0;
-  const result = await tx`
+  // issued together with the insert (pipelined): the insert touches none of the rows it removes
+  const removed = tx`DELETE FROM disclosures WHERE cik = ${cik} AND NOT (disclosure_id = ANY(${ids}::uuid[]))`.execute();
+  if (rows.length === 0) {
+    await removed;
+    return 0;
+  }
+  const inserted = tx`
     INSERT INTO disclosures (disclosure_id, cik, accession, period_of_report, concept, title, disclosure_text, char_count,
       context_start, context_end, filing_date, extracted_at)
     SELECT r.disclosure_id, ${cik}, r.accession, r.period_of_report, r.concept, r.title, r.disclosure_text, r.char_count,
@@ -68,5 +77,6 @@ export async function replaceDisclosures(tx: Sql, cik: string, rows: readonly Di
       extracted_at = EXCLUDED.extracted_at
     WHERE (disclosures.period_of_report, disclosures.concept, disclosures.title, disclosures.disclosure_text, disclosures.filing_date)
       IS DISTINCT FROM (EXCLUDED.period_of_report, EXCLUDED.concept, EXCLUDED.title, EXCLUDED.disclosure_text, EXCLUDED.filing_date)`;
+  const [, result] = await Promise.all([removed, inserted]);
   return result.count;
 }

@@ -2,28 +2,45 @@ import { readable, SCALE_SLIP_RULE, type QualityFinding } from '../domain/data-q
 import type { ScaleSlip } from '../domain/normalize/versions.ts';
 import type { Sql } from './client.ts';
 import { recordRun } from './data-quality.ts';
+import type { StoredVersionRef } from './statement-write.ts';
+
+/** A version a scale slip's finding can sit on: one of the company's versions, stored or just written. */
+type SlipTarget = Pick<StoredVersionRef, 'statement_version_id' | 'statement_type' | 'fiscal_year' | 'fiscal_period' | 'version_sequence'>;
 
 /**
  * Records the scale slips one company's history found (a later filing telling a figure 1,000 or
  * 1,000,000 times off) as data-quality findings, in the ingestion transaction: slips never make a
- * version, so this is where they become visible. Each finding sits on the stored version with the
- * slip's sequence (the latest one when the stored list is shorter); a finding already on record
+ * version, so this is where they become visible. Each finding sits on the version with the slip's
+ * sequence (the latest one when the statement has fewer versions); a finding already on record
  * (same version, rule, metric) is kept as it is, so a re-run adds nothing.
+ *
+ * `versions` are every version the company has in this transaction (those stored before and those
+ * it just wrote): the transaction knows them all, so the version a finding sits on is looked up
+ * here rather than read back, and the one statement that records the findings goes out without
+ * waiting for another.
  */
-export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slips: readonly ScaleSlip[]): Promise<void> {
+export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slips: readonly ScaleSlip[], versions: readonly SlipTarget[]): Promise<void> {
   if (slips.length === 0) return;
-  const refs = slips.map((s) => ({ statement_type: s.statement_type, fiscal_year: s.fiscal_year, fiscal_period: s.fiscal_period, version_sequence: s.version_sequence }));
-  const rows = await tx<{ i: number; statement_version_id: string; version_sequence: number }[]>`
-    SELECT r.i, v.statement_version_id, v.version_sequence
-    FROM jsonb_to_recordset(${tx.json(refs.map((r, i) => ({ ...r, i })) as never)}) AS r(i integer, statement_type text, fiscal_year integer, fiscal_period text, version_sequence integer)
-    CROSS JOIN LATERAL (
-      SELECT statement_version_id, version_sequence FROM statement_versions v
-      WHERE v.cik = ${cik} AND v.statement_type = r.statement_type AND v.fiscal_year = r.fiscal_year AND v.fiscal_period = r.fiscal_period
-        AND v.version_sequence <= r.version_sequence
-      ORDER BY v.version_sequence DESC LIMIT 1) v`;
+  const byStatement = new Map<string, SlipTarget[]>();
+  for (const v of versions) {
+    const key = `${v.statement_type}|${v.fiscal_year}|${v.fiscal_period}`;
+    const list = byStatement.get(key);
+    if (list) list.push(v);
+    else byStatement.set(key, [v]);
+  }
+  for (const list of byStatement.values()) list.sort((a, b) => a.version_sequence - b.version_sequence);
+  const rows: { slip: ScaleSlip; on: SlipTarget }[] = [];
+  for (const slip of slips) {
+    let on: SlipTarget | null = null;
+    for (const v of byStatement.get(`${slip.statement_type}|${slip.fiscal_year}|${slip.fiscal_period}`) ?? []) {
+      if (v.version_sequence > slip.version_sequence) break;
+      on = v;
+    }
+    // a slip of a statement without a version has nothing to sit on
+    if (on) rows.push({ slip, on });
+  }
   const findings: QualityFinding[] = [];
-  for (const row of rows) {
-    const s = slips[row.i]!;
+  for (const { slip: s, on } of rows) {
     findings.push({
       rule_code: SCALE_SLIP_RULE,
       severity: 'MEDIUM',
@@ -31,8 +48,8 @@ export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slip
       statement_type: s.statement_type,
       fiscal_year: s.fiscal_year,
       fiscal_period: s.fiscal_period,
-      version_sequence: row.version_sequence,
-      statement_version_id: row.statement_version_id,
+      version_sequence: on.version_sequence,
+      statement_version_id: on.statement_version_id,
       metric: s.metric,
       message:
         `${s.metric} ${s.fiscal_year} ${s.fiscal_period}: filing ${s.accession} tagged ${readable(s.filed.value)} (${s.filed.source_xbrl_concept ?? 'derived'}) ` +

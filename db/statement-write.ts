@@ -52,7 +52,7 @@ export interface WriteCounts {
   /** the versions written, in the order they were written */
   added: WrittenVersion[];
   /** the company's versions that were stored before (never touched) */
-  stored: StoredVersionRef[];
+  stored: readonly StoredVersionRef[];
 }
 
 type Tx = Sql;
@@ -148,13 +148,19 @@ async function storedFigures(tx: Tx, id: string): Promise<Record<string, StoredF
 }
 
 /**
- * Append what the built history has beyond what is stored. Stored versions are never touched:
+ * Append what the built history has beyond what is stored (`refs`, the company's stored versions
+ * as storedVersionRefs reads them in the same transaction). Stored versions are never touched:
  * when the stored list is a prefix of the built one (the ordinary case, and a no-op on re-runs),
  * the rest is appended. When they diverge (the normalizer changed), one version carrying the
  * built latest figures is appended on top, with revisions against the stored latest.
  */
-export async function appendVersions(tx: Tx, cik: string, built: readonly VersionToStore[], runId: number): Promise<WriteCounts> {
-  const refs = await storedVersionRefs(tx, cik);
+export async function appendVersions(
+  tx: Tx,
+  cik: string,
+  built: readonly VersionToStore[],
+  runId: number,
+  refs: readonly StoredVersionRef[],
+): Promise<WriteCounts> {
   const stored = new Map<string, StoredVersionRef[]>();
   for (const ref of refs) {
     const key = `${ref.statement_type}|${ref.fiscal_year}|${ref.fiscal_period}`;

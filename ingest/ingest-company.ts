@@ -6,7 +6,7 @@ import type { Sql } from '../db/client.ts';
 import { companyIngestionState, ensureCompany, recordCompanyIngestion } from '../db/ingestion-runs.ts';
 import { replaceDisclosures, replaceSegments } from '../db/package-write.ts';
 import { recordScaleSlips } from '../db/scale-slips.ts';
-import { appendVersions, upsertFilings, type PackageInfo, type VersionToStore } from '../db/statement-write.ts';
+import { appendVersions, storedVersionRefs, upsertFilings, type PackageInfo, type VersionToStore } from '../db/statement-write.ts';
 import type { Fact, FilingInfo } from '../domain/facts.ts';
 import type { StatementFigure } from '../domain/statement-types.ts';
 import { buildStatementHistory, isPeriodicForm } from '../domain/normalize/history.ts';
@@ -118,20 +118,30 @@ export async function ingestCompany(
     return { ...base, name, bytes, status: 'no_data', skipped_folders: skipped, ms: performance.now() - started };
   }
 
+  // Statements that need no answer before the next one are issued together, and postgres.js
+  // pipelines them on the transaction's connection: each wait for an answer is a turn of this
+  // thread, which the other company in flight may be holding with its parsing while this
+  // transaction's server sits idle. Those with large parameters go last in a group (a write past
+  // the socket's buffer ends the pipelining of the ones after it).
   const counts = await sql.begin(async (tx) => {
     const t = tx as unknown as Sql;
-    if (name) await ensureCompany(t, cik, name, fiscalYearEnd, now(), parsed ? 'sec_companyfacts' : 'sec_filing_package');
-    await upsertFilings(t, cik, filings, isPeriodicForm, factCounts, packageInfo);
-    const written = await appendVersions(t, cik, toStore, runId);
+    const [refs] = await Promise.all([
+      storedVersionRefs(t, cik),
+      name ? ensureCompany(t, cik, name, fiscalYearEnd, now(), parsed ? 'sec_companyfacts' : 'sec_filing_package') : null,
+      upsertFilings(t, cik, filings, isPeriodicForm, factCounts, packageInfo),
+    ]);
+    const written = await appendVersions(t, cik, toStore, runId, refs);
     if (written.versions_added > 0) await checkAddedVersions(t, cik, runId, written);
-    await recordScaleSlips(t, cik, runId, history?.slips ?? []);
-    await replaceSegments(t, cik, segments, now());
-    await replaceDisclosures(t, cik, disclosures, now());
-    await recordCompanyIngestion(
-      t,
-      { cik, source_hash: hash, normalizer_version: NORMALIZER_VERSION, run_id: runId, facts: merged.facts.length, filings: filings.length, versions: toStore.length },
-      now(),
-    );
+    await Promise.all([
+      recordCompanyIngestion(
+        t,
+        { cik, source_hash: hash, normalizer_version: NORMALIZER_VERSION, run_id: runId, facts: merged.facts.length, filings: filings.length, versions: toStore.length },
+        now(),
+      ),
+      recordScaleSlips(t, cik, runId, history?.slips ?? [], [...written.stored, ...written.added]),
+      replaceSegments(t, cik, segments, now()),
+      replaceDisclosures(t, cik, disclosures, now()),
+    ]);
     return written;
   });
   return {
