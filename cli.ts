@@ -9,6 +9,7 @@ import { isPlan, PLANS } from './domain/plans.ts';
 import { identityIsEmpty, loadIdentity } from './ingest/load-identity.ts';
 import { progressPrinter, summaryLine, summaryRows } from './ingest/progress-bar.ts';
 import { IngestRequestError, runIngestion } from './ingest/run-ingestion.ts';
+import { tuneV8ForIngestion } from './ingest/v8-tuning.ts';
 import { startService } from './service.ts';
 import { loadMacro } from './ingest/macro/load-macro.ts';
 import { BuildBusyError, buildSnapshot } from './export/build.ts';
@@ -169,6 +170,7 @@ async function main(argv: string[]): Promise<number> {
         console.error(`--workers takes a positive number of processes, got ${JSON.stringify(values.workers)}`);
         return 2;
       }
+      tuneV8ForIngestion();
       const db = await openDatabase(config, log);
       try {
         await migrate(db.sql);

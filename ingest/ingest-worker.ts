@@ -12,7 +12,10 @@ import { sameDatabaseOverLocalSocket } from '../db/local-socket.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { ingestCompany } from './ingest-company.ts';
 import { openSecSource } from './source.ts';
+import { tuneV8ForIngestion } from './v8-tuning.ts';
 import { WORKER_ENV, type ParentMessage, type WorkerMessage, type WorkerSettings } from './worker-pool.ts';
+
+tuneV8ForIngestion();
 
 if (!process.send) {
   console.error('ingest/ingest-worker.ts runs as a child process of runIngestion (workers > 1), not on its own');

@@ -16,6 +16,14 @@
  *
  * BENCH_CPU_PROF=<file>: writes a V8 CPU profile of the first ingestion run only (inspector, not
  * --cpu-prof, so migrations, identity and the re-run stay out of it).
+ *
+ * BENCH_INGEST_WARM=1 (1 worker only): after the re-run, the same ingestion again in this same
+ * process onto a second throwaway database (migrated and identity-loaded untimed), timed as
+ * `warm`. The first run is a fresh process, as `fds ingest` is; the warm one has V8's compiled
+ * code and heap sizing behind it, which tells the process's fixed warm-up cost from the per-byte
+ * cost a long ingestion runs at. The peak RSS fields stay the first run's (taken before it).
+ *
+ * V8 is set up as `fds ingest` sets it up (tuneV8ForIngestion), before anything is compiled.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -28,6 +36,7 @@ import { connect, type Sql } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
 import { loadIdentity } from '../../ingest/load-identity.ts';
 import { runIngestion, type IngestSummary } from '../../ingest/run-ingestion.ts';
+import { tuneV8ForIngestion } from '../../ingest/v8-tuning.ts';
 import { BENCH_DIR } from './paths.ts';
 import { freePort } from './server.ts';
 
@@ -64,7 +73,22 @@ export interface IngestChildResult {
   database_url: string | null;
   errors: { cik: string; message: string }[];
   cpu_profile: string | null;
+  /** BENCH_INGEST_WARM=1: the whole ingestion again in this warmed-up process, on a fresh database */
+  warm: WarmRun | null;
 }
+
+export interface WarmRun {
+  status: IngestSummary['status'];
+  bytes: number;
+  elapsed_s: number;
+  cpu_s: number;
+  versions: number;
+  restatements: number;
+  /** peak RSS of the whole child after the warm run (KiB) */
+  max_rss_kib: number;
+}
+
+tuneV8ForIngestion();
 
 const log = (m: string) => process.stderr.write(`  [ingest child] ${m}\n`);
 const seconds = (from: number) => (performance.now() - from) / 1000;
@@ -140,13 +164,17 @@ async function main(): Promise<IngestChildResult> {
   const dbUrl = new URL(server.adminUrl);
   dbUrl.pathname = `/${name}`;
   const sql: Sql = connect(dbUrl.href);
+  const warmName = `${name}_warm`;
+  let warmSql: Sql | null = null;
   let once: Promise<void> | null = null;
   teardown = () =>
     (once ??= (async () => {
       // drop first: on a signal the ingestion is still running, and ending the pool under it
       // can leave sql.end() pending with nothing keeping the process alive to finish the drop
       await admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${warmName}" WITH (FORCE)`);
       await sql.end({ timeout: 1 }).catch(() => {});
+      await warmSql?.end({ timeout: 1 }).catch(() => {});
       await admin.end({ timeout: 5 });
       await server.stop();
     })());
@@ -181,6 +209,36 @@ async function main(): Promise<IngestChildResult> {
     const again = rerun ? await runIngestion(sql, config) : null;
     const rerunS = seconds(t);
     keep = process.env.BENCH_KEEP_DATABASE === '1' && first.status === 'succeeded';
+    const maxRssFirst = maxRssKib();
+
+    let warm: WarmRun | null = null;
+    if (process.env.BENCH_INGEST_WARM === '1' && workers === 1) {
+      await admin.unsafe(`CREATE DATABASE "${warmName}"`);
+      const warmUrl = new URL(dbUrl.href);
+      warmUrl.pathname = `/${warmName}`;
+      warmSql = connect(warmUrl.href);
+      const warmConfig = { ...config, databaseUrl: warmUrl.href };
+      await migrate(warmSql);
+      await loadIdentity(warmSql, warmConfig);
+      log('warm run: the same ingestion again in this process, on a fresh database');
+      t = performance.now();
+      const warmCpu = process.cpuUsage();
+      const w = await runIngestion(warmSql, warmConfig, { workers: 1, databaseUrl: warmUrl.href });
+      const warmS = seconds(t);
+      const c = process.cpuUsage(warmCpu);
+      warm = {
+        status: w.status,
+        bytes: w.counters.bytes_read,
+        elapsed_s: warmS,
+        cpu_s: (c.user + c.system) / 1e6,
+        versions: w.counters.versions_added,
+        restatements: w.counters.restatements_added,
+        max_rss_kib: maxRssKib(),
+      };
+      await warmSql.end({ timeout: 5 });
+      warmSql = null;
+      await admin.unsafe(`DROP DATABASE IF EXISTS "${warmName}" WITH (FORCE)`);
+    }
 
     return {
       status: first.status,
@@ -193,7 +251,7 @@ async function main(): Promise<IngestChildResult> {
       versions: first.counters.versions_added,
       restatements: first.counters.restatements_added,
       facts: first.counters.facts_read,
-      max_rss_kib: maxRssKib(),
+      max_rss_kib: maxRssFirst,
       workers,
       worker_max_rss_kib: first.workers.map((w) => w.max_rss_kib),
       cpu_s: (cpu.user + cpu.system) / 1e6,
@@ -208,6 +266,7 @@ async function main(): Promise<IngestChildResult> {
       database_url: keep ? dbUrl.href : null,
       errors: [...first.errors, ...(again?.errors ?? [])].slice(0, 5),
       cpu_profile: profile ?? null,
+      warm,
     };
   } finally {
     if (keep) {
