@@ -6,7 +6,7 @@ import type { FilingInfo } from '../domain/facts.ts';
 import { packFigure, unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
 import type { BuiltVersion, FactRevision } from '../domain/normalize/versions.ts';
 import type { Sql } from './client.ts';
-import { copyRows, type CopyCell } from './copy.ts';
+import { copyRows, copyRowsBinary, type BinaryType, type CopyCell } from './copy.ts';
 
 /** A built version ready to store, with its content hash. */
 export interface VersionToStore {
@@ -57,10 +57,15 @@ export interface WriteCounts {
 
 type Tx = Sql;
 
-const VERSION_COLUMNS = [
-  'statement_version_id', 'cik', 'statement_type', 'fiscal_year', 'fiscal_period', 'version_sequence', 'period_start',
-  'period_end', 'accession', 'form', 'filing_date', 'accepted_at', 'currency', 'accounting_standard', 'figures',
-  'content_hash', 'previous_version_id', 'ingestion_run_id', 'calculation_evidence', 'metric_count',
+/** statement_versions' columns as its COPY sends them (binary: see copyRowsBinary) */
+const VERSION_COLUMNS: readonly { name: string; type: BinaryType }[] = [
+  { name: 'statement_version_id', type: 'uuid' }, { name: 'cik', type: 'text' }, { name: 'statement_type', type: 'text' },
+  { name: 'fiscal_year', type: 'int4' }, { name: 'fiscal_period', type: 'text' }, { name: 'version_sequence', type: 'int4' },
+  { name: 'period_start', type: 'date' }, { name: 'period_end', type: 'date' }, { name: 'accession', type: 'text' },
+  { name: 'form', type: 'text' }, { name: 'filing_date', type: 'date' }, { name: 'accepted_at', type: 'timestamptz' },
+  { name: 'currency', type: 'text' }, { name: 'accounting_standard', type: 'text' }, { name: 'figures', type: 'jsonb' },
+  { name: 'content_hash', type: 'text' }, { name: 'previous_version_id', type: 'uuid' }, { name: 'ingestion_run_id', type: 'int8' },
+  { name: 'calculation_evidence', type: 'jsonb' }, { name: 'metric_count', type: 'int4' },
 ];
 const EVENT_COLUMNS = [
   'cik', 'statement_type', 'fiscal_year', 'fiscal_period', 'version_sequence', 'statement_version_id',
@@ -249,8 +254,9 @@ export async function appendVersions(
     add(latestBuilt, latestStored.version_sequence + 1, latestStored.statement_version_id, revisions);
   }
 
-  // COPY: the rows stream as text, with no JSON document for the server to take apart again
-  if (versionRows.length > 0) await copyRows(tx, 'statement_versions', VERSION_COLUMNS, versionRows);
+  // COPY: the rows stream with no JSON document for the server to take apart again; the versions,
+  // tens of MB of figures per mirror run, in the binary format, which the server takes as sent
+  if (versionRows.length > 0) await copyRowsBinary(tx, 'statement_versions', VERSION_COLUMNS, versionRows);
   if (eventRows.length > 0) await copyRows(tx, 'restatement_alert_events', EVENT_COLUMNS, eventRows);
   if (revisionRows.length > 0) await copyRows(tx, 'fact_revisions', REVISION_COLUMNS, revisionRows);
   return { versions_added: versionRows.length, restatements_added: eventRows.length, diverged_statements: diverged, added, stored: refs };
