@@ -1,9 +1,11 @@
 import type { Sql } from './client.ts';
 
 /**
- * Bulk rows through `COPY ... FROM STDIN` (text format): one statement, rows streamed as tab-separated
- * lines, no per-row parameters and no JSON document for PostgreSQL to take apart again. Used for
- * the rows ingestion writes in bulk (statement versions and their restatement events and revisions).
+ * Bulk rows through `COPY ... FROM STDIN`: one statement, rows streamed as tab-separated lines
+ * (text format, copyRows) or length-prefixed values (binary format, copyRowsBinary), no per-row
+ * parameters and no JSON document for PostgreSQL to take apart again. Used for the rows ingestion
+ * writes in bulk (statement versions, binary; their restatement events and revisions, findings,
+ * checked versions and ledger rows, text).
  *
  * A cell is a string (sent as is, escaped), a finite number or bigint, a boolean, a Date (ISO 8601),
  * null or undefined (`\N`), or an object or array (sent as its JSON text, for json/jsonb columns). Values arrive exactly as the
