@@ -155,6 +155,11 @@ export async function checkWrittenVersions(
     VALUES (${id}::uuid, 'ingestion', ${cik}, ${runId}::bigint, null, null, null, now(), clock_timestamp(),
       ${subjects.size}::integer, ${findings.length}::integer, ${findings.length}::integer)
     RETURNING dq_run_id, statements_checked, issues_found, issues_new, started_at, finished_at`.execute();
+  // when the insert fails, the COPYs below fail too (the transaction is aborted) and throw before
+  // `run` is awaited; a handler from the start keeps its rejection from ever counting as unhandled,
+  // which would end the process (postgres.js did not report one in test/dq-run-pipelined.test.ts,
+  // but that rests on its internals)
+  run.catch(() => {});
   if (findings.length > 0) {
     await copyRows(tx, 'dq_issues', ISSUE_COPY_COLUMNS, findings.map((f) => [
       id, f.rule_code, f.severity, f.cik, f.statement_type, f.fiscal_year, f.fiscal_period, f.version_sequence,
