@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Sql } from '../db/client.ts';
 import { checkWrittenVersions } from '../db/data-quality.ts';
-import type { Database } from '../db/database.ts';
 import type { WrittenVersion } from '../db/statement-write.ts';
-import { migrate } from '../db/migrate.ts';
-import { createTestDatabase } from './helpers/database.ts';
+import { migratedDatabaseForSuite } from './helpers/database.ts';
 
 /**
  * checkWrittenVersions sends its dq_runs row ahead of the COPYs without waiting for its answer
@@ -13,14 +11,7 @@ import { createTestDatabase } from './helpers/database.ts';
  * rejection must still be handled, or Node ends the process on an unhandled rejection.
  */
 describe('the ingestion check, when its run row is refused', () => {
-  let db: Database;
-  before(async () => {
-    db = await createTestDatabase();
-    await migrate(db.sql);
-  });
-  after(async () => {
-    await db?.close();
-  });
+  const suiteDb = migratedDatabaseForSuite();
 
   // one checked version, so the COPY of checked versions runs (and fails) after the refused row
   const written: WrittenVersion = {
@@ -44,7 +35,7 @@ describe('the ingestion check, when its run row is refused', () => {
     process.on('unhandledRejection', onUnhandled);
     try {
       await assert.rejects(
-        db.sql.begin((tx) => checkWrittenVersions(tx as unknown as Sql, 'not-a-cik', 1, { added: [written], stored: [] })),
+        suiteDb().sql.begin((tx) => checkWrittenVersions(tx as unknown as Sql, 'not-a-cik', 1, { added: [written], stored: [] })),
         (err: Error & { code?: string }) => {
           // the CIK check of dq_runs refuses the row (23514), or the COPY after it reports the aborted transaction (25P02)
           assert.ok(err.code === '23514' || err.code === '25P02', `unexpected error ${err.code}: ${err.message}`);
@@ -54,7 +45,7 @@ describe('the ingestion check, when its run row is refused', () => {
       // unhandled rejections are reported after the microtask queue drains
       await new Promise((resolve) => setTimeout(resolve, 50));
       assert.deepEqual(unhandled, []);
-      const [row] = await db.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM dq_runs`;
+      const [row] = await suiteDb().sql<{ n: number }[]>`SELECT count(*)::int AS n FROM dq_runs`;
       assert.equal(row?.n, 0);
     } finally {
       process.off('unhandledRejection', onUnhandled);

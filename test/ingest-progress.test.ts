@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { loadConfig } from '../config.ts';
 import { connect } from '../db/client.ts';
-import type { Database } from '../db/database.ts';
-import { migrate } from '../db/migrate.ts';
 import { runIngestion } from '../ingest/run-ingestion.ts';
-import { createTestDatabase } from './helpers/database.ts';
+import { migratedDatabaseForSuite } from './helpers/database.ts';
 import { SHARED_SEC } from './helpers/service.ts';
 
 /** Small companies of the mirror, each ingested in a few milliseconds. */
@@ -15,17 +13,10 @@ const SMALL = [
 ];
 
 describe("the ingestion run's progress row", () => {
-  let db: Database;
-  before(async () => {
-    db = await createTestDatabase();
-    await migrate(db.sql);
-  });
-  after(async () => {
-    await db?.close();
-  });
+  const suiteDb = migratedDatabaseForSuite();
 
   it('does not hold up the next company while its write waits, and ends with the final counters', async () => {
-    const other = connect(db.url, { max: 1 });
+    const other = connect(suiteDb().url, { max: 1 });
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let locked: Promise<unknown> | null = null;
@@ -34,7 +25,7 @@ describe("the ingestion run's progress row", () => {
     const timer = setTimeout(() => release(), 10_000);
     await other`SELECT 1`; // connected before the run
     try {
-      const summary = await runIngestion(db.sql, { ...loadConfig({}), databaseUrl: db.url, secSource: SHARED_SEC }, {
+      const summary = await runIngestion(suiteDb().sql, { ...loadConfig({}), databaseUrl: suiteDb().url, secSource: SHARED_SEC }, {
         ciks: SMALL,
         concurrency: 1,
         onCompany: () => {
@@ -56,7 +47,7 @@ describe("the ingestion run's progress row", () => {
       await locked;
       assert.equal(summary.status, 'succeeded', JSON.stringify(summary.errors));
       assert.ok(doneWhileHeld >= 3, `${doneWhileHeld} companies ingested while the progress row was locked`);
-      const [row] = await db.sql<{ status: string; companies_done: number; companies_total: number; versions_added: number }[]>`
+      const [row] = await suiteDb().sql<{ status: string; companies_done: number; companies_total: number; versions_added: number }[]>`
         SELECT status, companies_done, companies_total, versions_added FROM ingestion_runs WHERE run_id = ${summary.run_id}`;
       assert.deepEqual({ ...row }, {
         status: 'succeeded',

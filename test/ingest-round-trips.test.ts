@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { connect } from '../db/client.ts';
-import type { Database } from '../db/database.ts';
 import { startRun } from '../db/ingestion-runs.ts';
-import { migrate } from '../db/migrate.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { ingestCompany } from '../ingest/ingest-company.ts';
 import { openSecSource } from '../ingest/source.ts';
-import { createTestDatabase } from './helpers/database.ts';
+import { migratedDatabaseForSuite } from './helpers/database.ts';
 import { SHARED_SEC } from './helpers/service.ts';
 
 const APPLE = '0000320193';
@@ -43,21 +41,14 @@ async function roundTrips<T>(fn: () => Promise<T>): Promise<{ result: T; trips: 
 }
 
 describe('a company ingestion waits for PostgreSQL only where it needs an answer', () => {
-  let db: Database;
-  before(async () => {
-    db = await createTestDatabase();
-    await migrate(db.sql);
-  });
-  after(async () => {
-    await db?.close();
-  });
+  const suiteDb = migratedDatabaseForSuite();
 
   it("ingests Apple's whole history in at most 20 round trips (the writes that need no answer before the next are pipelined)", async (t) => {
     const source = openSecSource(SHARED_SEC);
     const catalog = catalogView();
     const now = () => new Date('2026-01-02T03:04:05Z');
     // one connection, its statements prepared by a first company (as they are after the first few of a run)
-    const sql = connect(db.url, { max: 1 });
+    const sql = connect(suiteDb().url, { max: 1 });
     t.after(() => sql.end());
     const runId = await startRun(sql, 'test', [], now());
     const warm = await ingestCompany(sql, source, NVIDIA, runId, catalog, now);

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import path from 'node:path';
 import { connect, type Sql } from '../../db/client.ts';
 import type { Database } from '../../db/database.ts';
 import { startEmbeddedPostgres } from '../../db/embedded.ts';
+import { migrate } from '../../db/migrate.ts';
 import { corpusTemplate } from './corpus-template.ts';
 
 /**
@@ -62,5 +64,24 @@ async function shareEmbedded(): Promise<{ url: string; release: () => Promise<vo
       if (embedded === current) embedded = null;
       await pg.stop();
     },
+  };
+}
+
+/**
+ * A migrated test database for the enclosing describe block: created before its tests, dropped
+ * after them. Returns a getter, since the database exists only once `before` has run.
+ */
+export function migratedDatabaseForSuite(): () => Database {
+  let db: Database | null = null;
+  before(async () => {
+    db = await createTestDatabase();
+    await migrate(db.sql);
+  });
+  after(async () => {
+    await db?.close();
+  });
+  return () => {
+    if (!db) throw new Error('the suite database exists only inside its tests');
+    return db;
   };
 }
