@@ -1,5 +1,6 @@
 import { readable, SCALE_SLIP_RULE, type QualityFinding } from '../domain/data-quality.ts';
 import type { ScaleSlip } from '../domain/normalize/versions.ts';
+import { statementKey } from '../domain/statements/key.ts';
 import type { Sql } from './client.ts';
 import { recordRun } from './data-quality.ts';
 import type { StoredVersionRef } from './statement-write.ts';
@@ -23,7 +24,7 @@ export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slip
   if (slips.length === 0) return;
   const byStatement = new Map<string, SlipTarget[]>();
   for (const v of versions) {
-    const key = `${v.statement_type}|${v.fiscal_year}|${v.fiscal_period}`;
+    const key = statementKey(v);
     const list = byStatement.get(key);
     if (list) list.push(v);
     else byStatement.set(key, [v]);
@@ -32,7 +33,7 @@ export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slip
   const rows: { slip: ScaleSlip; on: SlipTarget }[] = [];
   for (const slip of slips) {
     let on: SlipTarget | null = null;
-    for (const v of byStatement.get(`${slip.statement_type}|${slip.fiscal_year}|${slip.fiscal_period}`) ?? []) {
+    for (const v of byStatement.get(statementKey(slip)) ?? []) {
       if (v.version_sequence > slip.version_sequence) break;
       on = v;
     }
