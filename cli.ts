@@ -10,12 +10,9 @@ import { identityIsEmpty, loadIdentity } from './ingest/load-identity.ts';
 import { progressPrinter, summaryLine, summaryRows } from './ingest/progress-bar.ts';
 import { IngestRequestError, runIngestion } from './ingest/run-ingestion.ts';
 import { tuneV8ForIngestion } from './ingest/v8-tuning.ts';
-import { startService } from './service.ts';
-import { loadMacro } from './ingest/macro/load-macro.ts';
-import { BuildBusyError, buildSnapshot } from './export/build.ts';
-import { openBlobStore } from './export/stores.ts';
-import { synthesizeCorpus } from './bench/lib/synth-corpus.ts';
-import { installQueue, startJobWorker } from './jobs/runner.ts';
+// The HTTP service, the job queue, the bulk export, macro loading and the corpus generator are
+// imported by the command that runs them, not here: `fds ingest` would otherwise carry the whole
+// service's module graph (~100 MB of resident memory, ingest's peak RSS over 512 MiB) for nothing.
 
 const USAGE = `Usage: npm run fds -- <command> [options]
 
@@ -55,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
       // landing on requests. Serving needs none of it (its long-lived data are caches, promoted the
       // ordinary way), so the serving process turns it off before it handles anything.
       setFlagsFromString('--no-allocation-site-pretenuring');
+      const { startService } = await import('./service.ts');
       const svc = await startService(config, { log: (m) => console.log(m) });
       const stop = async (signal: string) => {
         console.log(`${signal}: draining (readiness 503, in-flight requests finish within ${config.shutdownTimeoutMs / 1000} s), then closing the database`);
@@ -67,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
       return new Promise(() => {}); // serve until signalled
     }
     case 'worker': {
+      const [{ installQueue, startJobWorker }, { openBlobStore }] = await Promise.all([import('./jobs/runner.ts'), import('./export/stores.ts')]);
       const db = await openDatabase(config, log);
       await migrate(db.sql);
       await installQueue(db.url, log);
@@ -143,6 +142,7 @@ async function main(argv: string[]): Promise<number> {
       const db = await openDatabase(config, log);
       try {
         await migrate(db.sql);
+        const { loadMacro } = await import('./ingest/macro/load-macro.ts');
         const s = await loadMacro(db.sql, values.source ?? config.macroSource, { log });
         console.table(s.series);
         console.log(`macro load from ${s.source}: ${s.rows_added} observation rows added`);
@@ -205,6 +205,7 @@ async function main(argv: string[]): Promise<number> {
     case 'export': {
       if (sub !== 'build') break;
       const { values } = parseArgs({ args: rest, options: { full: { type: 'boolean', default: false } } });
+      const [{ BuildBusyError, buildSnapshot }, { openBlobStore }] = await Promise.all([import('./export/build.ts'), import('./export/stores.ts')]);
       const db = await openDatabase(config, log);
       try {
         await migrate(db.sql);
@@ -233,6 +234,7 @@ async function main(argv: string[]): Promise<number> {
       if (sub !== 'synth') break;
       const { values } = parseArgs({ args: rest, options: { factor: { type: 'string' }, out: { type: 'string' }, source: { type: 'string' } } });
       if (!values.factor || !values.out) break;
+      const { synthesizeCorpus } = await import('./bench/lib/synth-corpus.ts');
       const r = await synthesizeCorpus({ source: path.resolve(values.source ?? config.secSource), out: path.resolve(values.out), factor: Number(values.factor), log });
       console.log(`wrote ${r.companies_total} companies (${r.companies} x ${r.factor}), ${(r.companyfacts_bytes_total / 1e6).toFixed(1)} MB of company facts, to ${r.out}`);
       return 0;
