@@ -5,7 +5,10 @@ export type RunStatus = 'running' | 'succeeded' | 'failed' | 'interrupted';
 export interface RunCounters {
   companies_total: number;
   companies_done: number;
+  /** unchanged since the company was last ingested (same source bytes, same normalizer): nothing read again */
   companies_skipped: number;
+  /** nothing usable in the source for the company (status no_data): nothing stored, the next run looks again */
+  companies_without_data: number;
   companies_failed: number;
   facts_read: number;
   bytes_read: number;
@@ -43,7 +46,8 @@ export async function recordProgress(sql: Sql, runId: number, c: RunCounters, no
   await sql`
     UPDATE ingestion_runs SET
       companies_total = ${c.companies_total}, companies_done = ${c.companies_done},
-      companies_skipped = ${c.companies_skipped}, companies_failed = ${c.companies_failed},
+      companies_skipped = ${c.companies_skipped}, companies_without_data = ${c.companies_without_data},
+      companies_failed = ${c.companies_failed},
       facts_read = ${c.facts_read}, bytes_read = ${c.bytes_read},
       versions_added = ${c.versions_added}, restatements_added = ${c.restatements_added},
       heartbeat_at = ${now.toISOString()}
@@ -67,7 +71,7 @@ export async function finishRun(
 export async function recentRuns(sql: Sql, limit: number): Promise<RunRow[]> {
   return sql<RunRow[]>`
     SELECT run_id::text, source, requested, status, started_at, finished_at, heartbeat_at,
-      companies_total, companies_done, companies_skipped, companies_failed, facts_read::text, bytes_read::text,
+      companies_total, companies_done, companies_skipped, companies_without_data, companies_failed, facts_read::text, bytes_read::text,
       versions_added, restatements_added, errors
     FROM ingestion_runs ORDER BY run_id DESC LIMIT ${limit}`;
 }

@@ -58,7 +58,7 @@ export function summaryLine(s: IngestSummary): string {
   const c = s.counters;
   const mb = c.bytes_read / 1e6;
   return (
-    `run ${s.run_id} ${s.status}: ${c.companies_done} companies (${c.companies_skipped} unchanged, ${c.companies_failed} failed), ` +
+    `run ${s.run_id} ${s.status}: ${c.companies_done} companies (${c.companies_skipped} unchanged, ${c.companies_without_data} without usable data, ${c.companies_failed} failed), ` +
     `${c.facts_read.toLocaleString('en-US')} facts, ${c.versions_added.toLocaleString('en-US')} statement versions added ` +
     `(${c.restatements_added} restatements) in ${s.elapsed_s.toFixed(1)}s` +
     (mb > 0 ? `, ${(mb / s.elapsed_s).toFixed(1)} MB/s of company facts` : '')

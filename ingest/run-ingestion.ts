@@ -115,6 +115,7 @@ async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: 
     companies_total: ciks.length,
     companies_done: 0,
     companies_skipped: 0,
+    companies_without_data: 0,
     companies_failed: 0,
     facts_read: 0,
     bytes_read: 0,
@@ -164,7 +165,8 @@ async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: 
         companies.push(r);
         options.onCompany?.(r);
         counters.companies_done++;
-        if (r.status !== 'ingested') counters.companies_skipped++;
+        if (r.status === 'unchanged') counters.companies_skipped++;
+        else if (r.status === 'no_data') counters.companies_without_data++;
         counters.facts_read += r.facts;
         if (r.status === 'ingested') counters.bytes_read += r.bytes;
         counters.versions_added += r.versions_added;

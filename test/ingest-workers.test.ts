@@ -98,11 +98,12 @@ describe('ingestion with worker processes', () => {
       const digests = await contentDigests(db.sql);
       assert.deepEqual(digests, await contentDigests(reference.sql));
       const runCounters = (sql: Sql) =>
-        sql`SELECT status, companies_total, companies_done, companies_skipped, companies_failed, facts_read, bytes_read, versions_added, restatements_added, errors FROM ingestion_runs`;
+        sql`SELECT status, companies_total, companies_done, companies_skipped, companies_without_data, companies_failed, facts_read, bytes_read, versions_added, restatements_added, errors FROM ingestion_runs`;
       assert.deepEqual([...(await runCounters(db.sql))], [...(await runCounters(reference.sql))]);
 
       const again = await runIngestion(db.sql, config, { workers: 2, databaseUrl: db.url });
-      assert.equal(again.counters.companies_skipped, summary.counters.companies_done, 'an unchanged source is skipped by the workers too');
+      assert.equal(again.counters.companies_skipped, summary.counters.companies_done - summary.counters.companies_without_data, 'an unchanged source is skipped by the workers too');
+      assert.equal(again.counters.companies_without_data, 1, 'the company with nothing usable is counted apart, not as unchanged');
       assert.equal(again.counters.versions_added, 0);
     } finally {
       await db.close();

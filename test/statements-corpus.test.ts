@@ -318,7 +318,11 @@ describe('re-ingestion and status', () => {
     const summary = await runIngestion(svc.sql, { ...loadConfig({}), secSource: SHARED_SEC });
     assert.equal(summary.status, 'succeeded');
     assert.equal(summary.counters.versions_added, 0);
-    assert.equal(summary.counters.companies_skipped, summary.counters.companies_done);
+    // every company is unchanged except the one the mirror has nothing usable for (CIK 34088: its one
+    // package folder is not named by an accession number), which is counted apart, not as unchanged
+    assert.deepEqual(summary.companies.filter((c) => c.status === 'no_data').map((c) => c.cik), ['0000034088']);
+    assert.equal(summary.counters.companies_without_data, 1);
+    assert.equal(summary.counters.companies_skipped, summary.counters.companies_done - 1);
     assert.deepEqual(await fingerprint(), before);
   });
 
@@ -327,6 +331,8 @@ describe('re-ingestion and status', () => {
     assert.equal(r.status, 200, r.text);
     const d = r.body.data;
     assert.equal(d.last_finished_run.status, 'succeeded');
+    assert.equal(d.last_finished_run.companies_without_data, 1, 'CIK 34088 has nothing usable in the mirror');
+    assert.ok(d.last_finished_run.companies_unchanged < d.last_finished_run.companies_done, 'and is not counted as unchanged');
     assert.equal(d.current_run, null);
     assert.ok(d.corpus.statement_versions > 1000);
     assert.ok(d.corpus.restatements > 0);

@@ -16,6 +16,10 @@ const Run = z.object({
   companies_total: z.number().int(),
   companies_done: z.number().int(),
   companies_unchanged: z.number().int().describe('skipped because their source bytes and the normalizer were unchanged'),
+  companies_without_data: z
+    .number()
+    .int()
+    .describe('nothing usable in the source (no company facts, no submissions, no filing package that could be identified): nothing stored, the next run looks again; 0 for runs recorded before this count existed'),
   companies_failed: z.number().int(),
   facts_read: z.string().describe('count as a decimal integer string'),
   bytes_read: z.string(),
@@ -37,6 +41,7 @@ function runOut(r: RunRow): z.infer<typeof Run> {
     companies_total: r.companies_total,
     companies_done: r.companies_done,
     companies_unchanged: r.companies_skipped,
+    companies_without_data: r.companies_without_data,
     companies_failed: r.companies_failed,
     facts_read: r.facts_read,
     bytes_read: r.bytes_read,
