@@ -91,6 +91,36 @@ export interface PackageInfo {
   facts_added: number;
 }
 
+/**
+ * One text array per filings column, unnested into rows by upsertFilings: no JSON document with
+ * every row's keys to build and take apart again; each cell is the text its column reads (null
+ * stays null). A function of its own so that V8 compiles this loop small, instead of compiling
+ * (and after each deoptimization recompiling) upsertFilings whole, SQL statement included.
+ */
+function filingColumns(
+  cik: string,
+  filings: readonly FilingInfo[],
+  periodic: (form: string) => boolean,
+  factCounts: Map<string, number>,
+  packages: ReadonlyMap<string, PackageInfo>,
+): (string | null)[][] {
+  const columns: (string | null)[][] = FILING_COLUMNS.map(() => []);
+  for (const f of filings) {
+    const pkg = packages.get(f.accession);
+    const cells = [
+      f.accession, cik, f.form, f.filing_date, f.report_date, f.accepted_at, f.primary_document, f.fiscal_year_focus,
+      f.fiscal_period_focus, periodic(f.form), f.source, factCounts.get(f.accession) ?? 0, f.filing_date_estimated === true,
+      pkg ? JSON.stringify(pkg) : null,
+    ];
+    for (let i = 0; i < cells.length; i++) columns[i]!.push(cellText(cells[i]));
+  }
+  return columns;
+}
+
+function cellText(v: string | number | boolean | null | undefined): string | null {
+  return v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? 't' : 'f') : String(v);
+}
+
 export async function upsertFilings(
   tx: Tx,
   cik: string,
@@ -99,19 +129,7 @@ export async function upsertFilings(
   factCounts: Map<string, number>,
   packages: ReadonlyMap<string, PackageInfo> = new Map(),
 ): Promise<void> {
-  // one text array per column, unnested into rows: no JSON document with every row's keys to build
-  // and take apart again; each cell is the text its column reads (null stays null)
-  const columns: (string | null)[][] = FILING_COLUMNS.map(() => []);
-  const text = (v: string | number | boolean | null | undefined) => (v === null || v === undefined ? null : typeof v === 'boolean' ? (v ? 't' : 'f') : String(v));
-  for (const f of filings) {
-    const pkg = packages.get(f.accession);
-    const cells = [
-      f.accession, cik, f.form, f.filing_date, f.report_date, f.accepted_at, f.primary_document, f.fiscal_year_focus,
-      f.fiscal_period_focus, periodic(f.form), f.source, factCounts.get(f.accession) ?? 0, f.filing_date_estimated === true,
-      pkg ? JSON.stringify(pkg) : null,
-    ];
-    for (let i = 0; i < cells.length; i++) columns[i]!.push(text(cells[i]));
-  }
+  const columns = filingColumns(cik, filings, periodic, factCounts, packages);
   const c = (name: (typeof FILING_COLUMNS)[number]) => tx.array(columns[FILING_COLUMNS.indexOf(name)] as string[], TEXT_OID);
   await tx`
     INSERT INTO filings (${tx([...FILING_COLUMNS])})
