@@ -97,15 +97,9 @@ export function mergePackageFacts(companyFacts: readonly Fact[], packages: Reado
   let added = 0;
   let duplicates = 0;
   for (const [accession, list] of packages) {
-    const keys = known.get(accession);
-    for (const f of list) {
-      if (keys?.has(factKey(f))) {
-        duplicates++;
-        continue;
-      }
-      facts.push(f);
-      added++;
-    }
+    const n = appendUnknown(facts, list, known.get(accession));
+    added += n;
+    duplicates += list.length - n;
   }
   return { facts, added, duplicates };
 }
@@ -124,4 +118,18 @@ function withPackageDecimals(f: Fact, fromPackage: Map<string, string | null>, k
   // the package's decimals tell the precision companyfacts leaves out (the precision rule of versions)
   const decimals = fromPackage.get(key);
   return decimals === undefined || decimals === null ? f : withDecimals(f, decimals);
+}
+
+/**
+ * The package facts company facts did not tell (`keys`: what they told of the filing), appended
+ * to `facts`; returns how many. A function of its own for the same reason as withPackageDecimals.
+ */
+function appendUnknown(facts: Fact[], list: readonly Fact[], keys: Set<string> | undefined): number {
+  let added = 0;
+  for (const f of list) {
+    if (keys?.has(factKey(f))) continue;
+    facts.push(f);
+    added++;
+  }
+  return added;
 }

@@ -111,34 +111,48 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
     fiscal_year_end: input.fiscal_year_end,
   });
 
-  const store = new FlowStore();
-  const statements = new Map<string, BuiltVersion[]>();
-  const versions: BuiltVersion[] = [];
-  const presented: PresentedStatement[] = [];
-  const slips: ScaleSlip[] = [];
-  let presentations = 0;
-  for (const filing of filings) {
-    const filed = byAccession.get(filing.accession)!;
-    for (const p of presentFiling(filing, filed.facts, calendar, catalog, store, input.face ?? NO_FACE, filed.currency.currency())) {
-      presentations++;
-      const key = statementKey(p);
-      let list = statements.get(key);
-      if (!list) statements.set(key, (list = []));
-      const added = foldPresentation(list, p, filing, slips);
-      if (added) versions.push(added);
-      const current = list[list.length - 1]!;
-      presented.push({
-        accession: filing.accession,
-        statement_type: p.statement_type,
-        fiscal_year: p.fiscal_year,
-        fiscal_period: p.fiscal_period,
-        period_start: p.period_start,
-        period_end: p.period_end,
-        version_sequence: current.version_sequence,
-      });
-    }
-  }
+  const folding: Folding = { store: new FlowStore(), statements: new Map(), versions: [], presented: [], slips: [], presentations: 0 };
+  for (const filing of filings) foldFiling(folding, filing, byAccession.get(filing.accession)!, calendar, catalog, input.face ?? NO_FACE);
+  const { versions, presentations, presented, slips } = folding;
   return { calendar, versions, periodic_filings: filings.length, presentations, presented, slips };
+}
+
+/** What buildStatementHistory has folded so far, filing by filing. */
+interface Folding {
+  store: FlowStore;
+  /** versions by statementKey, oldest first */
+  statements: Map<string, BuiltVersion[]>;
+  versions: BuiltVersion[];
+  presented: PresentedStatement[];
+  slips: ScaleSlip[];
+  presentations: number;
+}
+
+/**
+ * Folds what one filing presents into the versioned statements. A function of its own, called per
+ * filing, so that V8 compiles it once as a function: as the loop body of buildStatementHistory it
+ * was compiled on the fly (OSR) with the whole history builder around it, and again after each
+ * deoptimization.
+ */
+function foldFiling(h: Folding, filing: FilingInfo, filed: FilingFacts, calendar: FiscalCalendar, catalog: CatalogView, face: FaceConcepts): void {
+  for (const p of presentFiling(filing, filed.facts, calendar, catalog, h.store, face, filed.currency.currency())) {
+    h.presentations++;
+    const key = statementKey(p);
+    let list = h.statements.get(key);
+    if (!list) h.statements.set(key, (list = []));
+    const added = foldPresentation(list, p, filing, h.slips);
+    if (added) h.versions.push(added);
+    const current = list[list.length - 1]!;
+    h.presented.push({
+      accession: filing.accession,
+      statement_type: p.statement_type,
+      fiscal_year: p.fiscal_year,
+      fiscal_period: p.fiscal_period,
+      period_start: p.period_start,
+      period_end: p.period_end,
+      version_sequence: current.version_sequence,
+    });
+  }
 }
 
 /** One filing's facts, and what the calendar and the currency read of them, gathered in the pass that groups them. */
