@@ -14,9 +14,9 @@ import { loadConfig } from '../config.ts';
 import { migrate } from '../db/migrate.ts';
 import { loadIdentity } from '../ingest/load-identity.ts';
 import { createTestDatabase } from './helpers/database.ts';
+import { SHARED_SEC } from './helpers/service.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const SHARED_SEC = path.resolve(ROOT, '../shared/sec');
 
 // A module-resolution hook (module.register) that appends every resolved URL to IMPORT_LOG; it runs
 // on the loader thread, hence a file and not the child's stdout.
