@@ -16,6 +16,10 @@
  * Options: --cpu-prof  profile the first ingestion run with 1 worker, write it to .bench/ and
  *          summarize it (profiling slows the run down: the ratio of such a run is not comparable).
  *          --workers 1,2  the worker counts to run (comma-separated).
+ *          --repeat N  measure each worker count N times (default 3), each a fresh child on a fresh
+ *          database after its own baseline, the counts alternating; a count's ratio is the median of
+ *          its runs, reported with their range (one run's ratio moves by 10% and more on a shared
+ *          machine). The unchanged re-run and the warm run are the first repetition's.
  * SEC_SOURCE: the mirror (default ../shared/sec from the repository root).
  */
 import { spawn } from 'node:child_process';
@@ -106,9 +110,10 @@ async function runChild(env: NodeJS.ProcessEnv): Promise<IngestChildResult> {
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 
-function parseArgs(args: string[]): { cpuProf: boolean; workers: number[] } {
+function parseArgs(args: string[]): { cpuProf: boolean; workers: number[]; repeat: number } {
   let cpuProf = false;
   let workers = [1, 2];
+  let repeat = 3;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--cpu-prof') cpuProf = true;
@@ -116,13 +121,21 @@ function parseArgs(args: string[]): { cpuProf: boolean; workers: number[] } {
       const value = a === '--workers' ? args[++i] : a.slice('--workers='.length);
       if (!value || !/^[1-9]\d?(,[1-9]\d?)*$/.test(value)) throw new Error(`ingest: --workers takes worker counts such as 1,2, got ${JSON.stringify(value)}`);
       workers = [...new Set(value.split(',').map(Number))];
-    } else throw new Error(`ingest: unknown argument ${a} (only --cpu-prof, --workers N[,N...])`);
+    } else if (a === '--repeat' || a.startsWith('--repeat=')) {
+      const value = a === '--repeat' ? args[++i] : a.slice('--repeat='.length);
+      if (!value || !/^[1-9]\d?$/.test(value)) throw new Error(`ingest: --repeat takes a number of runs from 1 to 99, got ${JSON.stringify(value)}`);
+      repeat = Number(value);
+    } else throw new Error(`ingest: unknown argument ${a} (only --cpu-prof, --workers N[,N...], --repeat N)`);
   }
-  return { cpuProf, workers };
+  return { cpuProf, workers, repeat };
 }
 
 interface Measured {
   workers: number;
+  /** 0-based: which repetition of the worker count this run is */
+  repetition: number;
+  /** under --cpu-prof: profiling slows a run down, so it counts in the median only when it is the count's one run */
+  profiled: boolean;
   baseline: Baseline;
   child: IngestChildResult;
   mb_per_s: number;
@@ -133,8 +146,38 @@ interface Measured {
   rss_sum_mib: number;
 }
 
+/** Every run of one worker count, and what is reported of them. */
+interface PerCount {
+  workers: number;
+  runs: Measured[];
+  ratio_median: number;
+  ratio_min: number;
+  ratio_max: number;
+  /** the run whose ratio is nearest the median: its time, CPU and baseline stand for the count */
+  typical: Measured;
+  /** the largest peak RSS of any process over every run of the count */
+  rss_max_mib: number;
+}
+
+function perCount(workers: number, all: Measured[]): PerCount {
+  const unprofiled = all.filter((r) => !r.profiled);
+  const runs = unprofiled.length > 0 ? unprofiled : all;
+  const ratios = runs.map((r) => r.ratio);
+  const mid = median(ratios);
+  const typical = runs.reduce((a, b) => (Math.abs(b.ratio - mid) < Math.abs(a.ratio - mid) ? b : a));
+  return {
+    workers,
+    runs,
+    ratio_median: mid,
+    ratio_min: Math.min(...ratios),
+    ratio_max: Math.max(...ratios),
+    typical,
+    rss_max_mib: Math.max(...all.map((r) => r.rss_max_mib)),
+  };
+}
+
 export async function run(args: string[]): Promise<number> {
-  const { cpuProf, workers } = parseArgs(args);
+  const { cpuProf, workers, repeat } = parseArgs(args);
   const reps = Number(process.env.BENCH_PARSE_REPS || 5);
   if (!Number.isInteger(reps) || reps < 1) throw new Error(`BENCH_PARSE_REPS must be a positive integer, got "${process.env.BENCH_PARSE_REPS}"`);
   const startedAt = new Date();
@@ -148,80 +191,117 @@ export async function run(args: string[]): Promise<number> {
   const files = await readFactsFiles(source);
   const profileFile = cpuProf ? path.join(ensureBenchDir(), `ingest-${fileTimestamp(startedAt)}.cpuprofile`) : null;
   const runs: Measured[] = [];
-  for (const w of workers) {
-    const base = jsonParseBaseline(files, reps);
-    console.log(`baseline: JSON.parse of ${base.files} companyfacts files, ${fixed(base.bytes / 1e6, 1)} MB, ${reps} reps: ${fixed(base.mb_per_s_median, 1)} MB/s (median); load average ${load()}`);
-    console.log(`pipeline: runIngestion over the whole mirror with ${w} worker${w === 1 ? ' (in process)' : ' processes'} in a child process on a throwaway database`);
-    const env: NodeJS.ProcessEnv = { ...process.env, SEC_SOURCE: source, BENCH_INGEST_WORKERS: String(w), BENCH_INGEST_WARM: w === 1 ? '1' : '0' };
-    if (profileFile && w === workers[0]) env.BENCH_CPU_PROF = profileFile;
-    const child = await runChild(env);
-    const mbps = child.bytes / 1e6 / child.elapsed_s;
-    const peaks = [child.max_rss_kib, ...child.worker_max_rss_kib.map((k) => k ?? 0)].map((k) => k / 1024);
-    runs.push({
-      workers: w,
-      baseline: base,
-      child,
-      mb_per_s: mbps,
-      ratio: mbps / base.mb_per_s_median,
-      rss_max_mib: Math.max(...peaks),
-      rss_sum_mib: peaks.reduce((a, b) => a + b, 0),
-    });
-    if (child.bytes !== base.bytes) {
-      console.log(`WARNING: the pipeline ingested ${child.bytes} bytes of company facts, the baseline parsed ${base.bytes}`);
+  for (let repetition = 0; repetition < repeat; repetition++) {
+    // the counts alternate (1,2 then 2,1 ...), so a drift of the machine's speed hits them alike
+    const order = repetition % 2 === 0 ? workers : [...workers].reverse();
+    for (const w of order) {
+      const base = jsonParseBaseline(files, reps);
+      console.log(`baseline: JSON.parse of ${base.files} companyfacts files, ${fixed(base.bytes / 1e6, 1)} MB, ${reps} reps: ${fixed(base.mb_per_s_median, 1)} MB/s (median); load average ${load()}`);
+      console.log(
+        `pipeline${repeat > 1 ? ` (run ${repetition + 1} of ${repeat})` : ''}: runIngestion over the whole mirror with ${w} worker${w === 1 ? ' (in process)' : ' processes'} in a child process on a throwaway database`,
+      );
+      const first = repetition === 0;
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        SEC_SOURCE: source,
+        BENCH_INGEST_WORKERS: String(w),
+        BENCH_INGEST_WARM: first && w === 1 ? '1' : '0',
+        BENCH_INGEST_RERUN: first ? '1' : '0',
+      };
+      const profiled = profileFile !== null && first && w === workers[0];
+      if (profiled) env.BENCH_CPU_PROF = profileFile;
+      const child = await runChild(env);
+      const mbps = child.bytes / 1e6 / child.elapsed_s;
+      const peaks = [child.max_rss_kib, ...child.worker_max_rss_kib.map((k) => k ?? 0)].map((k) => k / 1024);
+      runs.push({
+        workers: w,
+        repetition,
+        profiled,
+        baseline: base,
+        child,
+        mb_per_s: mbps,
+        ratio: mbps / base.mb_per_s_median,
+        rss_max_mib: Math.max(...peaks),
+        rss_sum_mib: peaks.reduce((a, b) => a + b, 0),
+      });
+      if (child.bytes !== base.bytes) {
+        console.log(`WARNING: the pipeline ingested ${child.bytes} bytes of company facts, the baseline parsed ${base.bytes}`);
+      }
+      for (const e of child.errors) console.log(`WARNING: ${e.cik}: ${e.message}`);
     }
-    for (const e of child.errors) console.log(`WARNING: ${e.cik}: ${e.message}`);
   }
-  const best = runs.reduce((a, b) => (b.ratio > a.ratio ? b : a));
-  const ratioOk = best.ratio >= RATIO_GOAL;
-  const rssOk = runs.every((r) => r.rss_max_mib < RSS_GOAL_MIB);
+  const counts = workers.map((w) => perCount(w, runs.filter((r) => r.workers === w)));
+  const best = counts.reduce((a, b) => (b.ratio_median > a.ratio_median ? b : a));
+  const ratioOk = best.ratio_median >= RATIO_GOAL;
+  const rssOk = counts.every((c) => c.rss_max_mib < RSS_GOAL_MIB);
   const label = (w: number) => `${w} worker${w === 1 ? '' : 's'}`;
+  const firstRun = (c: PerCount) => runs.find((r) => r.workers === c.workers && r.repetition === 0)!;
+  const range = (c: PerCount) => {
+    const all = runs.filter((r) => r.workers === c.workers);
+    if (all.length === 1) return all[0]!.profiled ? '(profiled)' : '';
+    return `runs ${all.map((r) => fixed(r.ratio, 3) + (r.profiled ? ' (profiled, not counted)' : '')).join(', ')}`;
+  };
+  const warmOf = firstRun(counts[0]!);
 
   console.log('');
   console.log(
     table(
       [
         ['measure', 'value', 'goal', 'result'],
-        ...runs.flatMap((r) => [
-          [`JSON.parse before ${label(r.workers)} (median of ${reps})`, `${fixed(r.baseline.mb_per_s_median, 1)} MB/s`, '', ''],
-          [`pipeline, ${label(r.workers)}`, `${fixed(r.mb_per_s, 1)} MB/s`, '', `${fixed(r.child.elapsed_s, 2)} s, ${r.child.status}`],
-          [`pipeline / JSON.parse, ${label(r.workers)}`, fixed(r.ratio, 3), '', ''],
-          ...(r.child.warm
-            ? [
-                [
-                  `pipeline / JSON.parse, ${label(r.workers)}, warm (same process again)`,
-                  fixed(r.child.warm.bytes / 1e6 / r.child.warm.elapsed_s / r.baseline.mb_per_s_median, 3),
-                  '',
-                  `${fixed(r.child.warm.elapsed_s, 2)} s, CPU ${fixed(r.child.warm.cpu_s, 1)} s, ${r.child.warm.status}, ${r.child.warm.versions} versions`,
-                ],
-              ]
-            : []),
-          [
-            `CPU of the run, ${label(r.workers)}`,
-            `${fixed(r.child.cpu_s + r.child.worker_cpu_s.reduce<number>((a, b) => a + (b ?? 0), 0), 1)} s`,
-            '',
-            r.workers > 1 ? `parent ${fixed(r.child.cpu_s, 1)} s, workers ${r.child.worker_cpu_s.map((c) => (c === null ? '?' : fixed(c, 1))).join(' + ')} s (PostgreSQL not counted)` : 'PostgreSQL not counted',
-          ],
-          [
-            `peak RSS, ${label(r.workers)}`,
-            `${fixed(r.rss_max_mib, 0)} MiB`,
-            `< ${RSS_GOAL_MIB} MiB`,
-            verdict(r.rss_max_mib < RSS_GOAL_MIB) + (r.workers > 1 ? ` (largest process; ${fixed(r.rss_sum_mib, 0)} MiB all ${r.workers + 1} together)` : ''),
-          ],
-        ]),
-        [`pipeline / JSON.parse, best (${label(best.workers)})`, fixed(best.ratio, 3), `>= ${RATIO_GOAL}`, verdict(ratioOk) + (cpuProf && best.workers === workers[0] ? ' (profiled)' : '')],
+        ...counts.flatMap((c) => {
+          const t = c.typical;
+          return [
+            [`JSON.parse before ${label(c.workers)} (median of ${reps})`, `${fixed(t.baseline.mb_per_s_median, 1)} MB/s`, '', repeat > 1 ? 'the typical run\'s baseline' : ''],
+            [`pipeline, ${label(c.workers)}`, `${fixed(t.mb_per_s, 1)} MB/s`, '', `${fixed(t.child.elapsed_s, 2)} s, ${t.child.status}${repeat > 1 ? ' (the run nearest the median)' : ''}`],
+            [`pipeline / JSON.parse, ${label(c.workers)}${c.runs.length > 1 ? ` (median of ${c.runs.length} runs)` : ''}`, fixed(c.ratio_median, 3), '', range(c)],
+            ...(c.workers === warmOf.workers && warmOf.child.warm
+              ? [
+                  [
+                    `pipeline / JSON.parse, ${label(c.workers)}, warm (same process again)`,
+                    fixed(warmOf.child.warm.bytes / 1e6 / warmOf.child.warm.elapsed_s / warmOf.baseline.mb_per_s_median, 3),
+                    '',
+                    `${fixed(warmOf.child.warm.elapsed_s, 2)} s, CPU ${fixed(warmOf.child.warm.cpu_s, 1)} s, ${warmOf.child.warm.status}, ${warmOf.child.warm.versions} versions`,
+                  ],
+                ]
+              : []),
+            [
+              `CPU of the run, ${label(c.workers)}`,
+              `${fixed(t.child.cpu_s + t.child.worker_cpu_s.reduce<number>((a, b) => a + (b ?? 0), 0), 1)} s`,
+              '',
+              c.workers > 1
+                ? `parent ${fixed(t.child.cpu_s, 1)} s, workers ${t.child.worker_cpu_s.map((x) => (x === null ? '?' : fixed(x, 1))).join(' + ')} s (PostgreSQL not counted)`
+                : 'PostgreSQL not counted',
+            ],
+            [
+              `peak RSS, ${label(c.workers)}${repeat > 1 ? ', largest of the runs' : ''}`,
+              `${fixed(c.rss_max_mib, 0)} MiB`,
+              `< ${RSS_GOAL_MIB} MiB`,
+              verdict(c.rss_max_mib < RSS_GOAL_MIB) + (c.workers > 1 ? ` (largest process; ${fixed(Math.max(...c.runs.map((r) => r.rss_sum_mib)), 0)} MiB all ${c.workers + 1} together)` : ''),
+            ],
+          ];
+        }),
+        [
+          `pipeline / JSON.parse, best (${label(best.workers)})${best.runs.length > 1 ? ` (median of ${best.runs.length} runs)` : ''}`,
+          fixed(best.ratio_median, 3),
+          `>= ${RATIO_GOAL}`,
+          verdict(ratioOk) + (best.runs.some((r) => r.profiled) ? ' (profiled)' : ''),
+        ],
         ['re-run, unchanged source', `${fixed(runs[0]!.child.rerun_s, 2)} s`, '', `${runs[0]!.child.rerun_skipped} skipped, ${runs[0]!.child.rerun_versions_added} new versions`],
         ['identity load (not in MB/s)', `${fixed(runs[0]!.child.identity_s, 2)} s`, '', ''],
         ['company facts ingested', `${fixed(runs[0]!.child.bytes / 1e6, 1)} MB`, '', `${runs[0]!.child.companies} companies, ${runs[0]!.child.companies_failed} failed`],
-        ...runs.map((r) => [`statement versions, ${label(r.workers)}`, String(r.child.versions), '', `${r.child.restatements} restatements, ${r.child.facts} facts`]),
+        ...counts.map((c) => [`statement versions, ${label(c.workers)}`, String(c.typical.child.versions), '', `${c.typical.child.restatements} restatements, ${c.typical.child.facts} facts`]),
       ],
       ['left', 'right', 'left', 'left'],
     ),
   );
   console.log(`load average after the runs: ${load()}`);
-  for (const r of runs) {
-    console.log(`${label(r.workers)}: peak RSS after identity ${fixed(r.child.max_rss_after_identity_kib / 1024, 0)} MiB, after first run ${fixed(r.child.max_rss_after_ingest_kib / 1024, 0)} MiB` +
-      (r.workers > 1 ? `, workers ${r.child.worker_max_rss_kib.map((k) => (k === null ? '?' : fixed(k / 1024, 0))).join(', ')} MiB` : '') + `; database: ${r.child.database}`);
+  for (const c of counts) {
+    const r = firstRun(c);
+    console.log(`${label(c.workers)}: peak RSS after identity ${fixed(r.child.max_rss_after_identity_kib / 1024, 0)} MiB, after first run ${fixed(r.child.max_rss_after_ingest_kib / 1024, 0)} MiB` +
+      (c.workers > 1 ? `, workers ${r.child.worker_max_rss_kib.map((k) => (k === null ? '?' : fixed(k / 1024, 0))).join(', ')} MiB` : '') + `; database: ${r.child.database}`);
   }
+  const versions = new Set(runs.map((r) => r.child.versions));
+  if (versions.size > 1) console.log(`WARNING: the runs wrote different numbers of statement versions: ${[...versions].join(', ')}`);
 
   let profile: ProfileSummary | null = null;
   if (profileFile) {
@@ -242,9 +322,34 @@ export async function run(args: string[]): Promise<number> {
       machine: m,
       load_average_after: os.loadavg(),
       source,
-      runs: runs.map((r) => ({ workers: r.workers, baseline: r.baseline, pipeline: { ...r.child, mb_per_s: r.mb_per_s }, ratio: r.ratio, rss_max_mib: r.rss_max_mib, rss_sum_mib: r.rss_sum_mib })),
-      ratio: { pipeline_over_json_parse: best.ratio, workers: best.workers, goal: RATIO_GOAL, met: ratioOk, profiled: cpuProf },
-      peak_rss: { mib: Math.max(...runs.map((r) => r.rss_max_mib)), goal_mib: RSS_GOAL_MIB, met: rssOk, per: 'process' },
+      repeat,
+      runs: runs.map((r) => ({
+        workers: r.workers,
+        repetition: r.repetition,
+        profiled: r.profiled,
+        baseline: r.baseline,
+        pipeline: { ...r.child, mb_per_s: r.mb_per_s },
+        ratio: r.ratio,
+        rss_max_mib: r.rss_max_mib,
+        rss_sum_mib: r.rss_sum_mib,
+      })),
+      per_worker_count: counts.map((c) => ({
+        workers: c.workers,
+        runs_counted: c.runs.length,
+        ratio_median: c.ratio_median,
+        ratio_min: c.ratio_min,
+        ratio_max: c.ratio_max,
+        rss_max_mib: c.rss_max_mib,
+      })),
+      ratio: {
+        pipeline_over_json_parse: best.ratio_median,
+        of: best.runs.length > 1 ? `median of ${best.runs.length} runs` : 'one run',
+        workers: best.workers,
+        goal: RATIO_GOAL,
+        met: ratioOk,
+        profiled: best.runs.some((r) => r.profiled),
+      },
+      peak_rss: { mib: Math.max(...counts.map((c) => c.rss_max_mib)), goal_mib: RSS_GOAL_MIB, met: rssOk, per: 'process' },
       profile,
     },
     startedAt,
@@ -252,7 +357,7 @@ export async function run(args: string[]): Promise<number> {
   console.log(`\nresults: ${file}`);
   const failed = runs.filter((r) => r.child.status !== 'succeeded');
   if (failed.length > 0) {
-    console.log(`ingestion ${failed.map((r) => `with ${label(r.workers)} ${r.child.status}`).join(', ')} (exit code 1)`);
+    console.log(`ingestion ${failed.map((r) => `with ${label(r.workers)} (run ${r.repetition + 1}) ${r.child.status}`).join(', ')} (exit code 1)`);
     return 1;
   }
   return 0;
