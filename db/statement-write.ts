@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sub } from '../domain/decimal.ts';
+import { splitRecastOf, type StockSplit } from '../domain/statements/stock-splits.ts';
 import { compareFigures } from '../domain/statements/versions.ts';
 import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
 import type { FilingInfo } from '../domain/facts.ts';
 import { packFigure, unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
-import type { BuiltVersion, FactRevision } from '../domain/normalize/versions.ts';
+import type { BuiltVersion, FactRevision, SplitRecast } from '../domain/normalize/versions.ts';
 import type { Sql } from './client.ts';
 import { copyRows, copyRowsBinary, type BinaryType, type CopyCell } from './copy.ts';
 
@@ -74,6 +75,10 @@ const EVENT_COLUMNS = [
 const REVISION_COLUMNS = [
   'statement_version_id', 'previous_version_id', 'metric', 'old_value', 'new_value', 'difference',
   'old_accession', 'new_accession', 'old_concept', 'new_concept',
+];
+
+const RECAST_COLUMNS = [
+  'statement_version_id', 'previous_version_id', 'metric', 'old_value', 'new_value', 'old_accession', 'new_accession', 'split_ratio', 'split_date',
 ];
 
 const FILING_COLUMNS = [
@@ -162,12 +167,22 @@ export async function storedVersionRefs(tx: Tx, cik: string): Promise<StoredVers
     ORDER BY statement_type, fiscal_year, fiscal_period, version_sequence`;
 }
 
-async function storedFigures(tx: Tx, id: string): Promise<Record<string, StoredFigure>> {
-  const [row] = await tx<(FigureContext & { figures: Record<string, Partial<StoredFigure>> })[]>`
-    SELECT figures, period_start, period_end, accession, currency FROM statement_versions WHERE statement_version_id = ${id}`;
+/** The filing dates of a company's filings by accession (of those asked for). */
+async function filingDates(tx: Tx, cik: string, accessions: readonly string[]): Promise<Map<string, string>> {
+  const rows = await tx<{ accession: string; filing_date: string }[]>`
+    SELECT accession, filing_date::text AS filing_date FROM filings
+    WHERE cik = ${cik} AND accession IN (SELECT jsonb_array_elements_text(${tx.json([...new Set(accessions)])}))`;
+  return new Map(rows.map((r) => [r.accession, r.filing_date]));
+}
+
+/** A stored version's figures, and the filing date of the filing that made it. */
+async function storedFigures(tx: Tx, id: string): Promise<{ figures: Record<string, StoredFigure>; filing_date: string }> {
+  const [row] = await tx<(FigureContext & { figures: Record<string, Partial<StoredFigure>>; filing_date: string })[]>`
+    SELECT figures, period_start, period_end, accession, currency, filing_date::text AS filing_date
+    FROM statement_versions WHERE statement_version_id = ${id}`;
   const out: Record<string, StoredFigure> = {};
   for (const [m, f] of Object.entries(row!.figures)) out[m] = unpackFigure(f, row!);
-  return out;
+  return { figures: out, filing_date: row!.filing_date };
 }
 
 /**
@@ -175,7 +190,8 @@ async function storedFigures(tx: Tx, id: string): Promise<Record<string, StoredF
  * as storedVersionRefs reads them in the same transaction). Stored versions are never touched:
  * when the stored list is a prefix of the built one (the ordinary case, and a no-op on re-runs),
  * the rest is appended. When they diverge (the normalizer changed), one version carrying the
- * built latest figures is appended on top, with revisions against the stored latest.
+ * built latest figures is appended on top, with revisions against the stored latest (a figure
+ * recast for one of the company's stock splits, `splits`, is not one: domain/statements/stock-splits.ts).
  */
 export async function appendVersions(
   tx: Tx,
@@ -183,6 +199,7 @@ export async function appendVersions(
   built: readonly VersionToStore[],
   runId: number,
   refs: readonly StoredVersionRef[],
+  splits: readonly StockSplit[] = [],
 ): Promise<WriteCounts> {
   const stored = new Map<string, StoredVersionRef[]>();
   for (const ref of refs) {
@@ -203,10 +220,11 @@ export async function appendVersions(
   const versionRows: CopyCell[][] = [];
   const eventRows: CopyCell[][] = [];
   const revisionRows: CopyCell[][] = [];
+  const recastRows: CopyCell[][] = [];
   const added: WrittenVersion[] = [];
   let diverged = 0;
 
-  const add = (v: VersionToStore, sequence: number, previousId: string | null, revisions: FactRevision[]) => {
+  const add = (v: VersionToStore, sequence: number, previousId: string | null, revisions: FactRevision[], recasts: SplitRecast[]) => {
     const id = randomUUID();
     const b = v.built;
     const ctx: FigureContext = { period_start: b.period_start, period_end: b.period_end, accession: b.filing.accession, currency: b.currency };
@@ -234,6 +252,11 @@ export async function appendVersions(
         revisionRows.push([id, previousId, r.metric, r.old_value, r.new_value, r.difference, r.old_accession, r.new_accession, r.old_concept, r.new_concept]);
       }
     }
+    if (previousId) {
+      for (const r of recasts) {
+        recastRows.push([id, previousId, r.metric, r.old_value, r.new_value, r.old_accession, r.new_accession, r.split.ratio, r.split.date]);
+      }
+    }
     return id;
   };
 
@@ -243,7 +266,7 @@ export async function appendVersions(
     if (isPrefix) {
       let previous = have[have.length - 1]?.statement_version_id ?? null;
       for (let i = have.length; i < list.length; i++) {
-        previous = add(list[i]!, i + 1, previous, list[i]!.built.revisions);
+        previous = add(list[i]!, i + 1, previous, list[i]!.built.revisions, list[i]!.built.recasts);
       }
       continue;
     }
@@ -252,12 +275,22 @@ export async function appendVersions(
     if (latestStored.content_hash === latestBuilt.content_hash) continue;
     diverged++;
     const before = await storedFigures(tx, latestStored.statement_version_id);
+    const filedOn = splits.length > 0 ? await filingDates(tx, cik, Object.values(before.figures).map((f) => f.source_accession)) : new Map<string, string>();
     const revisions: FactRevision[] = [];
+    const recasts: SplitRecast[] = [];
     for (const [metric, f] of latestBuilt.built.figures) {
-      const old = before[metric];
+      const old = before.figures[metric];
       // the one rule of versions: only a revised figure is a revision (not the same figure told at
-      // another precision, not a scale slip, not a figure the stored version lacked)
+      // another precision, not a scale slip, not a figure the stored version lacked, not a recast
+      // for a stock split, which is recorded as one)
       if (!old || compareFigures(old, f) !== 'REVISED') continue;
+      // a split must fall between the filing that told the stored figure and the built one's
+      const window = { after: filedOn.get(old.source_accession) ?? before.filing_date, upTo: latestBuilt.built.filing.filing_date };
+      const split = splitRecastOf(old, f, splits, window);
+      if (split !== null) {
+        recasts.push({ metric, old_value: old.value, new_value: f.value, old_accession: old.source_accession, new_accession: f.source_accession, split });
+        continue;
+      }
       revisions.push({
         metric,
         old_value: old.value,
@@ -269,7 +302,7 @@ export async function appendVersions(
         new_concept: f.source_xbrl_concept,
       });
     }
-    add(latestBuilt, latestStored.version_sequence + 1, latestStored.statement_version_id, revisions);
+    add(latestBuilt, latestStored.version_sequence + 1, latestStored.statement_version_id, revisions, recasts);
   }
 
   // COPY: the rows stream with no JSON document for the server to take apart again; the versions,
@@ -277,5 +310,6 @@ export async function appendVersions(
   if (versionRows.length > 0) await copyRowsBinary(tx, 'statement_versions', VERSION_COLUMNS, versionRows);
   if (eventRows.length > 0) await copyRows(tx, 'restatement_alert_events', EVENT_COLUMNS, eventRows);
   if (revisionRows.length > 0) await copyRows(tx, 'fact_revisions', REVISION_COLUMNS, revisionRows);
+  if (recastRows.length > 0) await copyRows(tx, 'split_recasts', RECAST_COLUMNS, recastRows);
   return { versions_added: versionRows.length, restatements_added: eventRows.length, diverged_statements: diverged, added, stored: refs };
 }

@@ -130,7 +130,7 @@ export async function ingestCompany(
       name ? ensureCompany(t, cik, name, fiscalYearEnd, now(), parsed ? 'sec_companyfacts' : 'sec_filing_package') : null,
       upsertFilings(t, cik, filings, isPeriodicForm, factCounts, packageInfo),
     ]);
-    const written = await appendVersions(t, cik, toStore, runId, refs);
+    const written = await appendVersions(t, cik, toStore, runId, refs, history?.splits ?? []);
     if (written.versions_added > 0) await checkAddedVersions(t, cik, runId, written);
     await Promise.all([
       recordCompanyIngestion(

@@ -174,9 +174,10 @@ describe('company completeness summary', () => {
     assert.deepEqual(data.latest_periodic_filing, { accession: '0000320193-26-000006', form: '10-Q', filing_date: '2026-01-30', report_date: '2025-12-27' });
     assert.deepEqual(data.statement_versions, { INCOME_STATEMENT: 143, BALANCE_SHEET: 89, CASH_FLOW_STATEMENT: 161, total: 393 });
     assert.deepEqual(data.statement_periods, { INCOME_STATEMENT: 90, BALANCE_SHEET: 68, CASH_FLOW_STATEMENT: 89, total: 247 });
-    // periods a filing revised (alert events): split-adjusted EPS in its 10-Ks' quarterly data counts,
-    // figures re-told at another precision no longer do
-    assert.equal(data.restated_statement_periods.total, 24 + 8 + 40);
+    // periods a filing revised (alert events): neither figures re-told at another precision nor
+    // per-share figures and share counts recast for the 7-for-1 (2014) and 4-for-1 (2020) splits
+    // (those were 17 more income statements and 2 more balance sheets)
+    assert.deepEqual(data.restated_statement_periods, { INCOME_STATEMENT: 7, BALANCE_SHEET: 6, CASH_FLOW_STATEMENT: 40, total: 53 });
     assert.equal(data.company_name, 'Apple Inc.');
   });
 

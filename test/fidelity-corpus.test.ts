@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { conceptIndex } from '../domain/catalog/index.ts';
-import { loadCorpus, measureAlerts, measureFrames, measureFsds, measureQ4, measureRestatedQuarters, type Corpus } from './helpers/fidelity-measures.ts';
+import { loadCorpus, measureAlerts, measureFrames, measureFsds, measureQ4, measureRestatedQuarters, measureSplitRecasts, type Corpus } from './helpers/fidelity-measures.ts';
 import { get } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
@@ -18,6 +18,8 @@ const HOME_DEPOT = '0000354950';
 const TEXAS_INSTRUMENTS = '0000097476';
 const NIKOLA = '0001731289';
 const SUNEDISON = '0000945436';
+const APPLE = '0000320193';
+const NVIDIA = '0001045810';
 
 let svc: TestService;
 let corpus: Corpus;
@@ -171,6 +173,28 @@ describe('later figures add versions that revise nothing', () => {
     const q2 = now.items.find((p: any) => p.fiscal_period === 'Q2');
     assert.equal(q2.value, '260000000.000000');
     assert.equal(q2.filing_date, '2010-07-30', 'the 10-Q/A 0001140361-10-030855');
+  });
+
+  it('a stock split the filer tagged recasts per-share figures and share counts without an alert: every such recast of the corpus', async () => {
+    const m = await measureSplitRecasts(svc.sql, corpus);
+    const ratios = (cik: string) => (m.splits.get(cik) ?? []).map((s) => s.ratio);
+    assert.deepEqual([...new Set(ratios(APPLE))].sort(), ['4', '7'], "Apple's 7-for-1 of 2014 and 4-for-1 of 2020");
+    assert.deepEqual([...new Set(ratios(NVIDIA))].sort(), ['10', '4']);
+    assert.ok(m.recasts >= 150, `the corpus holds the recasts of its splits: ${m.recasts}`);
+    assert.deepEqual(m.recorded, [], 'no recast is a fact revision');
+    assert.equal(m.split_only_alerts, 0);
+  });
+
+  it("Apple's FY2013 diluted EPS: 39.75 as first reported, 5.68 after the 7-for-1 split, and no alert for the recast", async () => {
+    const list = await versions(APPLE, 'INCOME_STATEMENT', 2013, 'FY');
+    assert.equal(list[0]!.figures.EPS_DILUTED.value, '39.75');
+    assert.equal(list[list.length - 1]!.figures.EPS_DILUTED.value, '5.68');
+    const recastBy = list.find((v) => v.figures.EPS_DILUTED.value === '5.68')!;
+    const [revision] = await svc.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM fact_revisions r JOIN statement_versions v ON v.statement_version_id = r.statement_version_id
+      WHERE v.cik = ${APPLE} AND v.statement_type = 'INCOME_STATEMENT' AND v.fiscal_year = 2013 AND v.fiscal_period = 'FY'
+        AND v.version_sequence = ${recastBy.version_sequence} AND r.metric LIKE 'EPS%'`;
+    assert.equal(revision!.n, 0);
   });
 
   it('no version that only adds figures records an alert or a fact revision', async () => {

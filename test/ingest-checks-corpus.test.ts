@@ -121,6 +121,7 @@ describe('checks of the versions ingestion wrote', () => {
         await tx`DELETE FROM dq_run_versions WHERE statement_version_id = ANY(${ids}::uuid[])`;
         await tx`DELETE FROM reconciliation_results WHERE statement_version_id = ANY(${ids}::uuid[])`;
         await tx`DELETE FROM fact_revisions WHERE statement_version_id = ANY(${ids}::uuid[])`;
+        await tx`DELETE FROM split_recasts WHERE statement_version_id = ANY(${ids}::uuid[])`;
         await tx`DELETE FROM restatement_alert_events WHERE statement_version_id = ANY(${ids}::uuid[])`;
         await tx`UPDATE segment_facts SET statement_version_id = NULL WHERE statement_version_id = ANY(${ids}::uuid[])`;
         await tx`DELETE FROM statement_versions WHERE statement_version_id = ANY(${ids}::uuid[])`;

@@ -33,6 +33,8 @@ async function contentDigests(sql: Sql): Promise<Record<string, string>> {
       FROM restatement_alert_events t JOIN k a ON a.id = t.statement_version_id JOIN k p ON p.id = t.previous_version_id`,
     fact_revisions: sql`SELECT to_jsonb(t) - '{fact_revision_id,statement_version_id,previous_version_id}'::text[] || jsonb_build_object('version', a.nk, 'previous', p.nk) AS x
       FROM fact_revisions t JOIN k a ON a.id = t.statement_version_id JOIN k p ON p.id = t.previous_version_id`,
+    split_recasts: sql`SELECT to_jsonb(t) - '{split_recast_id,statement_version_id,previous_version_id}'::text[] || jsonb_build_object('version', a.nk, 'previous', p.nk) AS x
+      FROM split_recasts t JOIN k a ON a.id = t.statement_version_id JOIN k p ON p.id = t.previous_version_id`,
     reconciliation_results: sql`SELECT to_jsonb(t) - '{statement_version_id,computed_at}'::text[] || jsonb_build_object('version', a.nk) AS x
       FROM reconciliation_results t JOIN k a ON a.id = t.statement_version_id`,
     dq_issues: sql`SELECT to_jsonb(t) - '{issue_id,dq_run_id,statement_version_id,detected_at}'::text[] || jsonb_build_object('version', a.nk) AS x
@@ -218,7 +220,7 @@ describe('ingestion with worker processes', () => {
       assert.deepEqual(runs.map((r) => r.status), ['interrupted', 'succeeded']);
       const digests = await contentDigests(db.sql);
       const expected = await contentDigests(reference.sql);
-      for (const table of ['statement_versions', 'restatement_alert_events', 'fact_revisions', 'reconciliation_results', 'filings', 'segment_facts', 'disclosures']) {
+      for (const table of ['statement_versions', 'restatement_alert_events', 'fact_revisions', 'split_recasts', 'reconciliation_results', 'filings', 'segment_facts', 'disclosures']) {
         assert.equal(digests[table], expected[table], table);
       }
     } finally {

@@ -12,6 +12,7 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { leadingPlace } from '../domain/decimal.ts';
+import { isSplitRecast, splitFactor, stockSplits } from '../domain/statements/stock-splits.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 import { seededRandom } from './helpers/seeded-random.ts';
@@ -28,7 +29,8 @@ type Row = [concept: string, value: string, start: string | null, end: string, d
 function filing(meta: Filing, rows: Row[]): Fact[] {
   return rows.map(([concept, value, start, end, decimals]) => {
     const [taxonomy, name] = concept.split(':') as [string, string];
-    return { taxonomy, concept: name, unit: concept.includes('Shares') ? 'shares' : 'USD', start, end, value, ...meta, frame: null, ...(decimals ? { decimals } : {}) };
+    const unit = concept.includes('PerShare') ? 'USD/shares' : concept.includes('Shares') ? 'shares' : concept.includes('Ratio') ? 'pure' : 'USD';
+    return { taxonomy, concept: name, unit, start, end, value, ...meta, frame: null, ...(decimals ? { decimals } : {}) };
   });
 }
 
@@ -282,5 +284,99 @@ describe('imputed totals and sign conventions', () => {
     const inv = versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'FY')[0]!.figures.get('CHANGE_IN_INVENTORIES')!;
     assert.equal(inv.value, '-500');
     assert.equal(inv.mapping_type, 'SIGN_FLIPPED_BY_CONVENTION');
+  });
+});
+
+describe('stock split recasts', () => {
+  const EPS = 'us-gaap:EarningsPerShareDiluted';
+  const SPLIT = 'us-gaap:StockholdersEquityNoteStockSplitConversionRatio1';
+  const window = { after: '2024-02-14', upTo: '2025-02-14' };
+  const perShare = (value: string) => ({ value, unit: 'USD/shares' });
+  const shares = (value: string) => ({ value, unit: 'shares' });
+
+  it("read the filer's tagged ratio as the exact factor it stands for: 4-for-1, 3-for-2, 1-for-15 tagged 0.0667, 1-for-30 tagged 0.03333", () => {
+    assert.deepEqual(['4', '1.5', '0.0667', '0.066667', '0.03333', '0.005'].map((r) => splitFactor(r).toSignificantDigits(12).toFixed()), [
+      '4', '1.5', new Decimal(1).dividedBy(15).toSignificantDigits(12).toFixed(), new Decimal(1).dividedBy(15).toSignificantDigits(12).toFixed(),
+      new Decimal(1).dividedBy(30).toSignificantDigits(12).toFixed(), '0.005',
+    ]);
+  });
+
+  it('are listed once per ratio and date, in date order, ignoring ratios of 1, zero, negative or not numbers', () => {
+    const facts = [
+      { value: '10', end: '2024-06-07' }, { value: '4', end: '2021-07-19' }, { value: '10', end: '2024-06-07' },
+      { value: '1', end: '2022-01-01' }, { value: '0', end: '2022-01-01' }, { value: '-2', end: '2022-01-01' }, { value: 'n/a', end: '2022-01-01' },
+    ];
+    assert.deepEqual(stockSplits(facts), [{ ratio: '4', date: '2021-07-19' }, { ratio: '10', date: '2024-06-07' }]);
+  });
+
+  it("divide per-share figures and multiply share counts by the split's factor, within both values' rounding (Apple's 7-for-1 of 2014)", () => {
+    const splits = [{ ratio: '7', date: '2014-06-06' }];
+    const w = { after: '2013-10-30', upTo: '2014-10-27' };
+    assert.equal(isSplitRecast(perShare('39.75'), perShare('5.68'), splits, w), true, '39.75 / 7 = 5.6786');
+    assert.equal(isSplitRecast(shares('931662000'), shares('6521634000'), splits, w), true);
+    assert.equal(isSplitRecast(perShare('39.75'), perShare('5.71'), splits, w), false, 'three cents off is a restatement');
+    assert.equal(isSplitRecast(shares('931662000'), shares('6531634000'), splits, w), false);
+    assert.equal(isSplitRecast(perShare('39.75'), perShare('278.25'), splits, w), false, 'the other direction is a reverse split, which was not tagged');
+    assert.equal(isSplitRecast({ value: '39750000000', unit: 'USD' }, { value: '5678571429', unit: 'USD' }, splits, w), false, 'money is never recast');
+  });
+
+  it("read a per-share value at the finer of the two precisions: companyfacts writes 3.00 as 3 (Apple's FY2018 EPS 12.01, recast 4-for-1)", () => {
+    const splits = [{ ratio: '4', date: '2020-08-28' }];
+    const w = { after: '2018-11-05', upTo: '2020-10-30' };
+    assert.equal(isSplitRecast(perShare('12.01'), perShare('3'), splits, w), true);
+    assert.equal(isSplitRecast(perShare('12.01'), perShare('4'), splits, w), false);
+  });
+
+  it("need the filer's tagged split between the two filings: none tagged, or one outside the window, and the change stays a revision", () => {
+    assert.equal(isSplitRecast(perShare('1.83'), perShare('0.89'), [], window), false, "McDonald's DPS, no split");
+    assert.equal(isSplitRecast(perShare('2.00'), perShare('1.00'), [{ ratio: '2', date: '2024-02-14' }], window), false, 'on the earlier filing date: already in it');
+    assert.equal(isSplitRecast(perShare('2.00'), perShare('1.00'), [{ ratio: '2', date: '2025-02-15' }], window), false, 'after the later filing');
+    assert.equal(isSplitRecast(perShare('2.00'), perShare('1.00'), [{ ratio: '2', date: '2025-02-14' }], window), true);
+  });
+
+  it("a reverse split tagged as new shares per old: Herc's 1-for-15 (0.0667) recasts share counts, while its EPS change (-0.12 to -0.05) stays a revision", () => {
+    const splits = [{ ratio: '0.0667', date: '2016-06-30' }];
+    const w = { after: '2015-07-16', upTo: '2017-03-15' };
+    assert.equal(isSplitRecast(shares('454000000'), shares('30300000'), splits, w), true);
+    assert.equal(isSplitRecast(perShare('-0.12'), perShare('-0.05'), splits, w), false);
+    assert.equal(isSplitRecast(perShare('-0.12'), perShare('-1.80'), splits, w), true);
+    assert.equal(isSplitRecast(perShare('-0.12'), perShare('1.80'), splits, w), false, 'a change of sign never is');
+  });
+
+  it('make a version that revises nothing: no alert, the recast figures served; a real revision in the same filing stays one', () => {
+    const Y22: [string, string] = ['2022-01-01', '2022-12-31'];
+    const K23: Filing = { accession: '0000000042-24-000001', form: '10-K', filed: '2024-02-14', fy: 2023, fp: 'FY' };
+    const h = history([
+      ...filing(K23, [[EPS, '8.00', ...Y24.map((d) => d.replace('2024', '2023')) as [string, string]], [SHARES, '100000000', ...Y22], [EPS, '6.00', ...Y22], [NI, '600000000', ...Y22]]),
+      ...filing(K24, [
+        [SPLIT, '4', null, '2024-06-07'],
+        [NI, '900000000', ...Y24], [EPS, '2.25', ...Y24], [SHARES, '400000000', ...Y22], [EPS, '1.50', ...Y22], [NI, '600000000', ...Y22],
+      ]),
+    ]);
+    assert.deepEqual(h.splits, [{ ratio: '4', date: '2024-06-07' }]);
+    const [v1, v2] = versionsOf(h, 'INCOME_STATEMENT', 2022, 'FY');
+    assert.ok(v1 && v2, 'the recast makes a version');
+    assert.deepEqual(v2.revisions, [], 'a split is no restatement');
+    assert.deepEqual(
+      v2.recasts.map((r) => [r.metric, r.old_value, r.new_value, r.old_accession, r.new_accession, r.split.ratio]).sort(),
+      [['EPS_DILUTED', '6.00', '1.50', K23.accession, K24.accession, '4'], ['WEIGHTED_AVERAGE_SHARES_DILUTED', '100000000', '400000000', K23.accession, K24.accession, '4']],
+      'each recast is recorded with both values, both filings and the split',
+    );
+    assert.deepEqual([v2.figures.get('EPS_DILUTED')!.value, v2.figures.get('WEIGHTED_AVERAGE_SHARES_DILUTED')!.value], ['1.50', '400000000']);
+    assert.deepEqual([v1.figures.get('EPS_DILUTED')!.value, v1.figures.get('WEIGHTED_AVERAGE_SHARES_DILUTED')!.value], ['6.00', '100000000'], 'as first reported');
+
+    const mixed = history([
+      ...filing(K23, [[EPS, '6.00', ...Y22], [NI, '600000000', ...Y22], [SHARES, '100000000', ...Y22]]),
+      ...filing(K24, [[SPLIT, '4', null, '2024-06-07'], [NI, '900000000', ...Y24], [EPS, '1.50', ...Y22], [NI, '640000000', ...Y22], [SHARES, '400000000', ...Y22]]),
+    ]);
+    const [, m2] = versionsOf(mixed, 'INCOME_STATEMENT', 2022, 'FY');
+    assert.deepEqual(m2!.revisions.map((r) => [r.metric, r.old_value, r.new_value]), [['NET_INCOME', '600000000', '640000000']]);
+    assert.deepEqual(m2!.recasts.map((r) => r.metric).sort(), ['EPS_DILUTED', 'WEIGHTED_AVERAGE_SHARES_DILUTED']);
+
+    const untagged = history([
+      ...filing(K23, [[EPS, '6.00', ...Y22], [NI, '600000000', ...Y22]]),
+      ...filing(K24, [[NI, '900000000', ...Y24], [EPS, '1.50', ...Y22], [NI, '600000000', ...Y22]]),
+    ]);
+    assert.deepEqual(versionsOf(untagged, 'INCOME_STATEMENT', 2022, 'FY')[1]!.revisions.map((r) => r.metric), ['EPS_DILUTED'], 'without the tag it is a revision');
   });
 });

@@ -4,6 +4,7 @@ import { durationClass, FiscalCalendar, type LabelVote } from '../fiscal-calenda
 import { NO_FACE, type FaceConcepts } from './face-concepts.ts';
 import { CurrencyTally } from './candidates.ts';
 import { FlowStore, isAnnualForm, presentFiling, type CatalogView } from './presentations.ts';
+import { isSplitRatioFact, stockSplits, type StockSplit } from '../statements/stock-splits.ts';
 import { foldPresentation, statementKey, type BuiltVersion, type ScaleSlip } from './versions.ts';
 
 /** Only periodic reports build statements; proxies, 8-Ks and registration statements never do. */
@@ -52,6 +53,8 @@ export interface StatementHistory {
   presented: PresentedStatement[];
   /** later figures 1,000 or 1,000,000 times off the one on record: data-quality findings, never versions */
   slips: ScaleSlip[];
+  /** the stock splits the company's periodic filings tagged: a figure recast for one is not a revision */
+  splits: StockSplit[];
 }
 
 /** SEC filing order: filing date, then acceptance time, then accession. */
@@ -74,6 +77,7 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
   // and each further pass over them (annual periods, current period ends, currency) cost about as
   // much as the grouping pass over all facts
   const byAccession = new Map<string, FilingFacts>();
+  const splitFacts: Fact[] = [];
   let lastForm = '';
   let lastPeriodic = false;
   for (const f of input.facts) {
@@ -81,7 +85,9 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
       lastForm = f.form;
       lastPeriodic = isPeriodicForm(f.form);
     }
-    if (lastPeriodic) gatherFact(byAccession, f);
+    if (!lastPeriodic) continue;
+    gatherFact(byAccession, f);
+    if (isSplitRatioFact(f)) splitFacts.push(f);
   }
   const filingByAccession = new Map(input.filings.map((f) => [f.accession, f]));
   const filings: FilingInfo[] = [];
@@ -111,10 +117,12 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
     fiscal_year_end: input.fiscal_year_end,
   });
 
-  const folding: Folding = { store: new FlowStore(), statements: new Map(), versions: [], presented: [], slips: [], presentations: 0 };
+  const splits = stockSplits(splitFacts);
+  const filedOn = new Map(filings.map((f) => [f.accession, f.filing_date]));
+  const folding: Folding = { store: new FlowStore(), statements: new Map(), versions: [], presented: [], slips: [], presentations: 0, splits, filedOn };
   for (const filing of filings) foldFiling(folding, filing, byAccession.get(filing.accession)!, calendar, catalog, input.face ?? NO_FACE);
   const { versions, presentations, presented, slips } = folding;
-  return { calendar, versions, periodic_filings: filings.length, presentations, presented, slips };
+  return { calendar, versions, periodic_filings: filings.length, presentations, presented, slips, splits };
 }
 
 /** What buildStatementHistory has folded so far, filing by filing. */
@@ -126,6 +134,9 @@ interface Folding {
   presented: PresentedStatement[];
   slips: ScaleSlip[];
   presentations: number;
+  splits: readonly StockSplit[];
+  /** filing dates by accession: when the figure a later filing recasts was filed */
+  filedOn: ReadonlyMap<string, string>;
 }
 
 /**
@@ -140,7 +151,7 @@ function foldFiling(h: Folding, filing: FilingInfo, filed: FilingFacts, calendar
     const key = statementKey(p);
     let list = h.statements.get(key);
     if (!list) h.statements.set(key, (list = []));
-    const added = foldPresentation(list, p, filing, h.slips);
+    const added = foldPresentation(list, p, filing, h.slips, h.splits, h.filedOn);
     if (added) h.versions.push(added);
     const current = list[list.length - 1]!;
     h.presented.push({

@@ -1,6 +1,7 @@
 import { sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
+import { splitRecastOf, type StockSplit } from '../statements/stock-splits.ts';
 import { compareFigures, morePrecise, slippedSide } from '../statements/versions.ts';
 import { sourceFigure, statementFigure } from './figures.ts';
 import type { Alternatives, Presentation } from './presentations.ts';
@@ -17,6 +18,16 @@ export interface FactRevision {
   new_concept: string | null;
 }
 
+/** A per-share figure or share count a later filing told again on a stock split's new share basis: no revision. */
+export interface SplitRecast {
+  metric: string;
+  old_value: string;
+  new_value: string;
+  old_accession: string;
+  new_accession: string;
+  split: StockSplit;
+}
+
 /** One version of one statement, exactly as built; a later version never alters it. */
 export interface BuiltVersion {
   statement_type: StatementType;
@@ -31,6 +42,8 @@ export interface BuiltVersion {
   figures: Map<string, StatementFigure>;
   /** empty for version 1 */
   revisions: FactRevision[];
+  /** figures this version recast for a stock split (no revisions); empty for version 1 */
+  recasts: SplitRecast[];
 }
 
 export function statementKey(p: { statement_type: string; fiscal_year: number; fiscal_period: string }): string {
@@ -73,12 +86,21 @@ export function continuedFigure(before: StatementFigure, offered: StatementFigur
  * version 1. A later one is compared metric by metric with the latest version by the one rule of
  * `domain/statements/versions.ts`: the same figure (at the coarser precision) changes nothing, a
  * scale slip is recorded in `slips` and changes nothing, a revised figure makes a version with a
- * fact revision, and a figure no earlier version had makes a version that revises nothing. A new
+ * fact revision, and a figure no earlier version had, or one recast for a stock split the company
+ * tagged (`splits`, after the filing of the figure on record, whose date `filedOn` tells by
+ * accession, domain/statements/stock-splits.ts), makes a version that revises nothing. A new
  * version carries the new figures and, for metrics the filing does not present, the previous
  * figures with their original provenance; a same figure keeps the more precise text, a slipped
  * one the previous value under the SCALE_SLIP_PREVIOUS_VALUE_KEPT override.
  */
-export function foldPresentation(versions: BuiltVersion[], p: Presentation, filing: FilingInfo, slips: ScaleSlip[] = []): BuiltVersion | null {
+export function foldPresentation(
+  versions: BuiltVersion[],
+  p: Presentation,
+  filing: FilingInfo,
+  slips: ScaleSlip[] = [],
+  splits: readonly StockSplit[] = [],
+  filedOn: ReadonlyMap<string, string> = NO_DATES,
+): BuiltVersion | null {
   const latest = versions[versions.length - 1];
   if (!latest) {
     const v: BuiltVersion = {
@@ -92,11 +114,13 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       filing,
       figures: p.figures,
       revisions: [],
+      recasts: [],
     };
     versions.push(v);
     return v;
   }
   const revisions: FactRevision[] = [];
+  const recasts: SplitRecast[] = [];
   // what the new version would change, metric by metric; the map is built only when one is made
   const changes: [string, StatementFigure][] = [];
   let added = false;
@@ -131,6 +155,17 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       }
       continue;
     }
+    // the split must fall between the filing that told the figure on record and this one
+    const window = { after: filedOn.get(before.source_accession) ?? latest.filing.filing_date, upTo: filing.filing_date };
+    const split = splits.length > 0 ? splitRecastOf(before, figure, splits, window) : null;
+    if (split !== null) {
+      // the same figure on the new share basis: carried, so the series is on one basis, and
+      // recorded as a recast, not a revision (nobody restated anything: no alert)
+      recasts.push({ metric, old_value: before.value, new_value: figure.value, old_accession: before.source_accession, new_accession: figure.source_accession, split });
+      changes.push([metric, figure]);
+      added = true;
+      continue;
+    }
     revisions.push({
       metric,
       old_value: before.value,
@@ -160,11 +195,14 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     filing,
     figures,
     revisions,
+    recasts,
   };
   for (const s of slipped) slips.push(scaleSlip(s, s.metric, v.version_sequence, s.previous, s.filed, s.accession, s.corrects));
   versions.push(v);
   return v;
 }
+
+const NO_DATES: ReadonlyMap<string, string> = new Map();
 
 /** the other figures of a version in one unit: the typical size a scale slip is judged against */
 function sameUnitValues(figures: ReadonlyMap<string, StatementFigure>, except: string, unit: string): string[] {

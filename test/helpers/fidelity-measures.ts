@@ -123,6 +123,90 @@ export async function measureAlerts(sql: Sql, corpus: Corpus): Promise<AlertMeas
   return { alerts: n, revisions: rows.length, artifact_revisions: artifacts, false_alerts: falseIds.length, false_examples: falseIds.slice(0, 10).map((id) => labels.get(id)!) };
 }
 
+export interface SplitRecastMeasure {
+  /** the splits the companies tagged (ratio facts), by CIK */
+  splits: Map<string, { ratio: string; date: string }[]>;
+  /** per-share or share-count figures changed between consecutive versions by exactly a split's factor, the split tagged between the two filings */
+  recasts: number;
+  /** of those, the ones recorded as a fact revision (a split is no restatement): should be none */
+  recorded: string[];
+  /** restatement alerts whose every revision is such a recast (recorded): should be none */
+  split_only_alerts: number;
+}
+
+const PER_SHARE_METRIC = /^(EPS_|DIVIDENDS_PER_SHARE$)/;
+const SHARE_COUNT_METRIC = /^(WEIGHTED_AVERAGE_SHARES_|SHARES_OUTSTANDING$|SHARES_ISSUED$)/;
+
+/**
+ * Stock split recasts, measured from the filers' raw facts apart from the ingestion's rule: every
+ * metric named a per-share amount or a share count whose value changed from one version to the
+ * next by exactly the factor of a split the company tagged (us-gaap StockSplitConversionRatio
+ * facts, new shares per old) dated after the earlier figure's filing and by the later version's:
+ * per-share, the earlier value over the factor rounded to the later value's cents (or finer
+ * digits); share counts, the earlier value times the factor rounded to the later value's trailing
+ * zeros. Each such change, and every alert made only of them, is counted.
+ */
+export async function measureSplitRecasts(sql: Sql, corpus: Corpus): Promise<SplitRecastMeasure> {
+  const splits = new Map<string, { ratio: string; date: string }[]>();
+  for (const [cik, facts] of corpus.facts) {
+    const list = facts.filter((f) => f.taxonomy === 'us-gaap' && /^StockholdersEquityNoteStockSplitConversionRatio1?$/.test(f.concept) && PERIODIC.test(f.form));
+    const unique = new Map(list.map((f) => [`${f.value}|${f.end}`, { ratio: f.value, date: f.end }]));
+    if (unique.size > 0) splits.set(cik, [...unique.values()]);
+  }
+  const filed = new Map((await sql<{ accession: string; filing_date: string }[]>`SELECT accession, filing_date::text AS filing_date FROM filings`).map((r) => [r.accession, r.filing_date]));
+  const revised = new Set(
+    (await sql<{ metric: string; key: string }[]>`
+      SELECT r.metric, e.cik || '|' || e.statement_type || '|' || e.fiscal_year || '|' || e.fiscal_period || '|' || e.version_sequence AS key
+      FROM fact_revisions r JOIN restatement_alert_events e ON e.statement_version_id = r.statement_version_id`).map((r) => `${r.key}|${r.metric}`),
+  );
+  const revisionsPerAlert = new Map<string, number>();
+  for (const k of revised) {
+    const alert = k.slice(0, k.lastIndexOf('|'));
+    revisionsPerAlert.set(alert, (revisionsPerAlert.get(alert) ?? 0) + 1);
+  }
+  const factor = (ratio: string) => {
+    const r = dec(ratio);
+    return r.greaterThanOrEqualTo(1) ? r.toDecimalPlaces(0) : dec('1').dividedBy(dec('1').dividedBy(r).toDecimalPlaces(0));
+  };
+  const decimalsOf = (v: string) => (v.includes('.') ? v.length - v.indexOf('.') - 1 : 0);
+  const zerosOf = (v: string) => v.length - v.replace(/0+$/, '').length;
+  let recasts = 0;
+  const recorded: string[] = [];
+  const recastPerAlert = new Map<string, number>();
+  for (const [key, versions] of corpus.statements) {
+    const cik = key.slice(0, 10);
+    const tagged = splits.get(cik);
+    if (!tagged) continue;
+    for (let i = 1; i < versions.length; i++) {
+      const before = versions[i - 1]!;
+      const after = versions[i]!;
+      for (const [metric, f] of Object.entries(after.figures)) {
+        const perShare = PER_SHARE_METRIC.test(metric);
+        if (!perShare && !SHARE_COUNT_METRIC.test(metric)) continue;
+        const old = before.figures[metric];
+        if (!old || old.value === f.value) continue;
+        const from = filed.get(old.source_accession) ?? before.filing_date;
+        const exact = tagged.some((s) => {
+          if (!(s.date > from && s.date <= after.filing_date)) return false;
+          const k = factor(s.ratio);
+          if (perShare) return dec(old.value).dividedBy(k).toDecimalPlaces(Math.max(2, decimalsOf(f.value))).equals(dec(f.value));
+          const unit = dec(`1e${zerosOf(f.value)}`);
+          return dec(old.value).times(k).dividedBy(unit).toDecimalPlaces(0).times(unit).equals(dec(f.value));
+        });
+        if (!exact) continue;
+        recasts++;
+        const label = `${key}|${after.version_sequence}`;
+        if (!revised.has(`${label}|${metric}`)) continue;
+        recorded.push(`${label} ${metric} ${old.value} -> ${f.value}`);
+        recastPerAlert.set(label, (recastPerAlert.get(label) ?? 0) + 1);
+      }
+    }
+  }
+  let splitOnly = 0;
+  for (const [alert, n] of revisionsPerAlert) if (recastPerAlert.get(alert) === n) splitOnly++;
+  return { splits, recasts, recorded, split_only_alerts: splitOnly };
+}
+
 /** The quarter statement (any type) whose latest or first version carries `concept` for the period. */
 function quarterFigures(corpus: Corpus, cik: string, concept: string, start: string, end: string): { first: StoredFigure; latest: StoredFigure | undefined; key: string } | null {
   for (const [key, versions] of corpus.statements) {

@@ -1,5 +1,5 @@
 import { connect } from '../../db/client.ts';
-import { loadCorpus, measureAlerts, measureFrames, measureFsds, measureQ4, measureRestatedQuarters } from './fidelity-measures.ts';
+import { loadCorpus, measureAlerts, measureFrames, measureFsds, measureQ4, measureRestatedQuarters, measureSplitRecasts } from './fidelity-measures.ts';
 
 /** Prints the fidelity measures of one ingested database: `tsx test/helpers/fidelity-report.ts <database url>`. */
 const sql = connect(process.argv[2] ?? process.env.DATABASE_URL!);
@@ -11,6 +11,7 @@ try {
     q4: measureQ4(corpus),
     frames: measureFrames(corpus),
     fsds: measureFsds(corpus),
+    split_recasts: await measureSplitRecasts(sql, corpus).then((m) => ({ ...m, splits: Object.fromEntries(m.splits) })),
   };
   console.log(JSON.stringify(report, null, 2));
 } finally {

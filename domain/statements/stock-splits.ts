@@ -1,0 +1,122 @@
+import { Decimal } from 'decimal.js';
+import { dec, precisionOf } from '../decimal.ts';
+import { precisionUnit, type ComparedValue } from './versions.ts';
+
+/**
+ * Stock splits and the recasts they cause. After a split, a filer presents earlier periods again
+ * on the new share basis: per-share figures divided by the split's ratio, share counts multiplied
+ * by it. Nothing was restated (the income, the cash, the balance sheet are the figures they were),
+ * so such a recast is not a revision: the later version carries the recast figures (so a
+ * company's per-share series is on one basis) and no restatement alert or fact revision says
+ * otherwise. A changed per-share figure counts as a recast only with the filer's own word for the
+ * split: its tagged split ratio, filed between the two filings compared.
+ */
+
+/** A split the filer tagged: the ratio of new shares to old (4 for a 4-for-1 split, 0.0667 for 1-for-15) and the tagged fact's date. */
+export interface StockSplit {
+  ratio: string;
+  date: string;
+}
+
+/** The US-GAAP concepts of a split's conversion ratio (new shares per old share). */
+const SPLIT_RATIO_CONCEPTS: ReadonlySet<string> = new Set([
+  'StockholdersEquityNoteStockSplitConversionRatio1',
+  'StockholdersEquityNoteStockSplitConversionRatio',
+]);
+
+/** Whether a fact tells a split's ratio (checked per fact: the length test rejects nearly all at once). */
+export function isSplitRatioFact(f: { taxonomy: string; concept: string }): boolean {
+  const n = f.concept.length;
+  return (n === 47 || n === 48) && f.taxonomy === 'us-gaap' && SPLIT_RATIO_CONCEPTS.has(f.concept);
+}
+
+/**
+ * The splits a company's ratio facts tell, once each (a ratio is tagged again in later filings),
+ * ordered by date. A ratio that is not a positive decimal other than 1 tells no split.
+ */
+export function stockSplits(facts: Iterable<{ value: string; end: string }>): StockSplit[] {
+  const seen = new Map<string, StockSplit>();
+  for (const f of facts) {
+    let r: Decimal;
+    try {
+      r = dec(f.value);
+    } catch {
+      continue;
+    }
+    if (!r.isFinite() || r.lessThanOrEqualTo(0) || r.equals(1)) continue;
+    const key = `${f.end}|${r.toFixed()}`;
+    if (!seen.has(key)) seen.set(key, { ratio: r.toFixed(), date: f.end });
+  }
+  return [...seen.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.ratio < b.ratio ? -1 : a.ratio > b.ratio ? 1 : 0));
+}
+
+/**
+ * The exact factor a tagged ratio stands for: the whole number of shares (or, for a reverse
+ * split, its reciprocal) the rounded tag allows, else the tag itself (3-for-2: 1.5). 0.0667 is
+ * 1-for-15 (1/15), 4 is 4-for-1.
+ */
+export function splitFactor(ratio: string): Decimal {
+  const r = dec(ratio);
+  const half = precisionOf(ratio).dividedBy(2);
+  if (r.greaterThanOrEqualTo(1)) {
+    const whole = r.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
+    return whole.minus(r).abs().lessThanOrEqualTo(half) ? whole : r;
+  }
+  // reverse: old shares per new one lie between 1/(r + half) and 1/(r - half)
+  const inverse = new Decimal(1).dividedBy(r);
+  const whole = inverse.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
+  const low = new Decimal(1).dividedBy(r.plus(half));
+  const high = r.minus(half).greaterThan(0) ? new Decimal(1).dividedBy(r.minus(half)) : null;
+  return whole.greaterThanOrEqualTo(low) && (high === null || whole.lessThanOrEqualTo(high)) ? new Decimal(1).dividedBy(whole) : r;
+}
+
+/** What a split does to a figure in this unit: per-share values divide by the ratio, share counts multiply; other units it leaves alone. */
+function splitScaling(unit: string): 'PER_SHARE' | 'SHARES' | null {
+  if (unit === 'shares') return 'SHARES';
+  if (unit.endsWith('/shares')) return 'PER_SHARE';
+  return null;
+}
+
+/**
+ * Whether `after` is `before` recast for one of the company's splits dated after the filing of
+ * `before` (`window.after`, exclusive) and by the filing of `after` (`window.upTo`): per-share,
+ * before divided by the split's factor, or share count, before multiplied by it, within the two
+ * values' rounding (half a unit of each, the earlier one's scaled by the factor). A per-share value
+ * is read at the finer of the two precisions: its text alone cannot say (companyfacts writes 3.00
+ * as 3 and 0.50 as 0.5), and a filer tells per-share amounts alike before and after the split.
+ * Zero, a change of sign or of unit is never a recast.
+ */
+export function isSplitRecast(
+  before: ComparedValue & { unit: string },
+  after: ComparedValue & { unit: string },
+  splits: readonly StockSplit[],
+  window: { after: string; upTo: string },
+): boolean {
+  return splitRecastOf(before, after, splits, window) !== null;
+}
+
+/** The split `after` is `before` recast for (see isSplitRecast), or null. */
+export function splitRecastOf(
+  before: ComparedValue & { unit: string },
+  after: ComparedValue & { unit: string },
+  splits: readonly StockSplit[],
+  window: { after: string; upTo: string },
+): StockSplit | null {
+  if (splits.length === 0 || before.unit !== after.unit) return null;
+  const scaling = splitScaling(after.unit);
+  if (scaling === null) return null;
+  const b = dec(before.value);
+  const a = dec(after.value);
+  if (b.isZero() || a.isZero() || b.isNegative() !== a.isNegative()) return null;
+  let ub = precisionUnit(before);
+  let ua = precisionUnit(after);
+  if (scaling === 'PER_SHARE') ua = ub = Decimal.min(ua, ub);
+  for (const split of splits) {
+    if (split.date <= window.after || split.date > window.upTo) continue;
+    const f = splitFactor(split.ratio);
+    const [expected, slack] =
+      scaling === 'PER_SHARE' ? [b.dividedBy(f), ua.plus(ub.dividedBy(f)).dividedBy(2)] : [b.times(f), ua.plus(ub.times(f)).dividedBy(2)];
+    if (a.minus(expected).abs().lessThanOrEqualTo(slack)) return split;
+  }
+  return null;
+}
