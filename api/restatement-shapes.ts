@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FactRevisionRow } from '../db/restatement-read.ts';
+import type { FactRevisionRow, SplitRecastRow } from '../db/restatement-read.ts';
 import { availablePeriods, statementVersions } from '../db/statement-read.ts';
 import type { VersionRow } from '../db/statement-versions.ts';
 import { byCatalogOrder, CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS } from '../domain/catalog/index.ts';
@@ -116,6 +116,28 @@ export function revisionOut(r: FactRevisionRow): z.input<typeof RevisionOut> {
     new_accession: r.new_accession,
     old_concept: r.old_concept,
     new_concept: r.new_concept,
+  };
+}
+
+export const SplitRecastOut = z.object({
+  metric: z.string(),
+  old_value: DecimalString.describe('value on the previous version, on the old share basis'),
+  new_value: DecimalString.describe('value on this version, on the new share basis'),
+  old_accession: z.string().describe('filing the old value was read from'),
+  new_accession: z.string().describe('filing the new value was read from'),
+  split_ratio: DecimalString.describe("the filer's tagged split ratio, new shares per old share (4 for 4-for-1, 0.0667 for 1-for-15)"),
+  split_date: z.string().describe('date of the tagged split ratio (YYYY-MM-DD)'),
+});
+
+export function splitRecastOut(r: SplitRecastRow): z.input<typeof SplitRecastOut> {
+  return {
+    metric: r.metric,
+    old_value: wireDecimal(r.old_value),
+    new_value: wireDecimal(r.new_value),
+    old_accession: r.old_accession,
+    new_accession: r.new_accession,
+    split_ratio: wireDecimal(r.split_ratio),
+    split_date: r.split_date,
   };
 }
 

@@ -105,6 +105,27 @@ export async function revisionsOfVersions(sql: Sql, versionIds: string[]): Promi
     WHERE statement_version_id IN ${sql(versionIds)} ORDER BY statement_version_id, metric`;
 }
 
+/** A figure a version recast for a stock split (db/migrations/000036_split_recasts.sql). */
+export interface SplitRecastRow {
+  statement_version_id: string;
+  metric: string;
+  old_value: string;
+  new_value: string;
+  old_accession: string;
+  new_accession: string;
+  split_ratio: string;
+  split_date: string;
+}
+
+/** Every split recast of the given versions, by version then metric name. */
+export async function splitRecastsOfVersions(sql: Sql, versionIds: string[]): Promise<SplitRecastRow[]> {
+  if (versionIds.length === 0) return [];
+  return sql<SplitRecastRow[]>`
+    SELECT statement_version_id, metric, old_value::text AS old_value, new_value::text AS new_value, old_accession, new_accession,
+      split_ratio::text AS split_ratio, split_date::text AS split_date
+    FROM split_recasts WHERE statement_version_id IN ${sql(versionIds)} ORDER BY statement_version_id, metric`;
+}
+
 /** One page of a version's fact revisions, by metric name. */
 export async function revisionPage(sql: Sql, versionId: string, page: { limit: number; offset: number }): Promise<{ total: number; rows: FactRevisionRow[] }> {
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM fact_revisions WHERE statement_version_id = ${versionId}`;

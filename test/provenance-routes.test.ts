@@ -149,6 +149,24 @@ describe('metric audit chain', () => {
     assert.ok(c.links.override_trace.endsWith('version_sequence=2'), c.links.override_trace);
   });
 
+  it("Apple's fiscal 2019 diluted EPS chain shows the 4-for-1 split's recast (11.89 to 2.97) as a split recast, not a revision", async () => {
+    const id = await versionId(APPLE, 'INCOME_STATEMENT', 2019, 'FY');
+    const r = await call(`/v1/edgar/statements/${id}/metrics/EPS_DILUTED/audit-chain`);
+    assert.equal(r.status, 200, r.text);
+    const [v1, v2] = r.body.data.versions;
+    assert.deepEqual([v1.value, v1.revision, v1.split_recast], ['11.890000', null, null]);
+    assert.equal(v2.value, '2.970000');
+    assert.equal(v2.revision, null);
+    assert.deepEqual(v2.split_recast, {
+      old_value: '11.890000',
+      new_value: '2.970000',
+      old_accession: '0000320193-19-000119',
+      new_accession: '0000320193-20-000096',
+      split_ratio: '4.000000',
+      split_date: '2020-08-28',
+    });
+  });
+
   it('a corrected figure lists its override with the replaced tag, and a carried-over figure keeps its source filing', async () => {
     const id = await versionId(SUNEDISON, 'INCOME_STATEMENT', 2011, 'FY', 3);
     const r = await call(`/v1/edgar/statements/${id}/metrics/REVENUE/audit-chain`);

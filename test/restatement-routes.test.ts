@@ -231,6 +231,32 @@ describe('restatement timeline and ledger', () => {
     assert.deepEqual(single.data.entries.map((e: any) => [e.entry_type, e.revisions.length]), [['ORIGINAL', 0], ['LATER_FIGURES', 0]]);
     assert.equal(single.data.restatements_count, 0);
   });
+
+  it("names a version that recast per-share figures for a stock split, with each recast and the split, and no alert: Apple's fiscal 2019 after its 4-for-1 split", async () => {
+    const d = (await ok(`/v1/edgar/statements/restatements/ledger?cik=${APPLE}&statement_type=INCOME_STATEMENT&fiscal_year=2019&fiscal_period=FY`)).data;
+    assert.deepEqual(d.entries.map((e: any) => [e.entry_type, e.source_accession, e.revised_metrics_count, e.restatement_alert_event_id]), [
+      ['ORIGINAL', '0000320193-19-000119', 0, null],
+      ['STOCK_SPLIT_RECAST', '0000320193-20-000096', 0, null],
+    ]);
+    assert.equal(d.restatements_count, 0);
+    const eps = d.entries[1].split_recasts.find((r: any) => r.metric === 'EPS_DILUTED');
+    assert.deepEqual(eps, {
+      metric: 'EPS_DILUTED',
+      old_value: '11.890000',
+      new_value: '2.970000',
+      old_accession: '0000320193-19-000119',
+      new_accession: '0000320193-20-000096',
+      split_ratio: '4.000000',
+      split_date: '2020-08-28',
+    });
+    assert.deepEqual(d.entries[1].split_recasts.map((r: any) => r.metric), [
+      'DIVIDENDS_PER_SHARE', 'EPS_BASIC', 'EPS_DILUTED', 'WEIGHTED_AVERAGE_SHARES_BASIC', 'WEIGHTED_AVERAGE_SHARES_DILUTED',
+    ]);
+    const alerts = await ok(`/v1/edgar/restatement-alerts?cik=${APPLE}&statement_type=INCOME_STATEMENT&fiscal_year=2019&fiscal_period=FY`);
+    assert.equal(alerts.total, 0, 'the recast raised no alert');
+    const restated = await ok(`/v1/edgar/restatement-alerts?cik=${APPLE}&${FY2008}`);
+    assert.equal(restated.total, 1, 'the same query finds the fiscal 2008 restatement');
+  });
 });
 
 describe('metric drift and version delta', () => {

@@ -199,6 +199,16 @@ describe('a restatement: Apple restated fiscal 2008 in its 10-K/A of 2010-01-25'
     const before = await statement(`cik=${APPLE}&statement_type=INCOME_STATEMENT&fiscal_year=2008&fiscal_period=FY&as_of_date=2010-01-01`);
     assert.equal(before.body.data.version_sequence, 1);
     assert.equal(fact(before.body, 'NET_INCOME').value, '4834000000.000000');
+    assert.ok(history.every((h: any) => h.split_recast_metrics.length === 0), 'no split in between');
+  });
+
+  it("lists a version that recast per-share figures for a stock split apart from revisions: Apple's fiscal 2019 after the 4-for-1 split", async () => {
+    const r = await statement(`cik=${APPLE}&statement_type=INCOME_STATEMENT&fiscal_year=2019&fiscal_period=FY&include_version_history=true`);
+    assert.equal(r.status, 200, r.text);
+    const [v1, v2] = r.body.data.version_history;
+    assert.deepEqual([v1.split_recast_metrics, v2.revised_metrics], [[], []]);
+    assert.deepEqual(v2.split_recast_metrics.find((m: any) => m.metric === 'EPS_BASIC'), { metric: 'EPS_BASIC', old_value: '11.970000', new_value: '2.990000', split_ratio: '4.000000' });
+    assert.equal(fact(r.body, 'EPS_BASIC').value, '2.990000', 'served on the new share basis');
   });
 
   it('records a restatement alert event and fact revisions for the new version', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { splitRecastsOfVersions } from '../../db/restatement-read.ts';
 import { filingsByAccession, metricAcrossVersions, metricRevisions, versionById, type VersionWithHash } from './queries.ts';
 import type { StoredFigure } from '../../db/figure-storage.ts';
 import { statementVersions } from '../../db/statement-read.ts';
@@ -163,7 +164,9 @@ export const metricAuditChain = defineTool({
     const f = figureOf(row, metric);
     const id = { cik: row.cik, statement_type: row.statement_type, fiscal_year: row.fiscal_year, fiscal_period: row.fiscal_period };
     const across = await metricAcrossVersions(ctx.services.sql, id, metric);
-    const revisions = await metricRevisions(ctx.services.sql, across.map((v) => v.statement_version_id), metric);
+    const ids = across.map((v) => v.statement_version_id);
+    const [revisions, allRecasts] = await Promise.all([metricRevisions(ctx.services.sql, ids, metric), splitRecastsOfVersions(ctx.services.sql, ids)]);
+    const recasts = allRecasts.filter((r) => r.metric === metric);
     const identityQuery = `cik=${row.cik}&statement_type=${row.statement_type}&fiscal_year=${row.fiscal_year}&fiscal_period=${row.fiscal_period}`;
     const overrides = f.correction_rule
       ? [{ rule: f.correction_rule, reason: overrideReason(f)!, as_filed_value: f.as_filed_value === null ? null : wireDecimal(f.as_filed_value), as_filed_concept: f.as_filed_concept, served_value: wireDecimal(f.value), served_concept: f.source_xbrl_concept }]
@@ -187,6 +190,7 @@ export const metricAuditChain = defineTool({
         calculation_steps: stepsOut(f),
         versions: across.map((v) => {
           const r = revisions.find((x) => x.statement_version_id === v.statement_version_id);
+          const recast = recasts.find((x) => x.statement_version_id === v.statement_version_id);
           return {
             statement_version_id: v.statement_version_id,
             version_sequence: v.version_sequence,
@@ -201,6 +205,16 @@ export const metricAuditChain = defineTool({
             correction_rule: v.figure?.correction_rule ?? null,
             revision: r
               ? { ...r, old_value: wireDecimal(r.old_value), new_value: wireDecimal(r.new_value), difference: wireDecimal(r.difference) }
+              : null,
+            split_recast: recast
+              ? {
+                  old_value: wireDecimal(recast.old_value),
+                  new_value: wireDecimal(recast.new_value),
+                  old_accession: recast.old_accession,
+                  new_accession: recast.new_accession,
+                  split_ratio: wireDecimal(recast.split_ratio),
+                  split_date: recast.split_date,
+                }
               : null,
           };
         }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { alertEventsOfVersions, revisionsOfVersions } from '../../db/restatement-read.ts';
+import { alertEventsOfVersions, revisionsOfVersions, splitRecastsOfVersions } from '../../db/restatement-read.ts';
 import type { VersionRow } from '../../db/statement-versions.ts';
 import { compareValues } from '../../domain/restatement-analysis.ts';
 import { ServiceError } from '../../domain/service-error.ts';
@@ -15,6 +15,8 @@ import {
   lineageOf,
   revisionOut,
   RevisionOut,
+  splitRecastOut,
+  SplitRecastOut,
   valueOn,
   versionChoices,
   versionRef,
@@ -290,14 +292,21 @@ export const restatementTimeline = defineTool({
 
 const LedgerEntry = VersionRefOut.extend({
   entry_type: z
-    .enum(['ORIGINAL', 'RESTATEMENT', 'LATER_FIGURES'])
-    .describe('ORIGINAL for version 1 (as first reported); RESTATEMENT for a later version that revised figures (with its alert event); LATER_FIGURES for one that only added figures first told later (no alert, nothing revised)'),
+    .enum(['ORIGINAL', 'RESTATEMENT', 'STOCK_SPLIT_RECAST', 'LATER_FIGURES'])
+    .describe(
+      'ORIGINAL for version 1 (as first reported); RESTATEMENT for a later version that revised figures (with its alert event); ' +
+        "STOCK_SPLIT_RECAST for one that revised nothing but told per-share figures or share counts again on a stock split's new share basis (no alert; see split_recasts); " +
+        'LATER_FIGURES for one that only added figures first told later (no alert, nothing revised)',
+    ),
   previous_version_id: z.string().nullable(),
   restatement_alert_event_id: z.string().nullable().describe('null for the original'),
   is_amendment: z.boolean().describe('the filing is an amendment (10-K/A, 10-Q/A) rather than a later periodic report re-presenting the period'),
   detected_at: Timestamp.nullable().describe('when ingestion recorded the restatement; null for the original'),
   revised_metrics_count: z.number().int(),
   revisions: z.array(RevisionOut).describe('what this version changed against the one before, by metric name; empty for the original'),
+  split_recasts: z
+    .array(SplitRecastOut)
+    .describe("per-share figures and share counts this version told again on a split's new share basis (the filer tagged the split between the two filings): not revisions, by metric name"),
 });
 
 export const restatementLedger = defineTool({
@@ -305,7 +314,7 @@ export const restatementLedger = defineTool({
   title: 'Restatement ledger of a statement',
   description:
     'The full restatement record of one statement (cik or ticker + statement_type + fiscal_year + fiscal_period): every version oldest first, the original then each restatement with its alert event, ' +
-    'the filing that made it and the fact revisions it recorded (old value, new value, difference, both accessions and tags). Use the statement_version_id or accession values with the delta routes. ' +
+    'the filing that made it and the fact revisions it recorded (old value, new value, difference, both accessions and tags), and any per-share figures or share counts a version recast for a stock split (not revisions). Use the statement_version_id or accession values with the delta routes. ' +
     'A statement never restated answers one ORIGINAL entry; an unknown statement answers 404 naming the periods on record.',
   http: { method: 'GET', path: '/v1/edgar/statements/restatements/ledger' },
   tool: false,
@@ -326,19 +335,32 @@ export const restatementLedger = defineTool({
     const id = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
     const versions = await lineageOf(ctx, id);
     const ids = versions.map((v) => v.statement_version_id);
-    const [events, revisions] = await Promise.all([alertEventsOfVersions(ctx.services.sql, ids), revisionsOfVersions(ctx.services.sql, ids)]);
+    const [events, revisions, recasts] = await Promise.all([
+      alertEventsOfVersions(ctx.services.sql, ids),
+      revisionsOfVersions(ctx.services.sql, ids),
+      splitRecastsOfVersions(ctx.services.sql, ids),
+    ]);
     const entries = versions.map((v) => {
       const e = events.find((x) => x.statement_version_id === v.statement_version_id);
       const mine = revisions.filter((r) => r.statement_version_id === v.statement_version_id);
+      const recast = recasts.filter((r) => r.statement_version_id === v.statement_version_id);
       return {
         ...versionRef(v, versions),
-        entry_type: v.version_sequence === 1 ? ('ORIGINAL' as const) : mine.length > 0 ? ('RESTATEMENT' as const) : ('LATER_FIGURES' as const),
+        entry_type:
+          v.version_sequence === 1
+            ? ('ORIGINAL' as const)
+            : mine.length > 0
+              ? ('RESTATEMENT' as const)
+              : recast.length > 0
+                ? ('STOCK_SPLIT_RECAST' as const)
+                : ('LATER_FIGURES' as const),
         previous_version_id: v.previous_version_id,
         restatement_alert_event_id: e?.restatement_alert_event_id ?? null,
         is_amendment: v.form.endsWith('/A'),
         detected_at: e?.detected_at ?? null,
         revised_metrics_count: mine.length,
         revisions: mine.map(revisionOut),
+        split_recasts: recast.map(splitRecastOut),
       };
     });
     return {

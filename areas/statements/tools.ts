@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { splitRecastsOfVersions } from '../../db/restatement-read.ts';
 import { availablePeriods, latestVersionId, metricSeries, revisionsOf, statementVersions, versionById } from '../../db/statement-read.ts';
 import { byCatalogOrder, canonicalMetric } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
@@ -167,7 +168,10 @@ const HistoryEntry = z.object({
   filing_date: z.string(),
   revised_metrics: z.array(
     z.object({ metric: z.string(), old_value: DecimalString, new_value: DecimalString, difference: DecimalString }),
-  ).describe('metrics whose value this version changed; empty for version 1'),
+  ).describe('metrics whose value this version revised; empty for version 1'),
+  split_recast_metrics: z
+    .array(z.object({ metric: z.string(), old_value: DecimalString, new_value: DecimalString, split_ratio: DecimalString }))
+    .describe("per-share figures and share counts this version told again on a stock split's new share basis (split_ratio: new shares per old, as the filer tagged it): not revisions"),
 });
 
 export const statementsNormalized = defineTool({
@@ -238,7 +242,8 @@ export const statementsNormalized = defineTool({
     }
     const out = viewOf(versionOut(latest, true, byCatalogOrder), view);
     if (!input.include_version_history) return { data: out };
-    const revisions = await revisionsOf(ctx.services.sql, versions.map((v) => v.statement_version_id));
+    const ids = versions.map((v) => v.statement_version_id);
+    const [revisions, recasts] = await Promise.all([revisionsOf(ctx.services.sql, ids), splitRecastsOfVersions(ctx.services.sql, ids)]);
     const history = versions.map((v) => ({
       statement_version_id: v.statement_version_id,
       version_sequence: v.version_sequence,
@@ -248,6 +253,9 @@ export const statementsNormalized = defineTool({
       revised_metrics: revisions
         .filter((r) => r.statement_version_id === v.statement_version_id)
         .map((r) => ({ metric: r.metric, old_value: wireDecimal(r.old_value), new_value: wireDecimal(r.new_value), difference: wireDecimal(r.difference) })),
+      split_recast_metrics: recasts
+        .filter((r) => r.statement_version_id === v.statement_version_id)
+        .map((r) => ({ metric: r.metric, old_value: wireDecimal(r.old_value), new_value: wireDecimal(r.new_value), split_ratio: wireDecimal(r.split_ratio) })),
     }));
     return { data: { ...out, version_history: history } };
   },
