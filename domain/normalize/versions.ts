@@ -156,8 +156,10 @@ export function foldPresentation(
       continue;
     }
     // the split must fall between the filing that told the figure on record and this one
-    const window = { after: filedOn.get(before.source_accession) ?? latest.filing.filing_date, upTo: filing.filing_date };
-    const split = splits.length > 0 ? splitRecastOf(before, figure, splits, window) : null;
+    const split =
+      splits.length === 0
+        ? null
+        : splitRecastOf(before, figure, splits, { after: filedOn.get(before.source_accession) ?? latest.filing.filing_date, upTo: filing.filing_date });
     if (split !== null) {
       // the same figure on the new share basis: carried, so the series is on one basis, and
       // recorded as a recast, not a revision (nobody restated anything: no alert)
