@@ -12,7 +12,7 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { leadingPlace } from '../domain/decimal.ts';
-import { isSplitRecast, splitFactor, stockSplits } from '../domain/statements/stock-splits.ts';
+import { isSplitRecast, splitFactors, stockSplits } from '../domain/statements/stock-splits.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 import { seededRandom } from './helpers/seeded-random.ts';
@@ -294,11 +294,16 @@ describe('stock split recasts', () => {
   const perShare = (value: string) => ({ value, unit: 'USD/shares' });
   const shares = (value: string) => ({ value, unit: 'shares' });
 
-  it("read the filer's tagged ratio as the exact factor it stands for: 4-for-1, 3-for-2, 1-for-15 tagged 0.0667, 1-for-30 tagged 0.03333", () => {
-    assert.deepEqual(['4', '1.5', '0.0667', '0.066667', '0.03333', '0.005'].map((r) => splitFactor(r).toSignificantDigits(12).toFixed()), [
-      '4', '1.5', new Decimal(1).dividedBy(15).toSignificantDigits(12).toFixed(), new Decimal(1).dividedBy(15).toSignificantDigits(12).toFixed(),
-      new Decimal(1).dividedBy(30).toSignificantDigits(12).toFixed(), '0.005',
-    ]);
+  it("read the filer's tagged ratio as the exact factors it can stand for: whole numbers of shares that round to the tag, else the tag", () => {
+    const factors = (r: string) => splitFactors(r).map((f) => (f.lessThan(1) ? `1/${new Decimal(1).dividedBy(f).toDecimalPlaces(9).toFixed()}` : f.toFixed()));
+    assert.deepEqual(factors('4'), ['4'], '4-for-1');
+    assert.deepEqual(factors('1.5'), ['1.5'], '3-for-2');
+    assert.deepEqual(factors('20'), ['20'], 'the tag itself where its text allows too many (20 may be 15 to 25)');
+    assert.deepEqual(factors('0.0667'), ['1/15'], "Herc's 1-for-15");
+    assert.deepEqual(factors('0.066667'), ['1/15']);
+    assert.deepEqual(factors('0.03333'), ['1/30'], "Nikola's 1-for-30");
+    assert.deepEqual(factors('0.07'), ['1/14', '1/15'], 'a 1-for-15 rounded to 0.07');
+    assert.deepEqual(factors('0.005'), ['1/200'], '1-for-200');
   });
 
   it('are listed once per ratio and date, in date order, ignoring ratios of 1, zero, negative or not numbers', () => {
@@ -332,6 +337,14 @@ describe('stock split recasts', () => {
     assert.equal(isSplitRecast(perShare('2.00'), perShare('1.00'), [{ ratio: '2', date: '2024-02-14' }], window), false, 'on the earlier filing date: already in it');
     assert.equal(isSplitRecast(perShare('2.00'), perShare('1.00'), [{ ratio: '2', date: '2025-02-15' }], window), false, 'after the later filing');
     assert.equal(isSplitRecast(perShare('2.00'), perShare('1.00'), [{ ratio: '2', date: '2025-02-14' }], window), true);
+  });
+
+  it("a reverse split tagged as rounded as 0.07 recasts by whichever whole ratio the figures show: SunAtion's 1-for-15 of 2024", () => {
+    const splits = [{ ratio: '0.06', date: '2024-06-12' }, { ratio: '0.07', date: '2024-06-12' }];
+    const w = { after: '2023-08-14', upTo: '2024-08-19' };
+    assert.equal(isSplitRecast(shares('9948836'), shares('663256'), splits, w), true, '9,948,836 / 15 = 663,255.7');
+    assert.equal(isSplitRecast(perShare('-0.16'), perShare('-2.34'), splits, w), true, '-0.16 (-0.155 to -0.165) x 15');
+    assert.equal(isSplitRecast(shares('9948836'), shares('653256'), splits, w), false);
   });
 
   it("a reverse split tagged as new shares per old: Herc's 1-for-15 (0.0667) recasts share counts, while its EPS change (-0.12 to -0.05) stays a revision", () => {

@@ -51,23 +51,30 @@ export function stockSplits(facts: Iterable<{ value: string; end: string }>): St
 }
 
 /**
- * The exact factor a tagged ratio stands for: the whole number of shares (or, for a reverse
- * split, its reciprocal) the rounded tag allows, else the tag itself (3-for-2: 1.5). 0.0667 is
- * 1-for-15 (1/15), 4 is 4-for-1.
+ * The exact factors a tagged ratio can stand for: every whole number of new shares per old one
+ * (or, for a reverse split, the reciprocal of every whole number of old shares per new one) that
+ * rounds to the tag, else the tag itself (3-for-2: 1.5). 4 is 4-for-1; 0.0667 is 1-for-15; 0.07,
+ * as a filer rounded 1-for-15, allows 1-for-14 and 1-for-15 (the figures decide).
  */
-export function splitFactor(ratio: string): Decimal {
+export function splitFactors(ratio: string): Decimal[] {
   const r = dec(ratio);
   const half = precisionOf(ratio).dividedBy(2);
+  const ONE = new Decimal(1);
+  // the whole numbers in [low, high], at most a few (a tag rounded so coarsely that it allows more tells no split)
+  const wholes = (low: Decimal, high: Decimal | null) => {
+    const out: Decimal[] = [];
+    const last = high === null ? low.ceil() : high.floor();
+    for (let n = low.ceil(); n.lessThanOrEqualTo(last) && out.length <= 4; n = n.plus(1)) if (n.greaterThan(1)) out.push(n);
+    return out.length <= 4 ? out : [];
+  };
   if (r.greaterThanOrEqualTo(1)) {
-    const whole = r.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
-    return whole.minus(r).abs().lessThanOrEqualTo(half) ? whole : r;
+    const whole = wholes(r.minus(half), r.plus(half));
+    return whole.length > 0 ? whole : [r];
   }
   // reverse: old shares per new one lie between 1/(r + half) and 1/(r - half)
-  const inverse = new Decimal(1).dividedBy(r);
-  const whole = inverse.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
-  const low = new Decimal(1).dividedBy(r.plus(half));
-  const high = r.minus(half).greaterThan(0) ? new Decimal(1).dividedBy(r.minus(half)) : null;
-  return whole.greaterThanOrEqualTo(low) && (high === null || whole.lessThanOrEqualTo(high)) ? new Decimal(1).dividedBy(whole) : r;
+  const high = r.minus(half).greaterThan(0) ? ONE.dividedBy(r.minus(half)) : null;
+  const whole = wholes(ONE.dividedBy(r.plus(half)), high);
+  return whole.length > 0 ? whole.map((n) => ONE.dividedBy(n)) : [r];
 }
 
 /** What a split does to a figure in this unit: per-share values divide by the ratio, share counts multiply; other units it leaves alone. */
@@ -113,10 +120,11 @@ export function splitRecastOf(
   if (scaling === 'PER_SHARE') ua = ub = Decimal.min(ua, ub);
   for (const split of splits) {
     if (split.date <= window.after || split.date > window.upTo) continue;
-    const f = splitFactor(split.ratio);
-    const [expected, slack] =
-      scaling === 'PER_SHARE' ? [b.dividedBy(f), ua.plus(ub.dividedBy(f)).dividedBy(2)] : [b.times(f), ua.plus(ub.times(f)).dividedBy(2)];
-    if (a.minus(expected).abs().lessThanOrEqualTo(slack)) return split;
+    for (const f of splitFactors(split.ratio)) {
+      const [expected, slack] =
+        scaling === 'PER_SHARE' ? [b.dividedBy(f), ua.plus(ub.dividedBy(f)).dividedBy(2)] : [b.times(f), ua.plus(ub.times(f)).dividedBy(2)];
+      if (a.minus(expected).abs().lessThanOrEqualTo(slack)) return split;
+    }
   }
   return null;
 }
