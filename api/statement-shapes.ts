@@ -40,7 +40,10 @@ export const FigureProvenance = {
   correction_rule: z
     .enum(CORRECTION_RULES)
     .nullable()
-    .describe('null means exactly as tagged; SCALE_SLIP_PREVIOUS_VALUE_KEPT: a later filing told the figure 1,000 or 1,000,000 times off, the previous value is kept and as_filed_value holds what was filed'),
+    .describe(
+      'null means exactly as tagged; SCALE_SLIP_PREVIOUS_VALUE_KEPT: a later filing told the figure 1,000 or 1,000,000 times off, the previous value is kept and as_filed_value holds what was filed; ' +
+        'SIGN_SLIP_PREVIOUS_VALUE_KEPT: a later filing told it with the opposite sign against its EPS (or, for EPS, its income available to common), the previous value is kept',
+    ),
   as_filed_value: DecimalString.nullable().describe('value before a correction; null when none applied or a different fact was chosen'),
   as_filed_concept: z.string().nullable().describe('tag of the replaced value when a correction chose a different fact'),
   calculation_steps: z.array(CalculationStepOut).nullable().describe('inputs of a derived figure; null for a tagged one'),

@@ -1,4 +1,4 @@
-import { readable, SCALE_SLIP_RULE, type QualityFinding } from '../domain/data-quality.ts';
+import { readable, SCALE_SLIP_RULE, SIGN_SLIP_RULE, type QualityFinding } from '../domain/data-quality.ts';
 import type { ScaleSlip } from '../domain/normalize/versions.ts';
 import { statementKey } from '../domain/statements/key.ts';
 import type { Sql } from './client.ts';
@@ -10,8 +10,9 @@ type SlipTarget = Pick<StoredVersionRef, 'statement_version_id' | 'statement_typ
 
 /**
  * Records the scale slips one company's history found (a later filing telling a figure 1,000 or
- * 1,000,000 times off) as data-quality findings, in the ingestion transaction: slips never make a
- * version, so this is where they become visible. Each finding sits on the version with the slip's
+ * 1,000,000 times off, or with the opposite sign where a witness told which side is right) as
+ * data-quality findings, in the ingestion transaction: slips never make a revision, so this is
+ * where they become visible. Each finding sits on the version with the slip's
  * sequence (the latest one when the statement has fewer versions); a finding already on record
  * (same version, rule, metric) is kept as it is, so a re-run adds nothing.
  *
@@ -42,9 +43,10 @@ export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slip
   }
   const findings: QualityFinding[] = [];
   for (const { slip: s, on } of rows) {
+    const sign = s.kind === 'SIGN';
     findings.push({
-      rule_code: SCALE_SLIP_RULE,
-      severity: 'MEDIUM',
+      rule_code: sign ? SIGN_SLIP_RULE : SCALE_SLIP_RULE,
+      severity: sign ? 'HIGH' : 'MEDIUM',
       cik,
       statement_type: s.statement_type,
       fiscal_year: s.fiscal_year,
@@ -54,13 +56,16 @@ export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slip
       metric: s.metric,
       message:
         `${s.metric} ${s.fiscal_year} ${s.fiscal_period}: filing ${s.accession} tagged ${readable(s.filed.value)} (${s.filed.source_xbrl_concept ?? 'derived'}) ` +
-        `where ${s.previous.source_accession} reported ${readable(s.previous.value)}: a scale slip, not a restatement; ` +
-        (s.corrects ? 'the later value fits the statement and replaces the earlier slip.' : 'the previous value is kept.'),
+        `where ${s.previous.source_accession} reported ${readable(s.previous.value)}: ` +
+        (sign
+          ? `a sign slip, not a restatement; ${s.witness} has the sign of the ${s.corrects ? 'later value, which replaces the earlier one' : 'previous value, which is kept'}.`
+          : `a scale slip, not a restatement; ${s.corrects ? 'the later value fits the statement and replaces the earlier slip.' : 'the previous value is kept.'}`),
       evidence: {
         compared: [],
         previous: { value: s.previous.value, accession: s.previous.source_accession, concept: s.previous.source_xbrl_concept },
         filed: { value: s.filed.value, accession: s.filed.source_accession, concept: s.filed.source_xbrl_concept },
         served: s.corrects ? 'filed' : 'previous',
+        ...(sign ? { witness: s.witness } : {}),
       },
     });
   }

@@ -40,6 +40,8 @@ export const IDENTITY_RULE_PREFIX = 'DQ_IDENTITY_';
 
 /** A later filing's value 1,000 or 1,000,000 times the figure on record (recorded at ingestion, see db/scale-slips.ts). */
 export const SCALE_SLIP_RULE = 'DQ_SCALE_SLIP_FILED';
+/** A later filing's value with the opposite sign of the figure on record, a witness telling which is right (db/scale-slips.ts). */
+export const SIGN_SLIP_RULE = 'DQ_SIGN_SLIP_FILED';
 
 export const DQ_RULES: readonly QualityRule[] = [
   {
@@ -66,6 +68,16 @@ export const DQ_RULES: readonly QualityRule[] = [
       'Not a restatement: no version or restatement alert is made; where a version is made for other reasons the figure keeps the previous value under the SCALE_SLIP_PREVIOUS_VALUE_KEPT override. ' +
       'The evidence names both values and both accessions; the finding sits on the version on record when the slip was filed.',
     severity: 'MEDIUM',
+    reference: null,
+  },
+  {
+    rule_code: SIGN_SLIP_RULE,
+    description:
+      'A later filing told a figure of a period on record with the opposite sign and the same digits (a net loss tagged as income), and a figure whose sign must agree, ' +
+      'which that filing did not flip too, tells which filing tagged the sign wrong: earnings per share for net income (where no preferred dividends come between them), the income available to common shareholders for EPS. ' +
+      'Not a restatement: the agreeing value is served, in a version that revises nothing, or kept under the SIGN_SLIP_PREVIOUS_VALUE_KEPT override. ' +
+      'Without such a witness the change stays a revision. The evidence names both values, both accessions and the witness.',
+    severity: 'HIGH',
     reference: null,
   },
   {

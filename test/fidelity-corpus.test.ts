@@ -197,6 +197,46 @@ describe('later figures add versions that revise nothing', () => {
     assert.equal(revision!.n, 0);
   });
 
+  it('a net income re-tagged with the opposite sign never replaces the one its unchanged EPS agrees with (whole corpus)', async () => {
+    // consecutive versions where net income flipped to the exact opposite while EPS stayed, nonzero,
+    // with the earlier sign, and no preferred dividends came between (income available to common
+    // absent or of net income's amount), or EPS is positive (then net income is too)
+    const [row] = await svc.sql<{ n: number }[]>`
+      WITH v AS (
+        SELECT cik, fiscal_year, fiscal_period, version_sequence, (figures -> 'NET_INCOME' ->> 'value')::numeric AS ni,
+          (figures -> 'EPS_BASIC' ->> 'value')::numeric AS eps, (figures -> 'NET_INCOME_AVAILABLE_TO_COMMON' ->> 'value')::numeric AS common
+        FROM statement_versions WHERE statement_type = 'INCOME_STATEMENT')
+      SELECT count(*)::int AS n FROM v a JOIN v b USING (cik, fiscal_year, fiscal_period)
+      WHERE b.version_sequence = a.version_sequence + 1 AND a.ni <> 0 AND b.ni = -a.ni AND a.eps = b.eps AND a.eps <> 0
+        AND sign(a.eps) = sign(a.ni) AND (b.common IS NULL OR abs(b.common) = abs(a.ni) OR b.eps > 0)`;
+    assert.equal(row!.n, 0, 'main before the sign-slip rule served 9 such versions');
+    const [findings] = await svc.sql<{ n: number; wrong: number }[]>`
+      SELECT count(*)::int AS n,
+        count(*) FILTER (WHERE sign((v.figures -> i.metric ->> 'value')::numeric) <> sign((v.figures -> (i.evidence ->> 'witness') ->> 'value')::numeric))::int AS wrong
+      FROM dq_issues i JOIN statement_versions v ON v.statement_version_id = i.statement_version_id WHERE i.rule_code = 'DQ_SIGN_SLIP_FILED'`;
+    assert.ok(findings!.n >= 8, `sign slips found: ${findings!.n}`);
+    assert.equal(findings!.wrong, 0, 'every figure a sign slip decided is served with its witness sign');
+  });
+
+  it("SunEdison's Q1 2012 net loss of 98.6M stays a loss where a later 10-Q tagged it as income (EPS -0.43): no version, no alert, a finding", async () => {
+    const list = await versions(SUNEDISON, 'INCOME_STATEMENT', 2012, 'Q1');
+    // the 10-Qs of 2012-11-09 and 2013-11-12 tagged the quarter's loss as income: neither makes a version
+    assert.deepEqual(list.map((v) => [v.accession, v.figures.NET_INCOME.value]), [
+      ['0000945436-12-000047', '-92000000'],
+      ['0000945436-13-000051', '-98600000'],
+    ]);
+    const served = await ok(`/v1/fundamentals/normalized-statements?cik=${SUNEDISON}&statement_type=INCOME_STATEMENT&fiscal_year=2012&fiscal_period=Q1`);
+    assert.equal(served.data.normalized_payload.facts.find((f: any) => f.metric === 'EPS_BASIC').value, '-0.430000');
+    assert.equal(served.data.normalized_payload.facts.find((f: any) => f.metric === 'NET_INCOME').value, '-98600000.000000');
+    const findings = await svc.sql<{ version_sequence: number; evidence: any }[]>`
+      SELECT version_sequence, evidence FROM dq_issues WHERE cik = ${SUNEDISON} AND rule_code = 'DQ_SIGN_SLIP_FILED' AND fiscal_year = 2012 AND fiscal_period = 'Q1' AND metric = 'NET_INCOME'
+      ORDER BY version_sequence`;
+    assert.deepEqual(findings.map((f) => [f.version_sequence, f.evidence.filed.accession, f.evidence.filed.value, f.evidence.served, f.evidence.witness]), [
+      [1, '0000945436-12-000174', '92000000', 'previous', 'EPS_BASIC'],
+      [2, '0000945436-13-000129', '98600000', 'previous', 'EPS_BASIC'],
+    ]);
+  });
+
   it('no version that only adds figures records an alert or a fact revision', async () => {
     const [row] = await svc.sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM restatement_alert_events e WHERE NOT EXISTS (SELECT 1 FROM fact_revisions r WHERE r.statement_version_id = e.statement_version_id)`;

@@ -12,6 +12,7 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { leadingPlace } from '../domain/decimal.ts';
+import { isSignSlip, signWitness } from '../domain/statements/sign-slips.ts';
 import { isSplitRecast, splitFactors, stockSplits } from '../domain/statements/stock-splits.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
@@ -391,5 +392,72 @@ describe('stock split recasts', () => {
       ...filing(K24, [[NI, '900000000', ...Y24], [EPS, '1.50', ...Y22], [NI, '600000000', ...Y22]]),
     ]);
     assert.deepEqual(versionsOf(untagged, 'INCOME_STATEMENT', 2022, 'FY')[1]!.revisions.map((r) => r.metric), ['EPS_DILUTED'], 'without the tag it is a revision');
+  });
+});
+
+describe('sign slips', () => {
+  const NI_TAG = 'us-gaap:NetIncomeLoss';
+  const EPS_TAG = 'us-gaap:EarningsPerShareBasic';
+  const COMMON_TAG = 'us-gaap:NetIncomeLossAvailableToCommonStockholdersBasic';
+  const PRETAX = 'us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest';
+
+  it('are the same figure with the opposite sign, neither zero', () => {
+    assert.equal(isSignSlip({ value: '-98600000' }, { value: '98600000' }), true);
+    assert.equal(isSignSlip({ value: '616800000' }, { value: '-617000000' }), true, 'the same figure at the coarser precision');
+    assert.equal(isSignSlip({ value: '-98600000' }, { value: '98700000' }), false);
+    assert.equal(isSignSlip({ value: '-98600000' }, { value: '-98600000' }), false);
+    assert.equal(isSignSlip({ value: '0' }, { value: '-0' }), false);
+  });
+
+  it('take the sign of a witness the later filing did not flip: EPS for net income, income available to common for EPS', () => {
+    const figures = (entries: Record<string, string>) => new Map(Object.entries(entries).map(([m, value]) => [m, { value }]));
+    const none = () => undefined;
+    assert.deepEqual(signWitness('NET_INCOME', none, figures({ EPS_BASIC: '-0.43' }), '98600000'), { sign: -1, witness: 'EPS_BASIC' });
+    assert.deepEqual(signWitness('EPS_BASIC', none, figures({ NET_INCOME_AVAILABLE_TO_COMMON: '-91800000', NET_INCOME: '5' }), '0.4'), { sign: -1, witness: 'NET_INCOME_AVAILABLE_TO_COMMON' });
+    const flipped = (m: string) => (m === 'EPS_BASIC' ? { value: '0.43' } : undefined);
+    assert.equal(signWitness('NET_INCOME', flipped, figures({ EPS_BASIC: '-0.43' }), '98600000'), null, 'the filing flipped EPS too: it agrees with itself');
+    assert.equal(signWitness('NET_INCOME', none, figures({ EPS_BASIC: '-0.17', NET_INCOME_AVAILABLE_TO_COMMON: '-63000000' }), '657000000'), null, 'a loss per share with preferred dividends between: no word on net income');
+    assert.deepEqual(signWitness('NET_INCOME', none, figures({ EPS_BASIC: '0.21', NET_INCOME_AVAILABLE_TO_COMMON: '47300000' }), '47100000'), { sign: 1, witness: 'EPS_BASIC' }, 'earnings per share mean net income');
+    assert.equal(signWitness('PRETAX_INCOME', none, figures({ EPS_BASIC: '-0.43' }), '1'), null, 'no witness for other metrics');
+  });
+
+  const Q1: Filing = { accession: '0000000042-12-000047', form: '10-Q', filed: '2012-05-09', fy: 2012, fp: 'Q1' };
+  const Q3: Filing = { accession: '0000000042-12-000174', form: '10-Q', filed: '2012-11-09', fy: 2012, fp: 'Q3' };
+  const QUARTER: [string, string] = ['2012-01-01', '2012-03-31'];
+  const NINE: Row = [NI_TAG, '-250000000', '2012-01-01', '2012-09-30'];
+
+  it("keep the figure on record when the witness sides with it: SunEdison's Q1 2012 net loss re-tagged as income, no revision, a finding", () => {
+    const h = history([
+      ...filing(Q1, [[NI_TAG, '-92000000', ...QUARTER], [EPS_TAG, '-0.40', ...QUARTER], [PRETAX, '-74700000', ...QUARTER]]),
+      ...filing(Q3, [NINE, [NI_TAG, '92000000', ...QUARTER], [PRETAX, '-80000000', ...QUARTER]]),
+    ]);
+    const [v1, v2] = versionsOf(h, 'INCOME_STATEMENT', 2012, 'Q1');
+    assert.equal(v1!.figures.get('NET_INCOME')!.value, '-92000000');
+    assert.ok(v2, 'the pretax revision makes a version');
+    const ni = v2.figures.get('NET_INCOME')!;
+    assert.deepEqual([ni.value, ni.correction_rule, ni.as_filed_value, ni.source_accession], ['-92000000', 'SIGN_SLIP_PREVIOUS_VALUE_KEPT', '92000000', Q3.accession]);
+    assert.deepEqual(v2.revisions.map((r) => r.metric), ['PRETAX_INCOME'], 'the sign slip is no revision');
+    assert.deepEqual(h.slips.map((s) => [s.kind, s.metric, s.previous.value, s.filed.value, s.corrects, s.witness]), [['SIGN', 'NET_INCOME', '-92000000', '92000000', false, 'EPS_BASIC']]);
+  });
+
+  it('serve the later value when the witness sides with it, in a version that revises nothing; without a witness the change is a revision', () => {
+    const corrected = history([
+      ...filing(Q1, [[NI_TAG, '92000000', ...QUARTER], [EPS_TAG, '-0.40', ...QUARTER]]),
+      ...filing(Q3, [NINE, [NI_TAG, '-92000000', ...QUARTER]]),
+    ]);
+    const [, c2] = versionsOf(corrected, 'INCOME_STATEMENT', 2012, 'Q1');
+    assert.deepEqual([c2!.figures.get('NET_INCOME')!.value, c2!.revisions.length], ['-92000000', 0]);
+    assert.deepEqual(corrected.slips.map((s) => [s.kind, s.corrects]), [['SIGN', true]]);
+
+    const unwitnessed = history([...filing(Q1, [[NI_TAG, '-92000000', ...QUARTER]]), ...filing(Q3, [NINE, [NI_TAG, '92000000', ...QUARTER]])]);
+    const [, u2] = versionsOf(unwitnessed, 'INCOME_STATEMENT', 2012, 'Q1');
+    assert.deepEqual(u2!.revisions.map((r) => [r.metric, r.old_value, r.new_value]), [['NET_INCOME', '-92000000', '92000000']]);
+    assert.deepEqual(unwitnessed.slips, []);
+
+    const common = history([
+      ...filing(Q1, [[NI_TAG, '-92000000', ...QUARTER], [EPS_TAG, '-0.40', ...QUARTER], [COMMON_TAG, '-95000000', ...QUARTER]]),
+      ...filing(Q3, [NINE, [NI_TAG, '92000000', ...QUARTER]]),
+    ]);
+    assert.deepEqual(versionsOf(common, 'INCOME_STATEMENT', 2012, 'Q1')[1]!.revisions.map((r) => r.metric), ['NET_INCOME'], 'preferred dividends between: a loss per share says nothing');
   });
 });

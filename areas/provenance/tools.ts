@@ -27,6 +27,8 @@ const CORRECTION_REASONS: Record<string, (f: StoredFigure) => string> = {
     `The filer's top line ${f.as_filed_concept ?? ''} did not reconcile with its own gross profit (a residual line tagged as the total); it was replaced by ${f.source_xbrl_concept ?? 'the revenue'} reported in the same filing and period, which does (revenue - cost of revenue = gross profit).`,
   SCALE_SLIP_PREVIOUS_VALUE_KEPT: (f) =>
     `Filing ${f.source_accession} tagged ${f.as_filed_value ?? 'a value'} for ${f.source_xbrl_concept ?? 'this figure'}, 1,000 or 1,000,000 times the figure on record (a scale slip, recorded as a data-quality finding, not a restatement); the previous value ${f.value} is kept.`,
+  SIGN_SLIP_PREVIOUS_VALUE_KEPT: (f) =>
+    `Filing ${f.source_accession} tagged ${f.as_filed_value ?? 'a value'} for ${f.source_xbrl_concept ?? 'this figure'}, the figure on record with the opposite sign, while the statement's earnings per share (or income available to common shareholders) has the sign of the figure on record (a sign slip, recorded as a data-quality finding, not a restatement); the previous value ${f.value} is kept.`,
 };
 
 const RULE_DESCRIPTIONS: Record<string, string> = {
@@ -35,6 +37,8 @@ const RULE_DESCRIPTIONS: Record<string, string> = {
     'Correction: a residual top line tagged as revenue was replaced by the revenue that reconciles with gross profit in the same filing and period. as_filed_concept names the replaced tag.',
   SCALE_SLIP_PREVIOUS_VALUE_KEPT:
     'Override: a later filing told the figure 1,000 or 1,000,000 times off (millions tagged as units, or the reverse); the previous value is kept, as_filed_value holds what was filed.',
+  SIGN_SLIP_PREVIOUS_VALUE_KEPT:
+    'Override: a later filing told the figure with the opposite sign, and a figure whose sign must agree (EPS for net income) sides with the previous value, which is kept; as_filed_value holds what was filed.',
   FALLBACK_CONCEPT:
     "Mapping: the value comes from a later candidate tag of the metric's catalog list, not its first one (selection_rule says whether the filing's presentation or the catalog order chose it). For a derived figure, its inputs' tag.",
 };

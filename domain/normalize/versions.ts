@@ -1,6 +1,7 @@
 import { sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
+import { isSignSlip, signWitness } from '../statements/sign-slips.ts';
 import { splitRecastOf, type StockSplit } from '../statements/stock-splits.ts';
 import { compareFigures, morePrecise, slippedSide } from '../statements/versions.ts';
 import { sourceFigure, statementFigure } from './figures.ts';
@@ -50,8 +51,13 @@ export function statementKey(p: { statement_type: string; fiscal_year: number; f
   return `${p.statement_type}|${p.fiscal_year}|${p.fiscal_period}`;
 }
 
-/** A later filing's figure 1,000 or 1,000,000 times off the one on record: a data-quality finding, never a version. */
+/**
+ * A later filing's figure 1,000 or 1,000,000 times off the one on record (kind SCALE), or the same
+ * figure with the opposite sign where a witness tells which side is right (kind SIGN,
+ * domain/statements/sign-slips.ts): a data-quality finding, never a revision.
+ */
 export interface ScaleSlip {
+  kind: 'SCALE' | 'SIGN';
   statement_type: StatementType;
   fiscal_year: number;
   fiscal_period: FiscalPeriod;
@@ -63,6 +69,8 @@ export interface ScaleSlip {
   accession: string;
   /** true when the earlier value was the slip and the later one replaced it */
   corrects: boolean;
+  /** SIGN: the metric whose sign told which side is right; null for SCALE */
+  witness: string | null;
 }
 
 /**
@@ -143,7 +151,7 @@ export function foldPresentation(
     }
     if (verdict === 'SCALE_SLIP') {
       const corrects = slippedSide(before, figure, sameUnitValues(latest.figures, metric, before.unit)) === 'BEFORE';
-      slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects));
+      slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects, 'SCALE', null));
       if (corrects) {
         // the figure on record was the slip: the later value fits the statement and replaces it,
         // in a version that revises nothing (no alert: nobody restated anything)
@@ -152,6 +160,21 @@ export function foldPresentation(
       } else {
         const kept = statementFigure({ ...figure, value: before.value, correction_rule: 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', as_filed_value: figure.value, as_filed_concept: null, decimals: before.decimals ?? null });
         changes.push([metric, kept]);
+      }
+      continue;
+    }
+    // the same figure with the opposite sign: one of the two filings tagged the sign wrong, and a
+    // figure whose sign must agree (not flipped by this filing too) tells which; without one it
+    // stays a revision below
+    const witness = isSignSlip(before, figure) ? signWitness(metric, (m) => takenFrom(p, latest, m), latest.figures, before.value) : null;
+    if (witness !== null) {
+      const corrects = (figure.value.charCodeAt(0) === 45 ? -1 : 1) === witness.sign;
+      slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects, 'SIGN', witness.witness));
+      if (corrects) {
+        changes.push([metric, figure]);
+        added = true;
+      } else {
+        changes.push([metric, statementFigure({ ...figure, value: before.value, correction_rule: 'SIGN_SLIP_PREVIOUS_VALUE_KEPT', as_filed_value: figure.value, as_filed_concept: null, decimals: before.decimals ?? null })]);
       }
       continue;
     }
@@ -199,12 +222,25 @@ export function foldPresentation(
     revisions,
     recasts,
   };
-  for (const s of slipped) slips.push(scaleSlip(s, s.metric, v.version_sequence, s.previous, s.filed, s.accession, s.corrects));
+  for (const s of slipped) slips.push(scaleSlip(s, s.metric, v.version_sequence, s.previous, s.filed, s.accession, s.corrects, s.kind, s.witness));
   versions.push(v);
   return v;
 }
 
 const NO_DATES: ReadonlyMap<string, string> = new Map();
+
+/**
+ * The figure a presentation offers for `metric` where folding would take it as the metric's (not
+ * a quarterly table's line under another concept, see foldPresentation), else undefined.
+ */
+function takenFrom(p: Presentation, latest: BuiltVersion, metric: string): StatementFigure | undefined {
+  const offered = p.figures.get(metric);
+  const before = latest.figures.get(metric);
+  if (!offered || !before) return offered;
+  const figure = continuedFigure(before, offered, p.alternatives?.get(metric));
+  if (p.partial && figure.value_origin === 'SOURCE' && before.value_origin === 'SOURCE' && figure.source_xbrl_concept !== before.source_xbrl_concept) return undefined;
+  return figure;
+}
 
 /** the other figures of a version in one unit: the typical size a scale slip is judged against */
 function sameUnitValues(figures: ReadonlyMap<string, StatementFigure>, except: string, unit: string): string[] {
@@ -222,8 +258,11 @@ function scaleSlip(
   filed: StatementFigure,
   accession: string,
   corrects: boolean,
+  kind: ScaleSlip['kind'],
+  witness: string | null,
 ): ScaleSlip {
   return {
+    kind,
     statement_type: at.statement_type,
     fiscal_year: at.fiscal_year,
     fiscal_period: at.fiscal_period,
@@ -233,5 +272,6 @@ function scaleSlip(
     filed,
     accession,
     corrects,
+    witness,
   };
 }

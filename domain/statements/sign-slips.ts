@@ -1,0 +1,76 @@
+import { dec } from '../decimal.ts';
+import { sameFigure, type ComparedValue } from './versions.ts';
+
+/**
+ * Sign slips: a later filing tells a figure on record with the opposite sign and the same digits
+ * (SunEdison's Q1 2012 net loss of 98,600,000 tagged as net income of 98,600,000 by a later 10-Q).
+ * No restatement turns a loss into a profit of exactly the same amount: one of the two filings
+ * tagged the sign wrong. Which one is told by a figure whose sign must agree and that the later
+ * filing did not flip with it: earnings per share and the income available to common shareholders
+ * (which share a sign) for each other and for net income, which lies at or above that income
+ * (preferred dividends come off it): a positive EPS means a positive net income, a negative one
+ * only where the income available to common is net income's amount or not on record. With such a witness the side it agrees with is served
+ * and the other recorded as a data-quality finding, never a revision; without one, the change
+ * stays a revision as any other (nothing tells which filing erred).
+ */
+
+/** the later value is the earlier one negated: opposite signs, neither zero, the same figure once negated */
+export function isSignSlip(before: ComparedValue, after: ComparedValue): boolean {
+  const b = before.value;
+  const a = after.value;
+  const bNegative = b.charCodeAt(0) === 45; /* - */
+  if (bNegative === (a.charCodeAt(0) === 45)) return false;
+  const bAbs = bNegative ? b.slice(1) : b;
+  const aAbs = bNegative ? a : a.slice(1);
+  if (dec(bAbs).isZero()) return false;
+  return sameFigure({ value: bAbs, decimals: before.decimals ?? null }, { value: aAbs, decimals: after.decimals ?? null });
+}
+
+/** what the witnesses of a metric's sign are, in order (the first present and nonzero speaks) */
+const WITNESSES: Readonly<Record<string, readonly string[]>> = {
+  NET_INCOME: ['EPS_BASIC', 'EPS_DILUTED', 'NET_INCOME_AVAILABLE_TO_COMMON'],
+  NET_INCOME_AVAILABLE_TO_COMMON: ['EPS_BASIC', 'EPS_DILUTED'],
+  EPS_BASIC: ['NET_INCOME_AVAILABLE_TO_COMMON', 'NET_INCOME'],
+  EPS_DILUTED: ['NET_INCOME_AVAILABLE_TO_COMMON', 'NET_INCOME'],
+};
+
+type Figure = { value: string; decimals?: string | null };
+
+/**
+ * The sign (1 or -1) the figures of the statement as the later filing leaves it (`offered`: what
+ * the filing tells for a metric and the version would take, else `onRecord`) say `metric` must
+ * have, and the witness that says it; null when none
+ * can: no witness present and nonzero, a witness the same filing flipped too (the filing agrees
+ * with itself, so nothing tells which filing erred), or a loss per share against net income where
+ * the income available to common shareholders is on record with another amount (preferred dividends).
+ */
+export function signWitness(
+  metric: string,
+  offered: (metric: string) => Figure | undefined,
+  onRecord: ReadonlyMap<string, Figure>,
+  amount: string,
+): { sign: 1 | -1; witness: string } | null {
+  const names = WITNESSES[metric];
+  if (!names) return null;
+  const common = offered('NET_INCOME_AVAILABLE_TO_COMMON') ?? onRecord.get('NET_INCOME_AVAILABLE_TO_COMMON');
+  for (const name of names) {
+    const told = offered(name);
+    const kept = onRecord.get(name);
+    const f = told ?? kept;
+    if (!f) continue;
+    if (told && kept && isSignSlip(kept, told)) return null;
+    const v = dec(f.value);
+    if (v.isZero()) continue;
+    // net income lies at or above the income available to common shareholders (preferred dividends
+    // come off it), so a positive EPS or income available to common means a positive net income,
+    // and a positive net income speaks for EPS only without preferred dividends between them
+    const sign = v.isNegative() ? -1 : 1;
+    const fromCommonSide = metric === 'NET_INCOME' || name === 'NET_INCOME';
+    const netIncomeAbove = (metric === 'NET_INCOME' && sign === 1) || (name === 'NET_INCOME' && sign === -1);
+    if (fromCommonSide && !netIncomeAbove && common && !dec(common.value).abs().equals(dec(metric === 'NET_INCOME' ? amount : f.value).abs())) {
+      return null;
+    }
+    return { sign, witness: name };
+  }
+  return null;
+}
