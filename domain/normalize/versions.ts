@@ -93,13 +93,14 @@ export function continuedFigure(before: StatementFigure, offered: StatementFigur
  * Fold a filing's presentation into a statement's version list. The first presentation makes
  * version 1. A later one is compared metric by metric with the latest version by the one rule of
  * `domain/statements/versions.ts`: the same figure (at the coarser precision) changes nothing, a
- * scale slip is recorded in `slips` and changes nothing, a revised figure makes a version with a
+ * scale slip, or a sign slip a witness decides (domain/statements/sign-slips.ts), is recorded in
+ * `slips` and changes nothing unless the later value is the right one, a revised figure makes a version with a
  * fact revision, and a figure no earlier version had, or one recast for a stock split the company
  * tagged (`splits`, after the filing of the figure on record, whose date `filedOn` tells by
  * accession, domain/statements/stock-splits.ts), makes a version that revises nothing. A new
  * version carries the new figures and, for metrics the filing does not present, the previous
  * figures with their original provenance; a same figure keeps the more precise text, a slipped
- * one the previous value under the SCALE_SLIP_PREVIOUS_VALUE_KEPT override.
+ * one the previous value under the SCALE_SLIP_PREVIOUS_VALUE_KEPT (SIGN_SLIP_PREVIOUS_VALUE_KEPT) override.
  */
 export function foldPresentation(
   versions: BuiltVersion[],
