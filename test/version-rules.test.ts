@@ -13,10 +13,12 @@ import { buildStatementHistory, type StatementHistory } from '../domain/normaliz
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { leadingPlace } from '../domain/decimal.ts';
 import { isSignSlip, signWitness } from '../domain/statements/sign-slips.ts';
-import { isSplitRecast, splitFactors, stockSplits } from '../domain/statements/stock-splits.ts';
+import { splitFactors, splitRecastOf, stockSplits } from '../domain/statements/stock-splits.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 import { seededRandom } from './helpers/seeded-random.ts';
+
+const isSplitRecast = (...args: Parameters<typeof splitRecastOf>) => splitRecastOf(...args) !== null;
 
 interface Filing {
   accession: string;

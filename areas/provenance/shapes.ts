@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from '../../api/schemas.ts';
+import { SplitRecastOut } from '../../api/restatement-shapes.ts';
 import { CalculationStepOut, FigureProvenance } from '../../api/statement-shapes.ts';
 import { CORRECTION_RULES } from '../../domain/statement-types.ts';
 
@@ -73,8 +74,7 @@ export const ChainVersion = z.object({
     .object({ old_value: DecimalString, new_value: DecimalString, difference: DecimalString, old_accession: z.string(), new_accession: z.string(), old_concept: z.string().nullable(), new_concept: z.string().nullable() })
     .nullable()
     .describe('the fact revision this version recorded for the metric (new minus old); null when it did not change the value, or recast it for a stock split (split_recast)'),
-  split_recast: z
-    .object({ old_value: DecimalString, new_value: DecimalString, old_accession: z.string(), new_accession: z.string(), split_ratio: DecimalString, split_date: z.string() })
+  split_recast: SplitRecastOut.omit({ metric: true })
     .nullable()
     .describe("the value told again on a stock split's new share basis (the filer's tagged ratio, new shares per old, and its date): not a revision; null otherwise"),
 });

@@ -11,6 +11,7 @@ import { CORRECTION_RULES } from '../../domain/statement-types.ts';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';
 import { Cik, dataEnvelope, FiscalPeriodParam, FiscalYear, StatementTypeParam, Uuid, VersionSequenceParam } from '../../api/schemas.ts';
 import { CanonicalMetricParam } from '../../api/params.ts';
+import { splitRecastOut } from '../../api/restatement-shapes.ts';
 import { AuditChainOut, OverrideTraceOut, ProvenanceOut, RuleMetric } from './shapes.ts';
 
 /**
@@ -42,6 +43,11 @@ const RULE_DESCRIPTIONS: Record<string, string> = {
   FALLBACK_CONCEPT:
     "Mapping: the value comes from a later candidate tag of the metric's catalog list, not its first one (selection_rule says whether the filing's presentation or the catalog order chose it). For a derived figure, its inputs' tag.",
 };
+
+/** A split recast as the audit chain shows it on a version of the one metric it is about. */
+function withoutMetric({ metric: _metric, ...rest }: ReturnType<typeof splitRecastOut>): Omit<ReturnType<typeof splitRecastOut>, 'metric'> {
+  return rest;
+}
 
 const overrideReason = (f: StoredFigure) => (f.correction_rule ? (CORRECTION_REASONS[f.correction_rule]?.(f) ?? f.correction_rule) : null);
 
@@ -210,16 +216,7 @@ export const metricAuditChain = defineTool({
             revision: r
               ? { ...r, old_value: wireDecimal(r.old_value), new_value: wireDecimal(r.new_value), difference: wireDecimal(r.difference) }
               : null,
-            split_recast: recast
-              ? {
-                  old_value: wireDecimal(recast.old_value),
-                  new_value: wireDecimal(recast.new_value),
-                  old_accession: recast.old_accession,
-                  new_accession: recast.new_accession,
-                  split_ratio: wireDecimal(recast.split_ratio),
-                  split_date: recast.split_date,
-                }
-              : null,
+            split_recast: recast ? withoutMetric(splitRecastOut(recast)) : null,
           };
         }),
         links: {

@@ -19,6 +19,7 @@ import {
   StatementTypeParam,
   Ticker,
 } from '../../api/schemas.ts';
+import { SplitRecastOut, splitRecastOut } from '../../api/restatement-shapes.ts';
 import { FigureProvenance, StatementVersionOut, versionOut, viewOf } from '../../api/statement-shapes.ts';
 import { CanonicalMetricParam, companyOf, FactViewParams, factViewOf } from '../../api/params.ts';
 import { QUARTERS } from '../../domain/statements/types.ts';
@@ -170,7 +171,7 @@ const HistoryEntry = z.object({
     z.object({ metric: z.string(), old_value: DecimalString, new_value: DecimalString, difference: DecimalString }),
   ).describe('metrics whose value this version revised; empty for version 1'),
   split_recast_metrics: z
-    .array(z.object({ metric: z.string(), old_value: DecimalString, new_value: DecimalString, split_ratio: DecimalString }))
+    .array(SplitRecastOut.pick({ metric: true, old_value: true, new_value: true, split_ratio: true }))
     .describe("per-share figures and share counts this version told again on a stock split's new share basis (split_ratio: new shares per old, as the filer tagged it): not revisions"),
 });
 
@@ -255,7 +256,8 @@ export const statementsNormalized = defineTool({
         .map((r) => ({ metric: r.metric, old_value: wireDecimal(r.old_value), new_value: wireDecimal(r.new_value), difference: wireDecimal(r.difference) })),
       split_recast_metrics: recasts
         .filter((r) => r.statement_version_id === v.statement_version_id)
-        .map((r) => ({ metric: r.metric, old_value: wireDecimal(r.old_value), new_value: wireDecimal(r.new_value), split_ratio: wireDecimal(r.split_ratio) })),
+        .map(splitRecastOut)
+        .map(({ metric, old_value, new_value, split_ratio }) => ({ metric, old_value, new_value, split_ratio })),
     }));
     return { data: { ...out, version_history: history } };
   },

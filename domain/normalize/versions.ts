@@ -141,9 +141,8 @@ export function foldPresentation(
       added = true;
       continue;
     }
-    const figure = continuedFigure(before, offered, p.alternatives?.get(metric));
-    // a quarterly table's line under another concept is another line, not this metric re-tagged
-    if (p.partial && figure.value_origin === 'SOURCE' && before.value_origin === 'SOURCE' && figure.source_xbrl_concept !== before.source_xbrl_concept) continue;
+    const figure = comparedFigure(p, metric, before, offered);
+    if (figure === undefined) continue;
     const verdict = compareFigures(before, figure);
     if (verdict === 'SAME') {
       const kept = morePrecise(before, figure);
@@ -231,16 +230,21 @@ export function foldPresentation(
 const NO_DATES: ReadonlyMap<string, string> = new Map();
 
 /**
- * The figure a presentation offers for `metric` where folding would take it as the metric's (not
- * a quarterly table's line under another concept, see foldPresentation), else undefined.
+ * What folding compares with the figure on record (`before`) for a metric the presentation
+ * offers: the offered figure after concept continuity, or undefined where a quarterly table's line
+ * under another concept is another line, not this metric re-tagged.
  */
-function takenFrom(p: Presentation, latest: BuiltVersion, metric: string): StatementFigure | undefined {
-  const offered = p.figures.get(metric);
-  const before = latest.figures.get(metric);
-  if (!offered || !before) return offered;
+function comparedFigure(p: Presentation, metric: string, before: StatementFigure, offered: StatementFigure): StatementFigure | undefined {
   const figure = continuedFigure(before, offered, p.alternatives?.get(metric));
   if (p.partial && figure.value_origin === 'SOURCE' && before.value_origin === 'SOURCE' && figure.source_xbrl_concept !== before.source_xbrl_concept) return undefined;
   return figure;
+}
+
+/** The figure a presentation offers for `metric` as folding would take it (see comparedFigure), else undefined. */
+function takenFrom(p: Presentation, latest: BuiltVersion, metric: string): StatementFigure | undefined {
+  const offered = p.figures.get(metric);
+  const before = latest.figures.get(metric);
+  return offered && before ? comparedFigure(p, metric, before, offered) : offered;
 }
 
 /** the other figures of a version in one unit: the typical size a scale slip is judged against */

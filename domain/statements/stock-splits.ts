@@ -85,7 +85,7 @@ function splitScaling(unit: string): 'PER_SHARE' | 'SHARES' | null {
 }
 
 /**
- * Whether `after` is `before` recast for one of the company's splits dated after the filing of
+ * The split `after` is `before` recast for, or null: one of the company's splits dated after the filing of
  * `before` (`window.after`, exclusive) and by the filing of `after` (`window.upTo`): per-share,
  * before divided by the split's factor, or share count, before multiplied by it, within the two
  * values' rounding (half a unit of each, the earlier one's scaled by the factor). A per-share value
@@ -93,16 +93,6 @@ function splitScaling(unit: string): 'PER_SHARE' | 'SHARES' | null {
  * as 3 and 0.50 as 0.5), and a filer tells per-share amounts alike before and after the split.
  * Zero, a change of sign or of unit is never a recast.
  */
-export function isSplitRecast(
-  before: ComparedValue & { unit: string },
-  after: ComparedValue & { unit: string },
-  splits: readonly StockSplit[],
-  window: { after: string; upTo: string },
-): boolean {
-  return splitRecastOf(before, after, splits, window) !== null;
-}
-
-/** The split `after` is `before` recast for (see isSplitRecast), or null. */
 export function splitRecastOf(
   before: ComparedValue & { unit: string },
   after: ComparedValue & { unit: string },
