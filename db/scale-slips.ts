@@ -1,4 +1,4 @@
-import { readable, SCALE_SLIP_RULE, SIGN_SLIP_RULE, type QualityFinding } from '../domain/data-quality.ts';
+import { DERIVED_QUARTER_RULE, readable, SCALE_SLIP_RULE, SIGN_SLIP_RULE, type QualityFinding } from '../domain/data-quality.ts';
 import type { ScaleSlip } from '../domain/normalize/versions.ts';
 import { statementKey } from '../domain/statements/key.ts';
 import type { Sql } from './client.ts';
@@ -45,7 +45,7 @@ export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slip
   for (const { slip: s, on } of rows) {
     const sign = s.kind === 'SIGN';
     findings.push({
-      rule_code: sign ? SIGN_SLIP_RULE : SCALE_SLIP_RULE,
+      rule_code: sign ? SIGN_SLIP_RULE : s.kind === 'DERIVED' ? DERIVED_QUARTER_RULE : SCALE_SLIP_RULE,
       severity: sign ? 'HIGH' : 'MEDIUM',
       cik,
       statement_type: s.statement_type,
@@ -54,18 +54,14 @@ export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slip
       version_sequence: on.version_sequence,
       statement_version_id: on.statement_version_id,
       metric: s.metric,
-      message:
-        `${s.metric} ${s.fiscal_year} ${s.fiscal_period}: filing ${s.accession} tagged ${readable(s.filed.value)} (${s.filed.source_xbrl_concept ?? 'derived'}) ` +
-        `where ${s.previous.source_accession} reported ${readable(s.previous.value)}: ` +
-        (sign
-          ? `a sign slip, not a restatement; ${s.witness} has the sign of the ${s.corrects ? 'later value, which replaces the earlier one' : 'previous value, which is kept'}.`
-          : `a scale slip, not a restatement; ${s.corrects ? 'the later value fits the statement and replaces the earlier slip.' : 'the previous value is kept.'}`),
+      message: slipMessage(s),
       evidence: {
         compared: [],
         previous: { value: s.previous.value, accession: s.previous.source_accession, concept: s.previous.source_xbrl_concept },
         filed: { value: s.filed.value, accession: s.filed.source_accession, concept: s.filed.source_xbrl_concept },
         served: s.corrects ? 'filed' : 'previous',
         ...(sign ? { witness: s.witness } : {}),
+        ...(s.kind === 'DERIVED' ? { implied: s.implied } : {}),
       },
     });
   }
@@ -74,4 +70,25 @@ export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slip
   for (const f of findings) if (!first.has(`${f.statement_version_id}|${f.metric}`)) first.set(`${f.statement_version_id}|${f.metric}`, f);
   const unique = [...first.values()];
   await recordRun(tx, cik, { kind: 'ingestion', ingestion_run_id: runId }, unique, new Set());
+}
+
+function slipMessage(s: ScaleSlip): string {
+  const at = `${s.metric} ${s.fiscal_year} ${s.fiscal_period}: `;
+  if (s.kind === 'DERIVED') {
+    return (
+      at +
+      `filing ${s.accession} tells the quarter only through year-to-date figures, which net to ${readable(s.filed.value)}, where ${s.previous.source_accession} reported ${readable(s.previous.value)} ` +
+      `and its own year-to-date netted to ${readable(s.implied ?? '')}: not a restatement; ` +
+      (s.corrects
+        ? 'the year-to-date was told again unchanged and its quarter replaces the three-month tag.'
+        : 'the later year-to-date is on another basis and the reported quarter is kept.')
+    );
+  }
+  return (
+    at +
+    `filing ${s.accession} tagged ${readable(s.filed.value)} (${s.filed.source_xbrl_concept ?? 'derived'}) where ${s.previous.source_accession} reported ${readable(s.previous.value)}: ` +
+    (s.kind === 'SIGN'
+      ? `a sign slip, not a restatement; ${s.witness} has the sign of the ${s.corrects ? 'later value, which replaces the earlier one' : 'previous value, which is kept'}.`
+      : `a scale slip, not a restatement; ${s.corrects ? 'the later value fits the statement and replaces the earlier slip.' : 'the previous value is kept.'}`)
+  );
 }

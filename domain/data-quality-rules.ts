@@ -42,6 +42,8 @@ export const IDENTITY_RULE_PREFIX = 'DQ_IDENTITY_';
 export const SCALE_SLIP_RULE = 'DQ_SCALE_SLIP_FILED';
 /** A later filing's value with the opposite sign of the figure on record, a witness telling which is right (db/scale-slips.ts). */
 export const SIGN_SLIP_RULE = 'DQ_SIGN_SLIP_FILED';
+/** A later filing's derived quarter against one the company reported, decided by the reported quarter's own filing (db/scale-slips.ts, version rule 10). */
+export const DERIVED_QUARTER_RULE = 'DQ_DERIVED_QUARTER_CONFLICT';
 
 export const DQ_RULES: readonly QualityRule[] = [
   {
@@ -78,6 +80,16 @@ export const DQ_RULES: readonly QualityRule[] = [
       'Not a restatement: the agreeing value is served, in a version that revises nothing, or kept under the SIGN_SLIP_PREVIOUS_VALUE_KEPT override. ' +
       'Without such a witness the change stays a revision. The evidence names both values, both accessions and the witness.',
     severity: 'HIGH',
+    reference: null,
+  },
+  {
+    rule_code: DERIVED_QUARTER_RULE,
+    description:
+      'A later filing tells a quarter only through year-to-date figures (six months minus three, the year minus nine months), and what they net to differs from the quarter the company reported. ' +
+      "The reported quarter's own filing decides: where its year-to-date netted to the reported figure, the later year-to-date is on another basis (re-classified or restated without the quarter told again, a mis-dated context) and the reported quarter is kept; " +
+      'where it netted to what the later filing nets to, nothing was restated and the three-month tag was the odd one out: the derived quarter replaces it in a version that revises nothing. ' +
+      'Not a restatement either way: no revision, no alert. The evidence names the reported and the derived value, both accessions, what the reported figure\'s own filing derived (implied) and which was served.',
+    severity: 'MEDIUM',
     reference: null,
   },
   {

@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { conceptIndex } from '../domain/catalog/index.ts';
-import { loadCorpus, measureAlerts, measureFrames, measureFsds, measureQ4, measureRestatedQuarters, measureSplitRecasts, type Corpus } from './helpers/fidelity-measures.ts';
+import {
+  loadCorpus,
+  measureAlerts,
+  measureDerivedOverReported,
+  measureFrames,
+  measureFsds,
+  measureMisdatedYearToDate,
+  measureQ4,
+  measureRestatedQuarters,
+  measureSplitRecasts,
+  type Corpus,
+} from './helpers/fidelity-measures.ts';
 import { get } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
@@ -20,6 +31,7 @@ const NIKOLA = '0001731289';
 const SUNEDISON = '0000945436';
 const APPLE = '0000320193';
 const NVIDIA = '0001045810';
+const HERC = '0001364479';
 
 let svc: TestService;
 let corpus: Corpus;
@@ -241,6 +253,48 @@ describe('later figures add versions that revise nothing', () => {
     const [row] = await svc.sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM restatement_alert_events e WHERE NOT EXISTS (SELECT 1 FROM fact_revisions r WHERE r.statement_version_id = e.statement_version_id)`;
     assert.equal(row!.n, 0);
+  });
+});
+
+describe('derived quarters and the year-to-date they come from (whole corpus)', () => {
+  it('no served figure is computed from a year-to-date a 10-Q told with its longer year-to-date\'s values line for line', () => {
+    const m = measureMisdatedYearToDate(corpus);
+    // the one such pair of the corpus: SunEdison's 10-Q of 2012-11-09 tagged its nine months of 2011 also as six months
+    assert.deepEqual(m.pairs, ['0000945436 0000945436-12-000174 2011-01-01..2011-06-30 = 2011-01-01..2011-09-30 (38 lines)']);
+    assert.deepEqual(m.figures_from_them, [], 'main before the rule computed 37 figures from them (SunEdison Q2-Q4 2011)');
+  });
+
+  it("SunEdison's 2011 quarters keep what its 2011 10-Qs told: Q2 revenue 745.6M and net income 47.3M, Q3 operating cash flow 187.7M", async () => {
+    const q2 = await versions(SUNEDISON, 'INCOME_STATEMENT', 2011, 'Q2');
+    const latest = q2[q2.length - 1]!.figures;
+    assert.deepEqual([latest.REVENUE.value, latest.NET_INCOME.value], ['745600000', '47300000'], 'before: 1,261.8M and -47.1M, nine months minus three');
+    const q3 = await versions(SUNEDISON, 'CASH_FLOW_STATEMENT', 2011, 'Q3');
+    assert.equal(q3[q3.length - 1]!.figures.OPERATING_CASH_FLOW.value, '187700000', 'before: 0, nine months minus the same nine months');
+    const [revised] = await svc.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM fact_revisions r JOIN statement_versions v USING (statement_version_id)
+      WHERE r.new_accession = '0000945436-12-000174' AND v.cik = ${SUNEDISON} AND v.fiscal_year = 2011 AND v.figures -> r.metric ->> 'value_origin' = 'DERIVED'`;
+    assert.equal(revised!.n, 0, 'no 2011 figure is revised by one derived from the mis-dated year-to-dates (32 before)');
+  });
+
+  it('a derived quarter never stands against a reported one where the reported quarter\'s own filing decided: every finding is served as it says', async () => {
+    const m = await measureDerivedOverReported(svc.sql);
+    assert.ok(m.findings >= 6, `findings: ${m.findings}`);
+    assert.deepEqual(m.served_otherwise, []);
+    assert.ok(m.revisions <= 25, `derived quarters revising reported ones: ${m.revisions} (48 before rule 10 and the mis-dated year-to-date rule; the rest re-tell the whole year-to-date)`);
+  });
+
+  it("Herc's Q2 2015 share-based compensation stays the 5.0M it reported, not 0.9M - 4.0M from year-to-dates of two bases; NVIDIA's Q2 fiscal 2014 cash change is the 29.9M its six months give, without an alert", async () => {
+    const herc = await versions(HERC, 'CASH_FLOW_STATEMENT', 2015, 'Q2');
+    assert.equal(herc[herc.length - 1]!.figures.SHARE_BASED_COMPENSATION.value, '5000000');
+    const [finding] = await svc.sql<{ evidence: any }[]>`
+      SELECT evidence FROM dq_issues WHERE cik = ${HERC} AND rule_code = 'DQ_DERIVED_QUARTER_CONFLICT' AND fiscal_year = 2015 AND fiscal_period = 'Q2' AND metric = 'SHARE_BASED_COMPENSATION'`;
+    assert.deepEqual([finding!.evidence.previous.value, finding!.evidence.filed.value, finding!.evidence.implied, finding!.evidence.served], ['5000000', '-3100000', '5000000', 'previous']);
+    const nvda = await versions(NVIDIA, 'CASH_FLOW_STATEMENT', 2014, 'Q2');
+    assert.deepEqual(nvda.map((v) => v.figures.NET_CHANGE_IN_CASH?.value), ['781800000', '29898000'], 'the three-month tag, then what the six months give');
+    const [alerts] = await svc.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM fact_revisions r JOIN statement_versions v ON v.statement_version_id = r.statement_version_id
+      WHERE v.cik = ${NVIDIA} AND v.statement_type = 'CASH_FLOW_STATEMENT' AND v.fiscal_year = 2014 AND v.fiscal_period = 'Q2' AND r.metric = 'NET_CHANGE_IN_CASH'`;
+    assert.equal(alerts!.n, 0);
   });
 });
 

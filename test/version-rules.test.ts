@@ -463,3 +463,95 @@ describe('sign slips', () => {
     assert.deepEqual(versionsOf(common, 'INCOME_STATEMENT', 2012, 'Q1')[1]!.revisions.map((r) => r.metric), ['NET_INCOME'], 'preferred dividends between: a loss per share says nothing');
   });
 });
+
+describe('derived quarters against reported ones (rule 10) and mis-dated year-to-date', () => {
+  const OCF = 'us-gaap:NetCashProvidedByUsedInOperatingActivities';
+  const CAPEX = 'us-gaap:PaymentsToAcquirePropertyPlantAndEquipment';
+  const DIVIDENDS = 'us-gaap:PaymentsOfDividends';
+  const QA: Filing = { accession: '0000000042-11-000010', form: '10-Q', filed: '2011-05-05', fy: 2011, fp: 'Q1' };
+  const QB: Filing = { accession: '0000000042-11-000020', form: '10-Q', filed: '2011-08-04', fy: 2011, fp: 'Q2' };
+  const QC: Filing = { accession: '0000000042-11-000030', form: '10-Q', filed: '2011-11-03', fy: 2011, fp: 'Q3' };
+  const QD: Filing = { accession: '0000000042-12-000010', form: '10-Q', filed: '2012-05-03', fy: 2012, fp: 'Q1' };
+  const QE: Filing = { accession: '0000000042-12-000020', form: '10-Q', filed: '2012-08-02', fy: 2012, fp: 'Q2' };
+  const QF: Filing = { accession: '0000000042-12-000030', form: '10-Q', filed: '2012-11-09', fy: 2012, fp: 'Q3' };
+  const Q1_11: [string, string] = ['2011-01-01', '2011-03-31'];
+  const Q2_11: [string, string] = ['2011-04-01', '2011-06-30'];
+  const H1_11: [string, string] = ['2011-01-01', '2011-06-30'];
+  const Q3_11: [string, string] = ['2011-07-01', '2011-09-30'];
+  const M9_11: [string, string] = ['2011-01-01', '2011-09-30'];
+  /** each 2012 report's own current period, so its fiscal labels are its own and 2011 is a comparative */
+  const current = (end: string): Row => [REV, '1', '2012-01-01', end];
+  const cashFlows = (f: Filing, period: [string, string], ocf: string, capex: string, dividends: string) =>
+    filing(f, [[OCF, ocf, ...period], [CAPEX, capex, ...period], [DIVIDENDS, dividends, ...period]]);
+  // the next year's first 10-Q tells the first quarter of 2011 again, unchanged: year-to-date
+  // figures filed more than 400 days apart are never netted (rule 4), these are within reach
+  const year2011 = [
+    ...cashFlows(QA, Q1_11, '100', '40', '10'),
+    ...cashFlows(QB, H1_11, '210', '90', '20'),
+    ...cashFlows(QC, M9_11, '330', '150', '30'),
+    ...cashFlows(QD, Q1_11, '100', '40', '10'),
+    ...filing(QD, [current('2012-03-31')]),
+  ];
+  const value = (v: BuiltVersion | undefined, metric: string) => v?.figures.get(metric)?.value;
+
+  it("a year-to-date told with a longer one's values line for line is mis-dated: neither is read, no quarter is re-derived from them", () => {
+    const misdated = [...cashFlows(QF, H1_11, '330', '150', '30'), ...cashFlows(QF, M9_11, '330', '150', '30'), ...filing(QF, [current('2012-09-30')])];
+    const h = history([...year2011, ...misdated]);
+    const q2 = versionsOf(h, 'CASH_FLOW_STATEMENT', 2011, 'Q2');
+    const q3 = versionsOf(h, 'CASH_FLOW_STATEMENT', 2011, 'Q3');
+    assert.deepEqual(q2.map((v) => value(v, 'OPERATING_CASH_FLOW')), ['110'], 'six months 210 minus 100, never 330 minus 100');
+    assert.deepEqual(q3.map((v) => value(v, 'OPERATING_CASH_FLOW')), ['120'], 'nine months 330 minus 210, never 330 minus 330');
+  });
+
+  it('two year-to-dates alike in fewer than three non-zero lines, or differing in one, are both read', () => {
+    const oneOff = [...cashFlows(QF, H1_11, '330', '150', '25'), ...cashFlows(QF, M9_11, '330', '150', '30'), ...filing(QF, [current('2012-09-30')])];
+    const q2 = versionsOf(history([...year2011, ...oneOff]), 'CASH_FLOW_STATEMENT', 2011, 'Q2');
+    assert.deepEqual(q2.map((v) => value(v, 'OPERATING_CASH_FLOW')), ['110', '230'], 'one line differs: the six months are read (and revise the quarter)');
+    const twoLines = [
+      ...filing(QF, [[OCF, '330', ...H1_11], [CAPEX, '150', ...H1_11], [OCF, '330', ...M9_11], [CAPEX, '150', ...M9_11], [DIVIDENDS, '0', ...H1_11], [DIVIDENDS, '0', ...M9_11]]),
+      ...filing(QF, [current('2012-09-30')]),
+    ];
+    const q2b = versionsOf(history([...year2011, ...twoLines]), 'CASH_FLOW_STATEMENT', 2011, 'Q2');
+    assert.equal(q2b.length, 2, 'two non-zero lines alike (a zero line does not count): read');
+  });
+
+  const reportedQ2 = (threeMonths: string, firstQuarterRetold = '1013') => [
+    ...filing(QA, [[REV, '1013', ...Q1_11]]),
+    ...filing(QB, [[REV, threeMonths, ...Q2_11], [REV, '2137', ...H1_11]]),
+    ...filing(QD, [[REV, firstQuarterRetold, ...Q1_11], current('2012-03-31')]),
+  ];
+
+  it('keeps a reported quarter its own year-to-date confirmed where a later derivation nets a re-told six months against the same first quarter: no revision, a finding', () => {
+    const h = history([...reportedQ2('1124'), ...filing(QE, [[REV, '2541', ...H1_11], current('2012-06-30'), [REV, '1', '2012-04-01', '2012-06-30']])]);
+    const q2 = versionsOf(h, 'INCOME_STATEMENT', 2011, 'Q2');
+    assert.deepEqual(q2.map((v) => [value(v, 'REVENUE'), v.revisions.length]), [['1124', 0]], 'no version: 2,541 - 1,013 = 1,528 nets a re-told six months against the same first quarter');
+    assert.deepEqual(
+      h.slips.map((s) => [s.kind, s.metric, s.previous.value, s.filed.value, s.implied, s.corrects, s.version_sequence]),
+      [['DERIVED', 'REVENUE', '1124', '1528', '1124', false, 1]],
+    );
+  });
+
+  it('a derivation whose inputs were all told again revises the reported quarter, as a restatement of the whole year-to-date does', () => {
+    const h = history([...reportedQ2('1124', '1217'), ...filing(QE, [[REV, '2541', ...H1_11], current('2012-06-30'), [REV, '1', '2012-04-01', '2012-06-30']])]);
+    const q2 = versionsOf(h, 'INCOME_STATEMENT', 2011, 'Q2');
+    assert.deepEqual(q2.map((v) => value(v, 'REVENUE')), ['1124', '1324']);
+    assert.deepEqual(q2[1]!.revisions.map((r) => [r.metric, r.old_value, r.new_value]), [['REVENUE', '1124', '1324']]);
+    assert.deepEqual(h.slips.filter((s) => s.kind === 'DERIVED'), []);
+  });
+
+  it('replaces a three-month tag its own year-to-date contradicted once a later filing tells that year-to-date again unchanged: a version that revises nothing', () => {
+    const h = history([...reportedQ2('9999'), ...filing(QE, [[REV, '2137', ...H1_11], current('2012-06-30'), [REV, '1', '2012-04-01', '2012-06-30']])]);
+    const [v1, v2] = versionsOf(h, 'INCOME_STATEMENT', 2011, 'Q2');
+    assert.equal(value(v1, 'REVENUE'), '9999', 'the filing reports the quarter itself: its own figure is served first');
+    assert.ok(v2);
+    assert.deepEqual([value(v2, 'REVENUE'), v2.figures.get('REVENUE')!.value_origin, v2.revisions.length], ['1124', 'DERIVED', 0]);
+    assert.deepEqual(h.slips.map((s) => [s.kind, s.previous.value, s.filed.value, s.implied, s.corrects]), [['DERIVED', '9999', '1124', '1124', true]]);
+  });
+
+  it('a later derivation that agrees with neither the tag nor its own year-to-date stays a revision', () => {
+    const h = history([...reportedQ2('9999'), ...filing(QE, [[REV, '2541', ...H1_11], current('2012-06-30'), [REV, '1', '2012-04-01', '2012-06-30']])]);
+    const q2 = versionsOf(h, 'INCOME_STATEMENT', 2011, 'Q2');
+    assert.deepEqual(q2[1]!.revisions.map((r) => [r.old_value, r.new_value]), [['9999', '1528']]);
+    assert.deepEqual(h.slips, []);
+  });
+});

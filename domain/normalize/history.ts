@@ -3,7 +3,7 @@ import type { FiscalPeriod, StatementType } from '../statement-types.ts';
 import { durationClass, FiscalCalendar, type LabelVote } from '../fiscal-calendar.ts';
 import { NO_FACE, type FaceConcepts } from './face-concepts.ts';
 import { CurrencyTally } from './candidates.ts';
-import { FlowStore, isAnnualForm, presentFiling, type CatalogView } from './presentations.ts';
+import { FlowStore, isAnnualForm, presentFiling, type CatalogView, type OwnDerivations } from './presentations.ts';
 import { isSplitRatioFact, stockSplits, type StockSplit } from '../statements/stock-splits.ts';
 import { foldPresentation, statementKey, type BuiltVersion, type ScaleSlip } from './versions.ts';
 
@@ -119,7 +119,7 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
 
   const splits = stockSplits(splitFacts);
   const filedOn = new Map(filings.map((f) => [f.accession, f.filing_date]));
-  const folding: Folding = { store: new FlowStore(), statements: new Map(), versions: [], presented: [], slips: [], presentations: 0, splits, filedOn };
+  const folding: Folding = { store: new FlowStore(), statements: new Map(), versions: [], presented: [], slips: [], presentations: 0, splits, filedOn, ownDerivations: new WeakMap() };
   for (const filing of filings) foldFiling(folding, filing, byAccession.get(filing.accession)!, calendar, catalog, input.face ?? NO_FACE);
   const { versions, presentations, presented, slips } = folding;
   return { calendar, versions, periodic_filings: filings.length, presentations, presented, slips, splits };
@@ -137,6 +137,8 @@ interface Folding {
   splits: readonly StockSplit[];
   /** filing dates by accession: when the figure a later filing recasts was filed */
   filedOn: ReadonlyMap<string, string>;
+  /** what each reported quarter's own filing derived for it (presentations.ts OwnDerivations) */
+  ownDerivations: OwnDerivations;
 }
 
 /**
@@ -146,12 +148,12 @@ interface Folding {
  * deoptimization.
  */
 function foldFiling(h: Folding, filing: FilingInfo, filed: FilingFacts, calendar: FiscalCalendar, catalog: CatalogView, face: FaceConcepts): void {
-  for (const p of presentFiling(filing, filed.facts, calendar, catalog, h.store, face, filed.currency.currency())) {
+  for (const p of presentFiling(filing, filed.facts, calendar, catalog, h.store, face, filed.currency.currency(), h.ownDerivations)) {
     h.presentations++;
     const key = statementKey(p);
     let list = h.statements.get(key);
     if (!list) h.statements.set(key, (list = []));
-    const added = foldPresentation(list, p, filing, h.slips, h.splits, h.filedOn);
+    const added = foldPresentation(list, p, filing, h.slips, h.splits, h.filedOn, h.ownDerivations);
     if (added) h.versions.push(added);
     const current = list[list.length - 1]!;
     h.presented.push({

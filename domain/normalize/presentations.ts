@@ -122,6 +122,7 @@ export function presentFiling(
   store: FlowStore,
   face: FaceConcepts = NO_FACE,
   currency: string | null = reportingCurrency(facts),
+  ownDerivations: OwnDerivations | null = null,
 ): Presentation[] {
   const filingFace = faceFor(face, filing.accession, filing.filing_date) ?? NO_FILING_FACE;
   const choose: Chooser = (list, type) => chooseCandidate(list, type, filingFace);
@@ -163,6 +164,8 @@ export function presentFiling(
     }
   }
 
+  if (!annual && ytd.size > 1) dropMisdatedYearToDate(ytd);
+
   // what this filing says year-to-date becomes the latest knowledge before anything is derived
   for (const p of ytd.values()) {
     const quarters = YTD_QUARTERS[durationClass(p.start, p.end)!];
@@ -189,7 +192,7 @@ export function presentFiling(
       // one call for both cases (no metrics: an empty presentation), so the rarer one compiles along
       const q4 = present(type, p.pos.fiscal_year, 'Q4', own?.start ?? null, own?.end ?? p.end, own?.metrics ?? NO_METRICS, catalog, currency, choose);
       const derived = deriveQuarter(type, p, 4, catalog, store, currency, filing.accession, discrete, choose);
-      fillFromDerived(q4, derived);
+      fillFromDerived(q4, derived, ownDerivations);
       if (own) q4.partial = true;
       for (const [metric, f] of q4.figures) store.set(metric, p.pos.fiscal_year, Q4_MARK, f);
       if (q4.figures.size > 0) out.push(q4);
@@ -223,7 +226,7 @@ export function presentFiling(
       const q = anyPeriod.pos.quarter;
       // anyPeriod is own when there is one; without, an empty presentation (see Q4 above)
       const stmt = present(type, anyPeriod.pos.fiscal_year, periodName(q), own?.start ?? null, anyPeriod.end, own?.metrics ?? NO_METRICS, catalog, currency, choose);
-      fillFromDerived(stmt, cumulative && q > 1 ? deriveQuarter(type, cumulative, q, catalog, store, currency, filing.accession) : null);
+      fillFromDerived(stmt, cumulative && q > 1 ? deriveQuarter(type, cumulative, q, catalog, store, currency, filing.accession) : null, ownDerivations);
       if (annual) stmt.partial = true;
       if (stmt.figures.size > 0) out.push(stmt);
     }
@@ -242,6 +245,44 @@ export function presentFiling(
 type Chooser = ((list: readonly Candidate[], type: StatementType) => { candidate: Candidate; rule: SelectionRule }) & {
   presented?: (concept: string, type: StatementType) => boolean;
 };
+
+/**
+ * A quarterly report telling a year-to-date with the values of a longer year-to-date of the same
+ * year, line for line (SunEdison's 10-Q of 2012-11-09 tagged its nine months of 2011 also as six
+ * months, 38 lines alike): no quarter adds nothing to every line, so one of the two is mis-dated and
+ * the filing does not say which. Neither is read; what earlier filings told of both stays the
+ * knowledge quarters are derived from. At least three lines of a non-zero value must agree, and none
+ * may differ: one-off items (a gain in the first quarter only) legitimately repeat a few lines.
+ */
+function dropMisdatedYearToDate(ytd: Map<string, FlowPeriod>): void {
+  for (const [key, shorter] of ytd) {
+    for (let q = shorter.pos.quarter + 1; q <= 3; q++) {
+      const longerKey = `${shorter.pos.fiscal_year}|${q}`;
+      const longer = ytd.get(longerKey);
+      if (longer === undefined || !sameLineForLine(shorter.metrics, longer.metrics)) continue;
+      ytd.delete(key);
+      ytd.delete(longerKey);
+      break;
+    }
+  }
+}
+
+/** every metric both periods tell has the same value in both, and at least three of them are not zero */
+function sameLineForLine(a: ReadonlyMap<string, Candidate[]>, b: ReadonlyMap<string, Candidate[]>): boolean {
+  let nonZero = 0;
+  for (const [metric, list] of a) {
+    const other = b.get(metric);
+    if (other === undefined) continue;
+    const value = list[0]!.value;
+    if (value !== other[0]!.value) return false;
+    if (!isZero(value)) nonZero++;
+  }
+  return nonZero >= 3;
+}
+
+function isZero(value: string): boolean {
+  return /^-?0*(\.0*)?$/.test(value);
+}
 
 function hasAny(metrics: ReadonlyMap<string, unknown>, names: readonly string[]): boolean {
   for (const name of names) if (metrics.has(name)) return true;
@@ -266,14 +307,28 @@ function keepLargest<P extends Period>(map: Map<string, P>, id: string, p: P): v
 }
 
 /**
- * Adds to a statement what its derived quarter knows and it does not: figures, a start date. One
- * function for the Q4 and the quarter paths, called on every pass (derived null or not), so that
- * the path a run meets first gives the type feedback for both: a quarter's first derived figures,
- * late in a run, otherwise recompiled presentFiling.
+ * For a quarter's figure the filing reports (SOURCE), what the same filing's year-to-date figures
+ * derive for that quarter, where they derive it: whether a company's three-month figure agreed
+ * with its own year-to-date is what tells a later filing's derivation of the quarter from a
+ * re-basing (version rule 10, domain/normalize/versions.ts). Keyed by the figure itself, which
+ * versions carry unchanged until a filing changes it.
  */
-function fillFromDerived(stmt: Presentation, derived: Presentation | null): void {
+export type OwnDerivations = WeakMap<StatementFigure, StatementFigure>;
+
+/**
+ * Adds to a statement what its derived quarter knows and it does not: figures, a start date; of
+ * the figures the filing reports itself, what the derivation says is noted in `own`. One function
+ * for the Q4 and the quarter paths, called on every pass (derived null or not), so that the path a
+ * run meets first gives the type feedback for both: a quarter's first derived figures, late in a
+ * run, otherwise recompiled presentFiling.
+ */
+function fillFromDerived(stmt: Presentation, derived: Presentation | null, own: OwnDerivations | null): void {
   if (derived === null) return;
-  for (const [metric, figure] of derived.figures) if (!stmt.figures.has(metric)) stmt.figures.set(metric, figure);
+  for (const [metric, figure] of derived.figures) {
+    const reported = stmt.figures.get(metric);
+    if (reported === undefined) stmt.figures.set(metric, figure);
+    else if (own !== null && reported.value_origin === 'SOURCE') own.set(reported, figure);
+  }
   if (stmt.period_start === null) stmt.period_start = derived.period_start;
 }
 

@@ -1,11 +1,11 @@
-import { sub } from '../decimal.ts';
+import { add, sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
-import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
+import type { CalculationStep, FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
 import { isSignSlip, signWitness } from '../statements/sign-slips.ts';
 import { splitRecastOf, type StockSplit } from '../statements/stock-splits.ts';
-import { compareFigures, morePrecise, slippedSide } from '../statements/versions.ts';
+import { compareFigures, morePrecise, sameFigure, slippedSide } from '../statements/versions.ts';
 import { sourceFigure, statementFigure } from './figures.ts';
-import type { Alternatives, Presentation } from './presentations.ts';
+import type { Alternatives, OwnDerivations, Presentation } from './presentations.ts';
 
 /** A metric whose value a later filing changed: what it was, what it became, and both filings. */
 export interface FactRevision {
@@ -52,12 +52,13 @@ export function statementKey(p: { statement_type: string; fiscal_year: number; f
 }
 
 /**
- * A later filing's figure 1,000 or 1,000,000 times off the one on record (kind SCALE), or the same
+ * A later filing's figure 1,000 or 1,000,000 times off the one on record (kind SCALE), the same
  * figure with the opposite sign where a witness tells which side is right (kind SIGN,
- * domain/statements/sign-slips.ts): a data-quality finding, never a revision.
+ * domain/statements/sign-slips.ts), or a quarter a later filing only derives against one the
+ * company reported (kind DERIVED, version rule 10): a data-quality finding, never a revision.
  */
 export interface ScaleSlip {
-  kind: 'SCALE' | 'SIGN';
+  kind: 'SCALE' | 'SIGN' | 'DERIVED';
   statement_type: StatementType;
   fiscal_year: number;
   fiscal_period: FiscalPeriod;
@@ -69,8 +70,10 @@ export interface ScaleSlip {
   accession: string;
   /** true when the earlier value was the slip and the later one replaced it */
   corrects: boolean;
-  /** SIGN: the metric whose sign told which side is right; null for SCALE */
+  /** SIGN: the metric whose sign told which side is right; null otherwise */
   witness: string | null;
+  /** DERIVED: what the reported figure's own filing derived for the quarter from its year-to-date; null otherwise */
+  implied: string | null;
 }
 
 /**
@@ -94,7 +97,9 @@ export function continuedFigure(before: StatementFigure, offered: StatementFigur
  * version 1. A later one is compared metric by metric with the latest version by the one rule of
  * `domain/statements/versions.ts`: the same figure (at the coarser precision) changes nothing, a
  * scale slip, or a sign slip a witness decides (domain/statements/sign-slips.ts), is recorded in
- * `slips` and changes nothing unless the later value is the right one, a revised figure makes a version with a
+ * `slips` and changes nothing unless the later value is the right one, so does a derived quarter
+ * against a reported one where the reported figure's own filing decides (rule 10: `ownDerivations`,
+ * what that filing's year-to-date derived for it), a revised figure makes a version with a
  * fact revision, and a figure no earlier version had, or one recast for a stock split the company
  * tagged (`splits`, after the filing of the figure on record, whose date `filedOn` tells by
  * accession, domain/statements/stock-splits.ts), makes a version that revises nothing. A new
@@ -109,6 +114,7 @@ export function foldPresentation(
   slips: ScaleSlip[] = [],
   splits: readonly StockSplit[] = [],
   filedOn: ReadonlyMap<string, string> = NO_DATES,
+  ownDerivations: OwnDerivations = NO_DERIVATIONS,
 ): BuiltVersion | null {
   const latest = versions[versions.length - 1];
   if (!latest) {
@@ -146,12 +152,40 @@ export function foldPresentation(
     const verdict = compareFigures(before, figure);
     if (verdict === 'SAME') {
       const kept = morePrecise(before, figure);
-      if (kept !== before) changes.push([metric, kept]);
+      if (kept !== before) {
+        changes.push([metric, kept]);
+        // the same reported figure: what its first filing's year-to-date said of it still holds
+        const own = ownDerivations.get(before);
+        if (own !== undefined && !ownDerivations.has(kept)) ownDerivations.set(kept, own);
+      }
       continue;
+    }
+    // a quarter this filing only derives against one the company reported (rule 10): the reported
+    // figure's own filing decides whether the difference is a re-basing or a mis-tagged quarter
+    const implied = isDerivedQuarter(figure) && before.value_origin === 'SOURCE' ? ownDerivations.get(before) : undefined;
+    if (implied !== undefined) {
+      // confirmed: the company's quarter agreed with its own year-to-date; the later derivation
+      // nets a re-told year-to-date against one told as before (a re-classified nine months
+      // against the same year, a mis-dated six months against the same first quarter): two
+      // bases, a number nobody reported, so the reported quarter stays. Where every input was
+      // told again differently the company re-told the whole year-to-date: a revision, as ever.
+      // Not confirmed, and the later year-to-date nets to what the first one did: nothing was
+      // restated, the three-month tag was the odd one out and the derived quarter replaces it
+      const confirmed = compareFigures(before, implied) === 'SAME';
+      const kept = confirmed && mixesBases(implied, figure);
+      const corrects = !confirmed && compareFigures(implied, figure) === 'SAME';
+      if (kept || corrects) {
+        slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects, 'DERIVED', null, implied.value));
+        if (corrects) {
+          changes.push([metric, figure]);
+          added = true;
+        }
+        continue;
+      }
     }
     if (verdict === 'SCALE_SLIP') {
       const corrects = slippedSide(before, figure, sameUnitValues(latest.figures, metric, before.unit)) === 'BEFORE';
-      slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects, 'SCALE', null));
+      slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects, 'SCALE', null, null));
       if (corrects) {
         // the figure on record was the slip: the later value fits the statement and replaces it,
         // in a version that revises nothing (no alert: nobody restated anything)
@@ -169,7 +203,7 @@ export function foldPresentation(
     const witness = isSignSlip(before, figure) ? signWitness(metric, (m) => takenFrom(p, latest, m), latest.figures, before.value) : null;
     if (witness !== null) {
       const corrects = (figure.value.charCodeAt(0) === 45 ? -1 : 1) === witness.sign;
-      slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects, 'SIGN', witness.witness));
+      slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects, 'SIGN', witness.witness, null));
       if (corrects) {
         changes.push([metric, figure]);
         added = true;
@@ -222,12 +256,40 @@ export function foldPresentation(
     revisions,
     recasts,
   };
-  for (const s of slipped) slips.push(scaleSlip(s, s.metric, v.version_sequence, s.previous, s.filed, s.accession, s.corrects, s.kind, s.witness));
+  for (const s of slipped) slips.push(scaleSlip(s, s.metric, v.version_sequence, s.previous, s.filed, s.accession, s.corrects, s.kind, s.witness, s.implied));
   versions.push(v);
   return v;
 }
 
 const NO_DATES: ReadonlyMap<string, string> = new Map();
+const NO_DERIVATIONS: OwnDerivations = new WeakMap();
+
+/**
+ * Whether a later derivation of a quarter takes one side as the reported quarter's own filing had
+ * it and the other told differently since: the year-to-date it starts from (the base) and what is
+ * subtracted (the earlier year-to-date, or the quarters an annual report told), each compared as
+ * the same figure. A re-told year-to-date netted against one nobody re-told with it.
+ */
+function mixesBases(own: StatementFigure, later: StatementFigure): boolean {
+  const a = own.calculation_steps;
+  const b = later.calculation_steps;
+  if (!a || !b || a.length < 2 || b.length < 2) return false;
+  const baseKept = sameFigure(a[0]!, b[0]!);
+  const subtractedKept = sameFigure({ value: subtracted(a) }, { value: subtracted(b) });
+  return baseKept !== subtractedKept;
+}
+
+/** what a derivation subtracts from its base, in all */
+function subtracted(steps: readonly CalculationStep[]): string {
+  let total = '0';
+  for (let i = 1; i < steps.length; i++) total = steps[i]!.operation === 'subtract' ? add(total, steps[i]!.value) : sub(total, steps[i]!.value);
+  return total;
+}
+
+/** a discrete quarter or Q4 derived from year-to-date figures (not an imputed total) */
+function isDerivedQuarter(f: StatementFigure): boolean {
+  return f.value_origin === 'DERIVED' && (f.mapping_type === 'DERIVED_DISCRETE_QUARTER' || f.mapping_type === 'DERIVED_Q4');
+}
 
 /**
  * What folding compares with the figure on record (`before`) for a metric the presentation
@@ -265,6 +327,7 @@ function scaleSlip(
   corrects: boolean,
   kind: ScaleSlip['kind'],
   witness: string | null,
+  implied: string | null,
 ): ScaleSlip {
   return {
     kind,
@@ -278,5 +341,6 @@ function scaleSlip(
     accession,
     corrects,
     witness,
+    implied,
   };
 }

@@ -392,3 +392,96 @@ export function measureFsds(corpus: Corpus): AgreementMeasure & { companies: num
   out.companies = companies.size;
   return out;
 }
+
+export interface MisdatedMeasure {
+  /** "cik accession start..shorter end = start..longer end (n lines)" for every such pair of the corpus */
+  pairs: string[];
+  /** served figures (any version) computed from either period of such a pair */
+  figures_from_them: string[];
+}
+
+/**
+ * Year-to-date periods a quarterly report tells with the values of a longer year-to-date of the
+ * same start, concept for concept (at least three non-zero, none differing), found in the raw
+ * companyfacts apart from the normalizer (which compares catalog metrics); and every figure of any
+ * stored version whose calculation steps take a value of such a period from that filing.
+ */
+export function measureMisdatedYearToDate(corpus: Corpus): MisdatedMeasure {
+  const pairs: string[] = [];
+  const misdated = new Set<string>();
+  for (const [cik, facts] of corpus.facts) {
+    // accession|start -> end -> concept|unit -> value
+    const periods = new Map<string, Map<string, Map<string, string>>>();
+    for (const f of facts) {
+      if (f.start === null || !/^10-Q(\/A)?$/.test(f.form)) continue;
+      const days = daysBetween(f.start, f.end);
+      if (days < 80 || days > 290) continue;
+      const id = `${f.accession}|${f.start}`;
+      let ends = periods.get(id);
+      if (!ends) periods.set(id, (ends = new Map()));
+      let values = ends.get(f.end);
+      if (!values) ends.set(f.end, (values = new Map()));
+      values.set(`${f.concept}|${f.unit}`, f.value);
+    }
+    for (const [id, ends] of periods) {
+      const sorted = [...ends.keys()].sort();
+      for (let i = 0; i < sorted.length; i++) {
+        for (let j = i + 1; j < sorted.length; j++) {
+          const a = ends.get(sorted[i]!)!;
+          const b = ends.get(sorted[j]!)!;
+          let alike = 0;
+          let differ = 0;
+          for (const [k, v] of a) {
+            const w = b.get(k);
+            if (w === undefined) continue;
+            if (!dec(v).equals(dec(w))) differ++;
+            else if (!dec(v).isZero()) alike++;
+          }
+          if (differ > 0 || alike < 3) continue;
+          const [accession, start] = id.split('|') as [string, string];
+          pairs.push(`${cik} ${accession} ${start}..${sorted[i]} = ${start}..${sorted[j]} (${alike} lines)`);
+          misdated.add(`${accession}|${start}|${sorted[i]}`);
+          misdated.add(`${accession}|${start}|${sorted[j]}`);
+        }
+      }
+    }
+  }
+  const figures: string[] = [];
+  for (const [key, versions] of corpus.statements) {
+    for (const v of versions) {
+      for (const [metric, f] of Object.entries(v.figures)) {
+        if (f.calculation_steps?.some((s) => misdated.has(`${s.source_accession}|${s.period_start}|${s.period_end}`))) figures.push(`${key}|${v.version_sequence} ${metric} ${f.value}`);
+      }
+    }
+  }
+  return { pairs, figures_from_them: figures };
+}
+
+export interface DerivedOverReportedMeasure {
+  /** fact revisions where a later version's derived quarter replaced a figure the company reported */
+  revisions: number;
+  versions: number;
+  /** DQ_DERIVED_QUARTER_CONFLICT findings, and those whose statement does not serve the side the finding says */
+  findings: number;
+  served_otherwise: string[];
+}
+
+/** Derived quarters against reported ones (version rule 10): what still revises, and whether each finding's served side is served. */
+export async function measureDerivedOverReported(sql: Sql): Promise<DerivedOverReportedMeasure> {
+  const [revised] = await sql<{ revisions: number; versions: number }[]>`
+    SELECT count(*)::int AS revisions, count(DISTINCT r.statement_version_id)::int AS versions
+    FROM fact_revisions r JOIN statement_versions v ON v.statement_version_id = r.statement_version_id
+      JOIN statement_versions p ON p.statement_version_id = r.previous_version_id
+    WHERE v.figures -> r.metric ->> 'value_origin' = 'DERIVED' AND coalesce(p.figures -> r.metric ->> 'value_origin', 'SOURCE') = 'SOURCE'`;
+  const findings = await sql<{ label: string; served: string; previous: string; filed: string; latest: string | null }[]>`
+    SELECT i.cik || ' ' || i.statement_type || ' ' || i.fiscal_year || ' ' || i.fiscal_period || ' ' || i.metric AS label,
+      i.evidence ->> 'served' AS served, i.evidence -> 'previous' ->> 'value' AS previous, i.evidence -> 'filed' ->> 'value' AS filed,
+      (SELECT l.figures -> i.metric ->> 'value' FROM statement_versions l
+        WHERE (l.cik, l.statement_type, l.fiscal_year, l.fiscal_period) = (i.cik, i.statement_type, i.fiscal_year, i.fiscal_period)
+        ORDER BY l.version_sequence DESC LIMIT 1) AS latest
+    FROM dq_issues i WHERE i.rule_code = 'DQ_DERIVED_QUARTER_CONFLICT'`;
+  const servedOtherwise = findings
+    .filter((f) => f.latest === null || !dec(f.latest).equals(dec(f.served === 'filed' ? f.filed : f.previous)))
+    .map((f) => `${f.label}: served ${f.latest}, finding says ${f.served}`);
+  return { revisions: revised!.revisions, versions: revised!.versions, findings: findings.length, served_otherwise: servedOtherwise };
+}

@@ -1,5 +1,5 @@
 import { connect } from '../../db/client.ts';
-import { loadCorpus, measureAlerts, measureFrames, measureFsds, measureQ4, measureRestatedQuarters, measureSplitRecasts } from './fidelity-measures.ts';
+import { loadCorpus, measureAlerts, measureDerivedOverReported, measureFrames, measureFsds, measureMisdatedYearToDate, measureQ4, measureRestatedQuarters, measureSplitRecasts } from './fidelity-measures.ts';
 
 /** Prints the fidelity measures of one ingested database: `tsx test/helpers/fidelity-report.ts <database url>`. */
 const sql = connect(process.argv[2] ?? process.env.DATABASE_URL!);
@@ -12,6 +12,8 @@ try {
     frames: measureFrames(corpus),
     fsds: measureFsds(corpus),
     split_recasts: await measureSplitRecasts(sql, corpus).then((m) => ({ ...m, splits: Object.fromEntries(m.splits) })),
+    misdated_year_to_date: measureMisdatedYearToDate(corpus),
+    derived_over_reported: await measureDerivedOverReported(sql),
   };
   console.log(JSON.stringify(report, null, 2));
 } finally {
