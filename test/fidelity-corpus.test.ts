@@ -11,6 +11,7 @@ import {
   measureQ4,
   measureRestatedQuarters,
   measureSplitRecasts,
+  measureWorkingCapitalSigns,
   type Corpus,
 } from './helpers/fidelity-measures.ts';
 import { get } from './helpers/http.ts';
@@ -247,6 +248,26 @@ describe('later figures add versions that revise nothing', () => {
       [1, '0000945436-12-000174', '92000000', 'previous', 'EPS_BASIC'],
       [2, '0000945436-13-000129', '98600000', 'previous', 'EPS_BASIC'],
     ]);
+  });
+
+  it('a working-capital line two filings told with opposite signs is served with the sign its balance sheet movement gives (whole corpus)', async () => {
+    const m = measureWorkingCapitalSigns(corpus);
+    assert.ok(m.flipped >= 20 && m.decidable >= 20, `flipped ${m.flipped}, decidable ${m.decidable}`);
+    // one left, and not a sign slip of the figure on record: Herc's FY2017 accrued liabilities, 19.4M,
+    // restated to 26.8M by the 10-K of 2019, then told as -19.4M by the 10-K of 2020 (the first value
+    // negated, against the restated one): a revision of 26.8M (README, Known gaps)
+    assert.deepEqual(m.served_against_balance, ['0001364479 2017 FY CHANGE_IN_ACCRUED_LIABILITIES -19400000 (ACCRUED_LIABILITIES 88200000 -> 113300000)'], 'main before the balance witness served SunEdison Q1 2012 receivables against it too');
+    const [findings] = await svc.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM dq_issues WHERE rule_code = 'DQ_SIGN_SLIP_FILED' AND statement_type = 'CASH_FLOW_STATEMENT' AND evidence ->> 'witness' IN ('ACCOUNTS_RECEIVABLE', 'INVENTORY', 'PREPAID_EXPENSES_AND_OTHER_CURRENT_ASSETS', 'ACCOUNTS_PAYABLE', 'ACCRUED_LIABILITIES')`;
+    assert.ok(findings!.n >= 30, `balance-witnessed sign slips: ${findings!.n}`);
+  });
+
+  it("a derived quarter whose year-to-date inputs each flipped in another filing stays a revision: Herc's Q2 2019 accrued liabilities (neither -17.3M nor 17.3M is the quarter)", async () => {
+    const list = await versions(HERC, 'CASH_FLOW_STATEMENT', 2019, 'Q2');
+    assert.deepEqual(list.map((v) => v.figures.CHANGE_IN_ACCRUED_LIABILITIES.value), ['-17300000', '17300000']);
+    const [slip] = await svc.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM dq_issues WHERE cik = ${HERC} AND rule_code = 'DQ_SIGN_SLIP_FILED' AND fiscal_year = 2019 AND fiscal_period = 'Q2' AND metric = 'CHANGE_IN_ACCRUED_LIABILITIES'`;
+    assert.equal(slip!.n, 0);
   });
 
   it('no version that only adds figures records an alert or a fact revision', async () => {

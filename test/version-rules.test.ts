@@ -12,7 +12,7 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { leadingPlace } from '../domain/decimal.ts';
-import { isSignSlip, signWitness } from '../domain/statements/sign-slips.ts';
+import { balanceWitness, isSignSlip, signWitness } from '../domain/statements/sign-slips.ts';
 import { splitFactors, splitRecastOf, stockSplits } from '../domain/statements/stock-splits.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
@@ -461,6 +461,58 @@ describe('sign slips', () => {
       ...filing(Q3, [NINE, [NI_TAG, '92000000', ...QUARTER]]),
     ]);
     assert.deepEqual(versionsOf(common, 'INCOME_STATEMENT', 2012, 'Q1')[1]!.revisions.map((r) => r.metric), ['NET_INCOME'], 'preferred dividends between: a loss per share says nothing');
+  });
+});
+
+describe('sign slips of working-capital lines, witnessed by the balance sheet', () => {
+  const AR_CHANGE = 'us-gaap:IncreaseDecreaseInAccountsReceivable';
+  const AR = 'us-gaap:AccountsReceivableNetCurrent';
+  const ASSETS = 'us-gaap:Assets';
+  const K10: Filing = { accession: '0000000042-11-000005', form: '10-K', filed: '2011-02-14', fy: 2010, fp: 'FY' };
+  const K11: Filing = { accession: '0000000042-12-000005', form: '10-K', filed: '2012-02-14', fy: 2011, fp: 'FY' };
+  const Y10: [string, string] = ['2010-01-01', '2010-12-31'];
+  const balances = (f: Filing, rows: [end: string, receivables: string][]) =>
+    filing(f, rows.flatMap(([end, receivables]): Row[] => [[AR, receivables, null, end], [ASSETS, '90000000', null, end]]));
+
+  it('take the sign of the balance movement the line reports, where the balance moved by half to twice its amount', () => {
+    assert.deepEqual(balanceWitness('CHANGE_IN_RECEIVABLES', '56400000', '202900000', '258400000'), { sign: -1, witness: 'ACCOUNTS_RECEIVABLE' }, 'receivables that grew used cash');
+    assert.deepEqual(balanceWitness('CHANGE_IN_ACCRUED_LIABILITIES', '-17300000', '100000000', '84400000'), { sign: -1, witness: 'ACCRUED_LIABILITIES' }, 'accruals that shrank used cash');
+    assert.deepEqual(balanceWitness('CHANGE_IN_PAYABLES', '5000000', '10000000', '19000000'), { sign: 1, witness: 'ACCOUNTS_PAYABLE' });
+    assert.equal(balanceWitness('CHANGE_IN_RECEIVABLES', '56400000', '202900000', '220000000'), null, 'moved by 0.3 of the amount: says nothing');
+    assert.equal(balanceWitness('CHANGE_IN_RECEIVABLES', '56400000', '202900000', '340000000'), null, 'moved by 2.4 times the amount: says nothing');
+    assert.equal(balanceWitness('CHANGE_IN_RECEIVABLES', '56400000', undefined, '258400000'), null, 'no opening balance');
+    assert.equal(balanceWitness('DEFERRED_INCOME_TAXES', '56400000', '1', '2'), null, 'no balance witness for other lines');
+  });
+
+  it('serve the later value where the balance sheet sides with it: a version that revises nothing and a finding', () => {
+    const h = history([
+      // receivables grew by 231M, tagged as a decrease (-231M, served as a cash inflow of 231M)
+      ...balances(K10, [['2009-12-31', '1000000000'], ['2010-12-31', '1231000000']]),
+      ...filing(K10, [[AR_CHANGE, '-231000000', ...Y10]]),
+      ...balances(K11, [['2010-12-31', '1231000000'], ['2011-12-31', '1300000000']]),
+      ...filing(K11, [[AR_CHANGE, '231000000', ...Y10], [AR_CHANGE, '69000000', '2011-01-01', '2011-12-31']]),
+    ]);
+    const [v1, v2] = versionsOf(h, 'CASH_FLOW_STATEMENT', 2010, 'FY');
+    assert.equal(v1!.figures.get('CHANGE_IN_RECEIVABLES')!.value, '231000000');
+    assert.ok(v2, 'the corrected sign makes a version');
+    assert.deepEqual([v2.figures.get('CHANGE_IN_RECEIVABLES')!.value, v2.revisions.length], ['-231000000', 0]);
+    assert.deepEqual(h.slips.map((s) => [s.kind, s.metric, s.corrects, s.witness]), [['SIGN', 'CHANGE_IN_RECEIVABLES', true, 'ACCOUNTS_RECEIVABLE']]);
+  });
+
+  it('keep the figure on record where the balance sheet sides with it, and leave a revision where the balance moved by another amount', () => {
+    const flipped = (closing: string) =>
+      history([
+        ...balances(K10, [['2009-12-31', '1000000000'], ['2010-12-31', closing]]),
+        ...filing(K10, [[AR_CHANGE, '231000000', ...Y10]]),
+        ...balances(K11, [['2010-12-31', closing], ['2011-12-31', '1300000000']]),
+        ...filing(K11, [[AR_CHANGE, '-231000000', ...Y10], [AR_CHANGE, '69000000', '2011-01-01', '2011-12-31']]),
+      ]);
+    const kept = flipped('1231000000');
+    assert.deepEqual(versionsOf(kept, 'CASH_FLOW_STATEMENT', 2010, 'FY').map((v) => v.figures.get('CHANGE_IN_RECEIVABLES')!.value), ['-231000000']);
+    assert.deepEqual(kept.slips.map((s) => [s.kind, s.corrects]), [['SIGN', false]]);
+    const unwitnessed = flipped('1020000000');
+    assert.deepEqual(versionsOf(unwitnessed, 'CASH_FLOW_STATEMENT', 2010, 'FY')[1]!.revisions.map((r) => [r.old_value, r.new_value]), [['-231000000', '231000000']]);
+    assert.deepEqual(unwitnessed.slips, []);
   });
 });
 

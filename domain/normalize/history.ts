@@ -3,9 +3,10 @@ import type { FiscalPeriod, StatementType } from '../statement-types.ts';
 import { durationClass, FiscalCalendar, type LabelVote } from '../fiscal-calendar.ts';
 import { NO_FACE, type FaceConcepts } from './face-concepts.ts';
 import { CurrencyTally } from './candidates.ts';
-import { FlowStore, isAnnualForm, presentFiling, type CatalogView, type OwnDerivations } from './presentations.ts';
+import { FlowStore, isAnnualForm, presentFiling, type CatalogView } from './presentations.ts';
+import { daysBetween } from '../dates.ts';
 import { isSplitRatioFact, stockSplits, type StockSplit } from '../statements/stock-splits.ts';
-import { foldPresentation, statementKey, type BuiltVersion, type ScaleSlip } from './versions.ts';
+import { foldPresentation, statementKey, type BuiltVersion, type FoldContext, type ScaleSlip } from './versions.ts';
 
 /** Only periodic reports build statements; proxies, 8-Ks and registration statements never do. */
 export const PERIODIC_FORMS: ReadonlySet<string> = new Set([
@@ -119,26 +120,45 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
 
   const splits = stockSplits(splitFacts);
   const filedOn = new Map(filings.map((f) => [f.accession, f.filing_date]));
-  const folding: Folding = { store: new FlowStore(), statements: new Map(), versions: [], presented: [], slips: [], presentations: 0, splits, filedOn, ownDerivations: new WeakMap() };
+  const statements = new Map<string, BuiltVersion[]>();
+  const folding: Folding = {
+    store: new FlowStore(),
+    statements,
+    versions: [],
+    presented: [],
+    slips: [],
+    presentations: 0,
+    splits,
+    filedOn,
+    ownDerivations: new WeakMap(),
+    balanceAt: (metric, date) => balanceAt(statements, calendar, metric, date),
+  };
   for (const filing of filings) foldFiling(folding, filing, byAccession.get(filing.accession)!, calendar, catalog, input.face ?? NO_FACE);
   const { versions, presentations, presented, slips } = folding;
   return { calendar, versions, periodic_filings: filings.length, presentations, presented, slips, splits };
 }
 
+/**
+ * A balance-sheet figure at a date as the statements folded so far stand: the latest version of the
+ * balance sheet of the fiscal period the date falls in, where its date is within a week of it
+ * (52/53-week years end on a weekday near the month's end).
+ */
+function balanceAt(statements: ReadonlyMap<string, BuiltVersion[]>, calendar: FiscalCalendar, metric: string, date: string): string | undefined {
+  const pos = calendar.locate(date);
+  const list = statements.get(statementKey({ statement_type: 'BALANCE_SHEET', fiscal_year: pos.fiscal_year, fiscal_period: pos.quarter === 4 ? 'FY' : `Q${pos.quarter}` }));
+  const latest = list?.[list.length - 1];
+  if (latest === undefined || Math.abs(daysBetween(latest.period_end, date)) > 7) return undefined;
+  return latest.figures.get(metric)?.value;
+}
+
 /** What buildStatementHistory has folded so far, filing by filing. */
-interface Folding {
+interface Folding extends FoldContext {
   store: FlowStore;
   /** versions by statementKey, oldest first */
   statements: Map<string, BuiltVersion[]>;
   versions: BuiltVersion[];
   presented: PresentedStatement[];
-  slips: ScaleSlip[];
   presentations: number;
-  splits: readonly StockSplit[];
-  /** filing dates by accession: when the figure a later filing recasts was filed */
-  filedOn: ReadonlyMap<string, string>;
-  /** what each reported quarter's own filing derived for it (presentations.ts OwnDerivations) */
-  ownDerivations: OwnDerivations;
 }
 
 /**
@@ -153,7 +173,7 @@ function foldFiling(h: Folding, filing: FilingInfo, filed: FilingFacts, calendar
     const key = statementKey(p);
     let list = h.statements.get(key);
     if (!list) h.statements.set(key, (list = []));
-    const added = foldPresentation(list, p, filing, h.slips, h.splits, h.filedOn, h.ownDerivations);
+    const added = foldPresentation(list, p, filing, h);
     if (added) h.versions.push(added);
     const current = list[list.length - 1]!;
     h.presented.push({

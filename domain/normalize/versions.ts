@@ -1,7 +1,8 @@
 import { add, sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { CalculationStep, FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
-import { isSignSlip, signWitness } from '../statements/sign-slips.ts';
+import { balanceWitness, isSignSlip, signWitness, witnessBalance } from '../statements/sign-slips.ts';
+import { addDays } from '../dates.ts';
 import { splitRecastOf, type StockSplit } from '../statements/stock-splits.ts';
 import { compareFigures, morePrecise, sameFigure, slippedSide } from '../statements/versions.ts';
 import { sourceFigure, statementFigure } from './figures.ts';
@@ -107,15 +108,8 @@ export function continuedFigure(before: StatementFigure, offered: StatementFigur
  * figures with their original provenance; a same figure keeps the more precise text, a slipped
  * one the previous value under the SCALE_SLIP_PREVIOUS_VALUE_KEPT (SIGN_SLIP_PREVIOUS_VALUE_KEPT) override.
  */
-export function foldPresentation(
-  versions: BuiltVersion[],
-  p: Presentation,
-  filing: FilingInfo,
-  slips: ScaleSlip[] = [],
-  splits: readonly StockSplit[] = [],
-  filedOn: ReadonlyMap<string, string> = NO_DATES,
-  ownDerivations: OwnDerivations = NO_DERIVATIONS,
-): BuiltVersion | null {
+export function foldPresentation(versions: BuiltVersion[], p: Presentation, filing: FilingInfo, context: Partial<FoldContext> = {}): BuiltVersion | null {
+  const { slips = [], splits = NO_SPLITS, filedOn = NO_DATES, ownDerivations = NO_DERIVATIONS, balanceAt = NO_BALANCES } = context;
   const latest = versions[versions.length - 1];
   if (!latest) {
     const v: BuiltVersion = {
@@ -200,9 +194,11 @@ export function foldPresentation(
     // the same figure with the opposite sign: one of the two filings tagged the sign wrong, and a
     // figure whose sign must agree (not flipped by this filing too) tells which; without one it
     // stays a revision below
-    const witness = isSignSlip(before, figure) ? signWitness(metric, (m) => takenFrom(p, latest, m), latest.figures, before.value) : null;
+    const witness = isSignSlip(before, figure)
+      ? (signWitness(metric, (m) => takenFrom(p, latest, m), latest.figures, before.value) ?? balanceSignWitness(metric, before, p, figure, balanceAt))
+      : null;
     if (witness !== null) {
-      const corrects = (figure.value.charCodeAt(0) === 45 ? -1 : 1) === witness.sign;
+      const corrects = signOf(figure.value) === witness.sign;
       slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects, 'SIGN', witness.witness, null));
       if (corrects) {
         changes.push([metric, figure]);
@@ -261,8 +257,51 @@ export function foldPresentation(
   return v;
 }
 
+/** What folding knows beside the statement's own versions, and where it records its findings. */
+export interface FoldContext {
+  /** scale, sign and derived-quarter findings (ScaleSlip), appended */
+  slips: ScaleSlip[];
+  /** the stock splits the company tagged */
+  splits: readonly StockSplit[];
+  /** filing dates by accession: when the figure a later filing recasts was filed */
+  filedOn: ReadonlyMap<string, string>;
+  /** what each reported quarter's own filing derived for it (rule 10) */
+  ownDerivations: OwnDerivations;
+  /** a balance-sheet figure at a date (within a week) as the statements stand, for the working-capital sign witness */
+  balanceAt: (metric: string, date: string) => string | undefined;
+}
+
+const NO_SPLITS: readonly StockSplit[] = [];
 const NO_DATES: ReadonlyMap<string, string> = new Map();
 const NO_DERIVATIONS: OwnDerivations = new WeakMap();
+const NO_BALANCES = (): undefined => undefined;
+
+/**
+ * The balance sheet's word on a working-capital line's sign over the figure's period
+ * (sign-slips.ts balanceWitness). A derived quarter is decided only where the side the balance
+ * sheet agrees with also has each of its year-to-date inputs at the sign the balance sheet gives
+ * over that input's own period: a later filing that flipped one input and an earlier one that
+ * flipped the other net to the same digits with opposite signs, and neither is the quarter.
+ */
+function balanceSignWitness(metric: string, before: StatementFigure, p: Presentation, figure: StatementFigure, balanceAt: FoldContext['balanceAt']): { sign: 1 | -1; witness: string } | null {
+  const balance = witnessBalance(metric);
+  const start = figure.period_start ?? p.period_start;
+  if (balance === undefined || start === null) return null;
+  const over = (from: string, to: string, amount: string) => balanceWitness(metric, amount, balanceAt(balance, addDays(from, -1)), balanceAt(balance, to));
+  const witness = over(start, figure.period_end, before.value);
+  if (witness === null) return null;
+  const chosen = signOf(before.value) === witness.sign ? before : figure;
+  for (const step of chosen.calculation_steps ?? []) {
+    if (step.period_start === null) return null;
+    const input = over(step.period_start, step.period_end, step.value);
+    if (input === null || input.sign !== signOf(step.value)) return null;
+  }
+  return witness;
+}
+
+function signOf(value: string): 1 | -1 {
+  return value.charCodeAt(0) === 45 ? -1 : 1;
+}
 
 /**
  * Whether a later derivation of a quarter takes one side as the reported quarter's own filing had

@@ -11,7 +11,9 @@ import { sameFigure, type ComparedValue } from './versions.ts';
  * (preferred dividends come off it): a positive EPS means a positive net income, a negative one
  * only where the income available to common is net income's amount or not on record. With such a witness the side it agrees with is served
  * and the other recorded as a data-quality finding, never a revision; without one, the change
- * stays a revision as any other (nothing tells which filing erred).
+ * stays a revision as any other (nothing tells which filing erred). The working-capital lines of
+ * the cash-flow statement have the balance sheet for a witness: the movement of the balance they
+ * report over the period (balanceWitness).
  */
 
 /** the later value is the earlier one negated: opposite signs, neither zero, the same figure once negated */
@@ -74,3 +76,44 @@ export function signWitness(
   }
   return null;
 }
+
+/**
+ * Working-capital lines of the cash-flow statement and the balance-sheet line whose movement each
+ * reports, with the direction of the cash effect the catalog serves them in (an asset that grew
+ * used cash: negative; a liability that grew kept cash: positive).
+ */
+const BALANCE_WITNESSES: Readonly<Record<string, { balance: string; direction: 1 | -1 }>> = {
+  CHANGE_IN_RECEIVABLES: { balance: 'ACCOUNTS_RECEIVABLE', direction: -1 },
+  CHANGE_IN_INVENTORIES: { balance: 'INVENTORY', direction: -1 },
+  CHANGE_IN_PREPAID_AND_OTHER_ASSETS: { balance: 'PREPAID_EXPENSES_AND_OTHER_CURRENT_ASSETS', direction: -1 },
+  CHANGE_IN_PAYABLES: { balance: 'ACCOUNTS_PAYABLE', direction: 1 },
+  CHANGE_IN_ACCRUED_LIABILITIES: { balance: 'ACCRUED_LIABILITIES', direction: 1 },
+};
+
+/** the balance-sheet line a working-capital line of the cash-flow statement reports the movement of, or undefined */
+export function witnessBalance(metric: string): string | undefined {
+  return BALANCE_WITNESSES[metric]?.balance;
+}
+
+/**
+ * The sign a working-capital line must have by the balance sheet's own movement over its period
+ * (`opening` at the day before the period starts, `closing` at its end): receivables that grew by
+ * about the line's amount mean a negative cash effect. The balance speaks only where it moved by
+ * between half and twice the line's amount (`amount`, either side's digits): acquisitions,
+ * currency and write-offs move balances too, and a movement of another size says nothing of the
+ * line's sign. Null for other metrics, a balance not on record at either date, or a movement of
+ * another size.
+ */
+export function balanceWitness(metric: string, amount: string, opening: string | undefined, closing: string | undefined): { sign: 1 | -1; witness: string } | null {
+  const w = BALANCE_WITNESSES[metric];
+  if (!w || opening === undefined || closing === undefined) return null;
+  const moved = dec(closing).minus(dec(opening));
+  const size = dec(amount).abs();
+  if (moved.isZero() || size.isZero()) return null;
+  const ratio = moved.abs().dividedBy(size);
+  if (ratio.lessThan(HALF) || ratio.greaterThan(TWO)) return null;
+  return { sign: moved.isNegative() === (w.direction === 1) ? -1 : 1, witness: w.balance };
+}
+
+const HALF = dec('0.5');
+const TWO = dec('2');

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Sql } from '../../db/client.ts';
 import { unpackFigure, type StoredFigure } from '../../db/figure-storage.ts';
-import { daysBetween } from '../../domain/dates.ts';
+import { addDays, daysBetween } from '../../domain/dates.ts';
 import { dec } from '../../domain/decimal.ts';
 import type { Fact } from '../../domain/facts.ts';
 import { isScaleSlip, sameFigure } from '../../domain/statements/versions.ts';
@@ -484,4 +484,70 @@ export async function measureDerivedOverReported(sql: Sql): Promise<DerivedOverR
     .filter((f) => f.latest === null || !dec(f.latest).equals(dec(f.served === 'filed' ? f.filed : f.previous)))
     .map((f) => `${f.label}: served ${f.latest}, finding says ${f.served}`);
   return { revisions: revised!.revisions, versions: revised!.versions, findings: findings.length, served_otherwise: servedOtherwise };
+}
+
+export interface WorkingCapitalSignMeasure {
+  /** working-capital periods two periodic filings tagged with the same digits and opposite signs */
+  flipped: number;
+  /** of those, served where the balance sheet moved by half to twice the amount over the period */
+  decidable: number;
+  /** served with the sign opposite to that movement's cash effect */
+  served_against_balance: string[];
+}
+
+/** tagged concept -> the served metric, its balance-sheet line and the cash effect of that line's growth (1 or -1) */
+const WORKING_CAPITAL: Readonly<Record<string, { metric: string; balance: string; growth: 1 | -1 }>> = {
+  IncreaseDecreaseInReceivables: { metric: 'CHANGE_IN_RECEIVABLES', balance: 'ACCOUNTS_RECEIVABLE', growth: -1 },
+  IncreaseDecreaseInAccountsReceivable: { metric: 'CHANGE_IN_RECEIVABLES', balance: 'ACCOUNTS_RECEIVABLE', growth: -1 },
+  IncreaseDecreaseInInventories: { metric: 'CHANGE_IN_INVENTORIES', balance: 'INVENTORY', growth: -1 },
+  IncreaseDecreaseInPrepaidDeferredExpenseAndOtherAssets: { metric: 'CHANGE_IN_PREPAID_AND_OTHER_ASSETS', balance: 'PREPAID_EXPENSES_AND_OTHER_CURRENT_ASSETS', growth: -1 },
+  IncreaseDecreaseInAccountsPayable: { metric: 'CHANGE_IN_PAYABLES', balance: 'ACCOUNTS_PAYABLE', growth: 1 },
+  IncreaseDecreaseInAccruedLiabilities: { metric: 'CHANGE_IN_ACCRUED_LIABILITIES', balance: 'ACCRUED_LIABILITIES', growth: 1 },
+};
+
+/**
+ * Working-capital lines whose sign two filings disagree on, measured from the raw companyfacts:
+ * every period a company tagged with a value and its negation (periodic forms), where the service
+ * serves that very period and tag; the balance sheets the service serves at the period's start and
+ * end tell the cash effect's sign where the balance moved by half to twice the amount. Each served
+ * figure against it is listed.
+ */
+export function measureWorkingCapitalSigns(corpus: Corpus): WorkingCapitalSignMeasure {
+  const out: WorkingCapitalSignMeasure = { flipped: 0, decidable: 0, served_against_balance: [] };
+  for (const [cik, facts] of corpus.facts) {
+    const told = new Map<string, Set<string>>();
+    for (const f of facts) {
+      if (f.start === null || !(f.concept in WORKING_CAPITAL) || !PERIODIC.test(f.form)) continue;
+      const id = `${f.concept}|${f.start}|${f.end}`;
+      const values = told.get(id) ?? new Set<string>();
+      values.add(dec(f.value).toString());
+      told.set(id, values);
+    }
+    // the latest version of each of the company's statements, by type and period
+    const latest: StoredVersion[] = [];
+    for (const [key, versions] of corpus.statements) if (key.startsWith(`${cik}|`)) latest.push(versions[versions.length - 1]!);
+    const balanceAt = (metric: string, date: string) => {
+      const v = latest.find((s) => s.statement_type === 'BALANCE_SHEET' && Math.abs(daysBetween(s.period_end, date)) <= 7);
+      return v?.figures[metric]?.value;
+    };
+    for (const [id, values] of told) {
+      if (![...values].some((v) => v !== '0' && values.has(dec(v).negated().toString()))) continue;
+      const [concept, start, end] = id.split('|') as [string, string, string];
+      const wc = WORKING_CAPITAL[concept]!;
+      const statement = latest.find((s) => s.statement_type === 'CASH_FLOW_STATEMENT' && s.period_start === start && s.period_end === end);
+      const served = statement?.figures[wc.metric];
+      if (!statement || !served || served.source_xbrl_concept !== `us-gaap:${concept}`) continue;
+      out.flipped++;
+      const opening = balanceAt(wc.balance, addDays(start, -1));
+      const closing = balanceAt(wc.balance, end);
+      if (opening === undefined || closing === undefined) continue;
+      const moved = dec(closing).minus(dec(opening));
+      const ratio = moved.abs().dividedBy(dec(served.value).abs());
+      if (moved.isZero() || ratio.lessThan(0.5) || ratio.greaterThan(2)) continue;
+      out.decidable++;
+      const expected = (moved.isNegative() ? -1 : 1) * wc.growth;
+      if ((dec(served.value).isNegative() ? -1 : 1) !== expected) out.served_against_balance.push(`${cik} ${statement.fiscal_year} ${statement.fiscal_period} ${wc.metric} ${served.value} (${wc.balance} ${opening} -> ${closing})`);
+    }
+  }
+  return out;
 }
