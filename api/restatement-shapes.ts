@@ -1,3 +1,4 @@
+import { SPLIT_EVIDENCE } from '../domain/statements/stock-splits.ts';
 import { z } from 'zod';
 import type { FactRevisionRow, SplitRecastRow } from '../db/restatement-read.ts';
 import { availablePeriods, statementVersions } from '../db/statement-read.ts';
@@ -125,8 +126,13 @@ export const SplitRecastOut = z.object({
   new_value: DecimalString.describe('value on this version, on the new share basis'),
   old_accession: z.string().describe('filing the old value was read from'),
   new_accession: z.string().describe('filing the new value was read from'),
-  split_ratio: DecimalString.describe("the filer's tagged split ratio, new shares per old share (4 for 4-for-1, 0.0667 for 1-for-15)"),
-  split_date: z.string().describe('date of the tagged split ratio (YYYY-MM-DD)'),
+  split_ratio: DecimalString.describe('the split ratio, new shares per old share (4 for 4-for-1, 0.0667 for 1-for-15), as split_evidence tells it'),
+  split_date: z.string().describe('TAGGED_RATIO: date of the tagged split ratio; RESTATED_FIGURES: filing date of the first filing whose figures showed the split (YYYY-MM-DD)'),
+  split_evidence: z
+    .enum(SPLIT_EVIDENCE)
+    .describe(
+      "the filer's word for the split: TAGGED_RATIO, its split ratio fact; RESTATED_FIGURES, where it tagged none, one filing telling a period again with per-share figures divided and share counts multiplied by one whole ratio, net income the same",
+    ),
 });
 
 export function splitRecastOut(r: SplitRecastRow): z.input<typeof SplitRecastOut> {
@@ -138,6 +144,7 @@ export function splitRecastOut(r: SplitRecastRow): z.input<typeof SplitRecastOut
     new_accession: r.new_accession,
     split_ratio: wireDecimal(r.split_ratio),
     split_date: r.split_date,
+    split_evidence: r.split_evidence,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { SplitEvidence } from '../domain/statements/stock-splits.ts';
 import type { FactRevision } from '../domain/normalize/versions.ts';
 import type { Sql } from './client.ts';
 import { filedBy } from './statement-versions.ts';
@@ -115,6 +116,7 @@ export interface SplitRecastRow {
   new_accession: string;
   split_ratio: string;
   split_date: string;
+  split_evidence: SplitEvidence;
 }
 
 /** Every split recast of the given versions, by version then metric name. */
@@ -122,7 +124,7 @@ export async function splitRecastsOfVersions(sql: Sql, versionIds: string[]): Pr
   if (versionIds.length === 0) return [];
   return sql<SplitRecastRow[]>`
     SELECT statement_version_id, metric, old_value::text AS old_value, new_value::text AS new_value, old_accession, new_accession,
-      split_ratio::text AS split_ratio, split_date::text AS split_date
+      split_ratio::text AS split_ratio, split_date::text AS split_date, split_evidence
     FROM split_recasts WHERE statement_version_id IN ${sql(versionIds)} ORDER BY statement_version_id, metric`;
 }
 

@@ -78,7 +78,7 @@ const REVISION_COLUMNS = [
 ];
 
 const RECAST_COLUMNS = [
-  'statement_version_id', 'previous_version_id', 'metric', 'old_value', 'new_value', 'old_accession', 'new_accession', 'split_ratio', 'split_date',
+  'statement_version_id', 'previous_version_id', 'metric', 'old_value', 'new_value', 'old_accession', 'new_accession', 'split_ratio', 'split_date', 'split_evidence',
 ];
 
 const FILING_COLUMNS = [
@@ -254,7 +254,7 @@ export async function appendVersions(
     }
     if (previousId) {
       for (const r of recasts) {
-        recastRows.push([id, previousId, r.metric, r.old_value, r.new_value, r.old_accession, r.new_accession, r.split.ratio, r.split.date]);
+        recastRows.push([id, previousId, r.metric, r.old_value, r.new_value, r.old_accession, r.new_accession, r.split.ratio, r.split.date, r.split.evidence]);
       }
     }
     return id;

@@ -164,6 +164,7 @@ describe('metric audit chain', () => {
       new_accession: '0000320193-20-000096',
       split_ratio: '4.000000',
       split_date: '2020-08-28',
+      split_evidence: 'TAGGED_RATIO',
     });
   });
 

@@ -248,6 +248,7 @@ describe('restatement timeline and ledger', () => {
       new_accession: '0000320193-20-000096',
       split_ratio: '4.000000',
       split_date: '2020-08-28',
+      split_evidence: 'TAGGED_RATIO',
     });
     assert.deepEqual(d.entries[1].split_recasts.map((r: any) => r.metric), [
       'DIVIDENDS_PER_SHARE', 'EPS_BASIC', 'EPS_DILUTED', 'WEIGHTED_AVERAGE_SHARES_BASIC', 'WEIGHTED_AVERAGE_SHARES_DILUTED',

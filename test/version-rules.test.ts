@@ -13,7 +13,7 @@ import { buildStatementHistory, type StatementHistory } from '../domain/normaliz
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { leadingPlace } from '../domain/decimal.ts';
 import { balanceWitness, isSignSlip, signWitness } from '../domain/statements/sign-slips.ts';
-import { splitFactors, splitRecastOf, stockSplits } from '../domain/statements/stock-splits.ts';
+import { evidentSplit, splitFactors, splitRecastOf, stockSplits } from '../domain/statements/stock-splits.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 import { seededRandom } from './helpers/seeded-random.ts';
@@ -314,7 +314,7 @@ describe('stock split recasts', () => {
       { value: '10', end: '2024-06-07' }, { value: '4', end: '2021-07-19' }, { value: '10', end: '2024-06-07' },
       { value: '1', end: '2022-01-01' }, { value: '0', end: '2022-01-01' }, { value: '-2', end: '2022-01-01' }, { value: 'n/a', end: '2022-01-01' },
     ];
-    assert.deepEqual(stockSplits(facts), [{ ratio: '4', date: '2021-07-19' }, { ratio: '10', date: '2024-06-07' }]);
+    assert.deepEqual(stockSplits(facts), [{ ratio: '4', date: '2021-07-19', evidence: 'TAGGED_RATIO' }, { ratio: '10', date: '2024-06-07', evidence: 'TAGGED_RATIO' }]);
   });
 
   it("divide per-share figures and multiply share counts by the split's factor, within both values' rounding (Apple's 7-for-1 of 2014)", () => {
@@ -369,7 +369,7 @@ describe('stock split recasts', () => {
         [NI, '900000000', ...Y24], [EPS, '2.25', ...Y24], [SHARES, '400000000', ...Y22], [EPS, '1.50', ...Y22], [NI, '600000000', ...Y22],
       ]),
     ]);
-    assert.deepEqual(h.splits, [{ ratio: '4', date: '2024-06-07' }]);
+    assert.deepEqual(h.splits, [{ ratio: '4', date: '2024-06-07', evidence: 'TAGGED_RATIO' }]);
     const [v1, v2] = versionsOf(h, 'INCOME_STATEMENT', 2022, 'FY');
     assert.ok(v1 && v2, 'the recast makes a version');
     assert.deepEqual(v2.revisions, [], 'a split is no restatement');
@@ -393,7 +393,41 @@ describe('stock split recasts', () => {
       ...filing(K23, [[EPS, '6.00', ...Y22], [NI, '600000000', ...Y22]]),
       ...filing(K24, [[NI, '900000000', ...Y24], [EPS, '1.50', ...Y22], [NI, '600000000', ...Y22]]),
     ]);
-    assert.deepEqual(versionsOf(untagged, 'INCOME_STATEMENT', 2022, 'FY')[1]!.revisions.map((r) => r.metric), ['EPS_DILUTED'], 'without the tag it is a revision');
+    assert.deepEqual(versionsOf(untagged, 'INCOME_STATEMENT', 2022, 'FY')[1]!.revisions.map((r) => r.metric), ['EPS_DILUTED'], 'without the tag, or share counts that show it, it is a revision');
+  });
+
+  it('are shown by a filing\'s own figures where none was tagged: a share count times a whole ratio and a per-share figure divided by it, net income the same', () => {
+    const pair = (before: string, after: string, unit: string) => ({ before: { value: before, unit }, after: { value: after, unit } });
+    const figures = (shares: [string, string], eps: [string, string]) =>
+      new Map([['WEIGHTED_AVERAGE_SHARES_DILUTED', pair(...shares, 'shares')], ['EPS_DILUTED', pair(...eps, 'USD/shares')]]);
+    assert.deepEqual(evidentSplit(figures(['51570000', '103140000'], ['1.88', '0.94']), true, '2013-02-25'), { ratio: '2', date: '2013-02-25', evidence: 'RESTATED_FIGURES' }, "Under Armour's 2-for-1 of 2012");
+    assert.deepEqual(evidentSplit(figures(['10050015', '13400'], ['-0.24', '-176.35']), true, '2024-11-14'), { ratio: '0.001333', date: '2024-11-14', evidence: 'RESTATED_FIGURES' }, "SunAtion's 1-for-750 (two reverse splits told at once)");
+    assert.equal(evidentSplit(figures(['51570000', '103140000'], ['1.88', '0.94']), false, '2013-02-25'), null, 'net income moved: a restatement, whatever the shares did');
+    assert.equal(evidentSplit(figures(['51570000', '103140000'], ['1.88', '0.97']), true, '2013-02-25'), null, 'EPS off by three cents: not the same ratio');
+    assert.equal(evidentSplit(figures(['51570000', '77355000'], ['1.88', '1.25']), true, '2013-02-25'), null, 'times 1.5 is no whole ratio');
+    assert.equal(evidentSplit(new Map([['WEIGHTED_AVERAGE_SHARES_DILUTED', pair('51570000', '103140000', 'shares')]]), true, '2013-02-25'), null, 'shares alone say nothing of a split');
+  });
+
+  it('shown by one period of a filing, recast every period it tells on the old basis: no revision, the recasts name the evidence', () => {
+    const Y22: [string, string] = ['2022-01-01', '2022-12-31'];
+    const Q4_22: [string, string] = ['2022-10-01', '2022-12-31'];
+    const K23: Filing = { accession: '0000000042-24-000001', form: '10-K', filed: '2024-02-14', fy: 2023, fp: 'FY' };
+    const h = history([
+      ...filing(K23, [[NI, '600000000', ...Y22], [EPS, '6.00', ...Y22], [SHARES, '100000000', ...Y22], [EPS, '1.80', ...Q4_22], [NI, '180000000', ...Q4_22]]),
+      ...filing(K24, [
+        [NI, '900000000', ...Y24], [EPS, '4.50', ...Y24], [SHARES, '200000000', ...Y24],
+        [NI, '600000000', ...Y22], [EPS, '3.00', ...Y22], [SHARES, '200000000', ...Y22],
+        [EPS, '0.90', ...Q4_22], [NI, '180000000', ...Q4_22],
+      ]),
+    ]);
+    assert.deepEqual(h.splits, [{ ratio: '2', date: K24.filed, evidence: 'RESTATED_FIGURES' }]);
+    const [, fy] = versionsOf(h, 'INCOME_STATEMENT', 2022, 'FY');
+    assert.deepEqual([fy!.revisions, fy!.recasts.map((r) => [r.metric, r.new_value, r.split.evidence]).sort()], [
+      [],
+      [['EPS_DILUTED', '3.00', 'RESTATED_FIGURES'], ['WEIGHTED_AVERAGE_SHARES_DILUTED', '200000000', 'RESTATED_FIGURES']],
+    ]);
+    const [, q4] = versionsOf(h, 'INCOME_STATEMENT', 2022, 'Q4');
+    assert.deepEqual([q4!.revisions, q4!.recasts.map((r) => [r.metric, r.new_value])], [[], [['EPS_DILUTED', '0.90']]], "the quarterly table's EPS alone: recast by the split its year shows");
   });
 });
 

@@ -1,11 +1,12 @@
 import type { Fact, FilingInfo } from '../facts.ts';
-import type { FiscalPeriod, StatementType } from '../statement-types.ts';
+import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
 import { durationClass, FiscalCalendar, type LabelVote } from '../fiscal-calendar.ts';
 import { NO_FACE, type FaceConcepts } from './face-concepts.ts';
 import { CurrencyTally } from './candidates.ts';
-import { FlowStore, isAnnualForm, presentFiling, type CatalogView } from './presentations.ts';
-import { daysBetween } from '../dates.ts';
-import { isSplitRatioFact, stockSplits, type StockSplit } from '../statements/stock-splits.ts';
+import { FlowStore, isAnnualForm, presentFiling, type CatalogView, type Presentation } from './presentations.ts';
+import { addDays, daysBetween } from '../dates.ts';
+import { evidentSplit, isSplitRatioFact, stockSplits, type StockSplit } from '../statements/stock-splits.ts';
+import { compareFigures } from '../statements/versions.ts';
 import { foldPresentation, statementKey, type BuiltVersion, type FoldContext, type ScaleSlip } from './versions.ts';
 
 /** Only periodic reports build statements; proxies, 8-Ks and registration statements never do. */
@@ -54,7 +55,7 @@ export interface StatementHistory {
   presented: PresentedStatement[];
   /** later figures 1,000 or 1,000,000 times off the one on record: data-quality findings, never versions */
   slips: ScaleSlip[];
-  /** the stock splits the company's periodic filings tagged: a figure recast for one is not a revision */
+  /** the stock splits the company's periodic filings tagged or showed (evidentSplit): a figure recast for one is not a revision */
   splits: StockSplit[];
 }
 
@@ -153,6 +154,8 @@ function balanceAt(statements: ReadonlyMap<string, BuiltVersion[]>, calendar: Fi
 
 /** What buildStatementHistory has folded so far, filing by filing. */
 interface Folding extends FoldContext {
+  /** the tagged splits, and those filings' own figures show as they are folded (noteEvidentSplit) */
+  splits: StockSplit[];
   store: FlowStore;
   /** versions by statementKey, oldest first */
   statements: Map<string, BuiltVersion[]>;
@@ -168,7 +171,9 @@ interface Folding extends FoldContext {
  * deoptimization.
  */
 function foldFiling(h: Folding, filing: FilingInfo, filed: FilingFacts, calendar: FiscalCalendar, catalog: CatalogView, face: FaceConcepts): void {
-  for (const p of presentFiling(filing, filed.facts, calendar, catalog, h.store, face, filed.currency.currency(), h.ownDerivations)) {
+  const presentations = presentFiling(filing, filed.facts, calendar, catalog, h.store, face, filed.currency.currency(), h.ownDerivations);
+  noteEvidentSplit(h, filing, presentations);
+  for (const p of presentations) {
     h.presentations++;
     const key = statementKey(p);
     let list = h.statements.get(key);
@@ -185,6 +190,36 @@ function foldFiling(h: Folding, filing: FilingInfo, filed: FilingFacts, calendar
       period_end: p.period_end,
       version_sequence: current.version_sequence,
     });
+  }
+}
+
+/**
+ * A split the filing's own figures show (stock-splits.ts evidentSplit) joins the company's splits
+ * before the filing is folded, so its recasts of every period it tells are recasts, not revisions;
+ * unless a split of the same ratio (tagged, or shown by an earlier filing) is already on record
+ * within the year before.
+ */
+function noteEvidentSplit(h: Folding, filing: FilingInfo, presentations: readonly Presentation[]): void {
+  for (const p of presentations) {
+    if (p.statement_type !== 'INCOME_STATEMENT') continue;
+    const list = h.statements.get(statementKey(p));
+    const latest = list?.[list.length - 1];
+    if (latest === undefined) continue;
+    let pairs: Map<string, { before: StatementFigure; after: StatementFigure }> | null = null;
+    for (const [metric, after] of p.figures) {
+      if (after.unit !== 'shares' && !after.unit.endsWith('/shares')) continue;
+      const before = latest.figures.get(metric);
+      if (before === undefined || before.value === after.value) continue;
+      (pairs ??= new Map()).set(metric, { before, after });
+    }
+    if (pairs === null || pairs.size < 2) continue;
+    const income = latest.figures.get('NET_INCOME');
+    const told = p.figures.get('NET_INCOME');
+    const split = evidentSplit(pairs, income !== undefined && told !== undefined && compareFigures(income, told) === 'SAME', filing.filing_date);
+    if (split === null) continue;
+    const yearBefore = addDays(filing.filing_date, -400);
+    if (!h.splits.some((s) => s.ratio === split.ratio && s.date <= filing.filing_date && s.date > yearBefore)) h.splits.push(split);
+    return;
   }
 }
 

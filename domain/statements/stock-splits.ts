@@ -9,14 +9,24 @@ import { precisionUnit, type ComparedValue } from './versions.ts';
  * so such a recast is not a revision: the later version carries the recast figures (so a
  * company's per-share series is on one basis) and no restatement alert or fact revision says
  * otherwise. A changed per-share figure counts as a recast only with the filer's own word for the
- * split: its tagged split ratio, filed between the two filings compared.
+ * split, filed between the two filings compared: its tagged split ratio, or, where it tagged none,
+ * its own figures (evidentSplit: one period told again with per-share figures divided and share
+ * counts multiplied by one whole ratio, net income the same).
  */
 
-/** A split the filer tagged: the ratio of new shares to old (4 for a 4-for-1 split, 0.0667 for 1-for-15) and the tagged fact's date. */
+/**
+ * A split the filer told: the ratio of new shares to old (4 for a 4-for-1 split, 0.0667 for
+ * 1-for-15) and a date; TAGGED_RATIO, the tagged fact's date; RESTATED_FIGURES, the filing date of
+ * the first filing whose figures showed it (evidentSplit).
+ */
 export interface StockSplit {
   ratio: string;
   date: string;
+  evidence: SplitEvidence;
 }
+
+export const SPLIT_EVIDENCE = ['TAGGED_RATIO', 'RESTATED_FIGURES'] as const;
+export type SplitEvidence = (typeof SPLIT_EVIDENCE)[number];
 
 /** The US-GAAP concepts of a split's conversion ratio (new shares per old share). */
 const SPLIT_RATIO_CONCEPTS: ReadonlySet<string> = new Set([
@@ -45,7 +55,7 @@ export function stockSplits(facts: Iterable<{ value: string; end: string }>): St
     }
     if (!r.isFinite() || r.lessThanOrEqualTo(0) || r.equals(1)) continue;
     const key = `${f.end}|${r.toFixed()}`;
-    if (!seen.has(key)) seen.set(key, { ratio: r.toFixed(), date: f.end });
+    if (!seen.has(key)) seen.set(key, { ratio: r.toFixed(), date: f.end, evidence: 'TAGGED_RATIO' });
   }
   return [...seen.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.ratio < b.ratio ? -1 : a.ratio > b.ratio ? 1 : 0));
 }
@@ -93,12 +103,12 @@ function splitScaling(unit: string): 'PER_SHARE' | 'SHARES' | null {
  * as 3 and 0.50 as 0.5), and a filer tells per-share amounts alike before and after the split.
  * Zero, a change of sign or of unit is never a recast.
  */
-export function splitRecastOf(
+export function splitRecastOf<S extends Pick<StockSplit, 'ratio' | 'date'>>(
   before: ComparedValue & { unit: string },
   after: ComparedValue & { unit: string },
-  splits: readonly StockSplit[],
+  splits: readonly S[],
   window: { after: string; upTo: string },
-): StockSplit | null {
+): S | null {
   if (splits.length === 0 || before.unit !== after.unit) return null;
   const scaling = splitScaling(after.unit);
   if (scaling === null) return null;
@@ -114,6 +124,39 @@ export function splitRecastOf(
       const [expected, slack] =
         scaling === 'PER_SHARE' ? [b.dividedBy(f), ua.plus(ub.dividedBy(f)).dividedBy(2)] : [b.times(f), ua.plus(ub.times(f)).dividedBy(2)];
       if (a.minus(expected).abs().lessThanOrEqualTo(slack)) return split;
+    }
+  }
+  return null;
+}
+
+type Valued = ComparedValue & { unit: string };
+
+/**
+ * A split a filing's own figures show where the company tagged none (Under Armour's 2-for-1 splits
+ * of 2012 and 2014): in one statement period the filing tells again, a share count multiplied by a
+ * whole number k of at least 2 (or divided by it, 1-for-k) and a per-share figure divided by the
+ * same k (multiplied), each within the rounding splitRecastOf allows, while net income stays the
+ * same figure (nothing was restated: a restatement that halved EPS would have moved the income).
+ * `pairs` are the period's figures on record and as the filing tells them, by metric; `sameIncome`
+ * whether net income is on record and told as the same figure. Returns the split, dated `filed`
+ * (the split fell before the filing; figures filed before it are on the old basis), or null.
+ */
+export function evidentSplit(pairs: ReadonlyMap<string, { before: Valued; after: Valued }>, sameIncome: boolean, filed: string): StockSplit | null {
+  if (!sameIncome) return null;
+  for (const { before, after } of pairs.values()) {
+    if (before.unit !== 'shares' || after.unit !== 'shares') continue;
+    const b = dec(before.value);
+    const a = dec(after.value);
+    if (b.isZero() || a.isZero() || b.isNegative() || a.isNegative()) continue;
+    // the candidate ratio from the share count: new shares per old, a whole number either way
+    const up = a.greaterThan(b);
+    const k = (up ? a.dividedBy(b) : b.dividedBy(a)).toDecimalPlaces(0);
+    if (k.lessThan(2)) continue;
+    const split: StockSplit = { ratio: up ? k.toFixed() : new Decimal(1).dividedBy(k).toFixed(6), date: filed, evidence: 'RESTATED_FIGURES' };
+    const window = { after: '0000-00-00', upTo: filed };
+    if (splitRecastOf(before, after, [split], window) === null) continue;
+    for (const other of pairs.values()) {
+      if (other.after.unit.endsWith('/shares') && splitRecastOf(other.before, other.after, [split], window) !== null) return split;
     }
   }
   return null;

@@ -551,3 +551,68 @@ export function measureWorkingCapitalSigns(corpus: Corpus): WorkingCapitalSignMe
   }
   return out;
 }
+
+export interface UntaggedSplitMeasure {
+  /** consecutive versions whose share counts moved by one whole ratio with net income the same */
+  version_pairs: number;
+  /** per-share figures and share counts of those versions that moved by exactly that ratio */
+  recasts: number;
+  /** of those, recorded as fact revisions */
+  recorded: string[];
+}
+
+/**
+ * Splits nobody tagged, measured from the stored versions apart from the folding rule: consecutive
+ * versions of an income statement where a share count grew or shrank by a whole ratio k of at least
+ * 2 (and at most 1,000: any larger ratio is whole to 0.1%) to within 0.1%, net income unchanged; each per-share figure that moved by 1/k (to the later
+ * value's cents) and each share count that moved by k (to 0.1%) is a recast, and none should be a
+ * fact revision.
+ */
+export async function measureUntaggedSplits(sql: Sql, corpus: Corpus): Promise<UntaggedSplitMeasure> {
+  const revised = new Set(
+    (await sql<{ key: string }[]>`
+      SELECT e.cik || '|' || e.statement_type || '|' || e.fiscal_year || '|' || e.fiscal_period || '|' || e.version_sequence || '|' || r.metric AS key
+      FROM fact_revisions r JOIN restatement_alert_events e ON e.statement_version_id = r.statement_version_id`).map((r) => r.key),
+  );
+  const out: UntaggedSplitMeasure = { version_pairs: 0, recasts: 0, recorded: [] };
+  const decimalsOf = (v: string) => (v.includes('.') ? v.length - v.indexOf('.') - 1 : 0);
+  for (const [key, versions] of corpus.statements) {
+    if (!key.includes('|INCOME_STATEMENT|')) continue;
+    for (let i = 1; i < versions.length; i++) {
+      const before = versions[i - 1]!.figures;
+      const after = versions[i]!.figures;
+      if (!before.NET_INCOME || !after.NET_INCOME || !dec(before.NET_INCOME.value).equals(dec(after.NET_INCOME.value))) continue;
+      let k: ReturnType<typeof dec> | null = null;
+      let up = true;
+      for (const m of ['WEIGHTED_AVERAGE_SHARES_BASIC', 'WEIGHTED_AVERAGE_SHARES_DILUTED']) {
+        const b = before[m];
+        const a = after[m];
+        if (!b || !a || dec(b.value).isZero() || dec(a.value).isZero()) continue;
+        const r = dec(a.value).dividedBy(dec(b.value));
+        const whole = (r.greaterThan(1) ? r : dec('1').dividedBy(r)).toDecimalPlaces(0);
+        if (whole.lessThan(2) || whole.greaterThan(1000) || (r.greaterThan(1) ? r : dec('1').dividedBy(r)).minus(whole).abs().greaterThan(whole.times('0.001'))) continue;
+        k = whole;
+        up = r.greaterThan(1);
+      }
+      if (k === null) continue;
+      out.version_pairs++;
+      for (const [metric, f] of Object.entries(after)) {
+        const old = before[metric];
+        if (!old || old.value === f.value) continue;
+        let exact = false;
+        if (PER_SHARE_METRIC.test(metric)) {
+          const expected = up ? dec(old.value).dividedBy(k) : dec(old.value).times(k);
+          exact = expected.minus(dec(f.value)).abs().lessThanOrEqualTo(dec(`1e-${Math.max(2, decimalsOf(f.value))}`));
+        } else if (SHARE_COUNT_METRIC.test(metric)) {
+          const expected = up ? dec(old.value).times(k) : dec(old.value).dividedBy(k);
+          exact = expected.minus(dec(f.value)).abs().lessThanOrEqualTo(expected.abs().times('0.001'));
+        }
+        if (!exact) continue;
+        out.recasts++;
+        const label = `${key}|${versions[i]!.version_sequence}|${metric}`;
+        if (revised.has(label)) out.recorded.push(`${label} ${old.value} -> ${f.value}`);
+      }
+    }
+  }
+  return out;
+}
