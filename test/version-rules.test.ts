@@ -12,7 +12,7 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { leadingPlace } from '../domain/decimal.ts';
-import { balanceWitness, isSignSlip, signWitness } from '../domain/statements/sign-slips.ts';
+import { balanceWitness, isSignSlip, signWitness, taxIdentityWitness, TAX_IDENTITY } from '../domain/statements/sign-slips.ts';
 import { evidentSplit, splitFactors, splitRecastOf, stockSplits } from '../domain/statements/stock-splits.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
@@ -547,6 +547,45 @@ describe('sign slips of working-capital lines, witnessed by the balance sheet', 
     const unwitnessed = flipped('1020000000');
     assert.deepEqual(versionsOf(unwitnessed, 'CASH_FLOW_STATEMENT', 2010, 'FY')[1]!.revisions.map((r) => [r.old_value, r.new_value]), [['-231000000', '231000000']]);
     assert.deepEqual(unwitnessed.slips, []);
+  });
+});
+
+describe('sign slips of pretax income and the income tax, witnessed by the income statement', () => {
+  const statement = (figures: Record<string, string>) => (m: string) => figures[m];
+  const none = () => false;
+
+  it('take the sign that leaves pretax income less the tax at the income from continuing operations', () => {
+    // Herc's Q2 2017: pretax loss 49.8M, tax benefit 22.2M, net loss 27.6M; a later 10-K told the pretax loss as income
+    assert.deepEqual(taxIdentityWitness('PRETAX_INCOME', '-49800000', statement({ INCOME_TAX_EXPENSE: '-22200000', NET_INCOME: '-27600000' }), none), { sign: -1, witness: TAX_IDENTITY });
+    // Walmart's fiscal 2010 as its 10-K of 2011 tells it: pretax 22,118M, net income including noncontrolling
+    // interests 14,883M of which -79M discontinued, so the tax is an expense of 7,156M, which a later 10-K tagged as a benefit
+    assert.deepEqual(
+      taxIdentityWitness('INCOME_TAX_EXPENSE', '-7156000000', statement({ PRETAX_INCOME: '22118000000', NET_INCOME_INCLUDING_NONCONTROLLING: '14883000000', NET_INCOME: '14370000000', INCOME_FROM_DISCONTINUED_OPERATIONS: '-79000000' }), none),
+      { sign: 1, witness: TAX_IDENTITY },
+    );
+    assert.deepEqual(
+      taxIdentityWitness('PRETAX_INCOME', '100', statement({ INCOME_TAX_EXPENSE: '20', NET_INCOME: '110', INCOME_FROM_DISCONTINUED_OPERATIONS: '30' }), none),
+      { sign: 1, witness: TAX_IDENTITY },
+      'income from discontinued operations lies below the tax: 110 - 30 + 20 = 100',
+    );
+  });
+
+  it('say nothing where an input is missing, the filing flipped one too, or neither sign comes within a quarter of the figure', () => {
+    assert.equal(taxIdentityWitness('PRETAX_INCOME', '-49800000', statement({ NET_INCOME: '-27600000' }), none), null, 'no tax on record');
+    assert.equal(taxIdentityWitness('PRETAX_INCOME', '-49800000', statement({ INCOME_TAX_EXPENSE: '-22200000', NET_INCOME: '-27600000' }), (m) => m === 'NET_INCOME'), null, 'the filing flipped net income too');
+    assert.equal(taxIdentityWitness('PRETAX_INCOME', '-49800000', statement({ INCOME_TAX_EXPENSE: '-22200000', NET_INCOME: '-10000000' }), none), null, 'off by 17.6M either way');
+    assert.equal(taxIdentityWitness('OPERATING_INCOME', '5', statement({}), none), null, 'other metrics');
+  });
+
+  it('keep the pretax income on record that the statement agrees with where a later filing flips it: no revision, a finding', () => {
+    const PRETAX_TAG = 'us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest';
+    const TAX_TAG = 'us-gaap:IncomeTaxExpenseBenefit';
+    const h = history([
+      ...filing(K24, [[PRETAX_TAG, '-49800000', ...Y24], [TAX_TAG, '-22200000', ...Y24], [NI, '-27600000', ...Y24]]),
+      ...filing(K25, [CURRENT25, [PRETAX_TAG, '49800000', ...Y24], [TAX_TAG, '-22200000', ...Y24], [NI, '-27600000', ...Y24]]),
+    ]);
+    assert.deepEqual(versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY').map((v) => v.figures.get('PRETAX_INCOME')!.value), ['-49800000']);
+    assert.deepEqual(h.slips.map((s) => [s.kind, s.metric, s.corrects, s.witness]), [['SIGN', 'PRETAX_INCOME', false, TAX_IDENTITY]]);
   });
 });
 

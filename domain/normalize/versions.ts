@@ -1,7 +1,7 @@
 import { add, sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { CalculationStep, FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
-import { balanceWitness, isSignSlip, signWitness, witnessBalance } from '../statements/sign-slips.ts';
+import { balanceWitness, isSignSlip, signWitness, taxIdentityWitness, witnessBalance } from '../statements/sign-slips.ts';
 import { addDays } from '../dates.ts';
 import { splitRecastOf, type StockSplit } from '../statements/stock-splits.ts';
 import { compareFigures, morePrecise, sameFigure, slippedSide } from '../statements/versions.ts';
@@ -195,7 +195,9 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     // figure whose sign must agree (not flipped by this filing too) tells which; without one it
     // stays a revision below
     const witness = isSignSlip(before, figure)
-      ? (signWitness(metric, (m) => takenFrom(p, latest, m), latest.figures, before.value) ?? balanceSignWitness(metric, before, p, figure, balanceAt))
+      ? (signWitness(metric, (m) => takenFrom(p, latest, m), latest.figures, before.value) ??
+        balanceSignWitness(metric, before, p, figure, balanceAt) ??
+        taxIdentityWitness(metric, before.value, (m) => (takenFrom(p, latest, m) ?? latest.figures.get(m))?.value, (m) => flippedBy(p, latest, m)))
       : null;
     if (witness !== null) {
       const corrects = signOf(figure.value) === witness.sign;
@@ -346,6 +348,13 @@ function takenFrom(p: Presentation, latest: BuiltVersion, metric: string): State
   const offered = p.figures.get(metric);
   const before = latest.figures.get(metric);
   return offered && before ? comparedFigure(p, metric, before, offered) : offered;
+}
+
+/** whether the presentation tells `metric` with the opposite sign of the figure on record (a sign slip of its own) */
+function flippedBy(p: Presentation, latest: BuiltVersion, metric: string): boolean {
+  const told = takenFrom(p, latest, metric);
+  const kept = latest.figures.get(metric);
+  return told !== undefined && kept !== undefined && isSignSlip(kept, told);
 }
 
 /** the other figures of a version in one unit: the typical size a scale slip is judged against */

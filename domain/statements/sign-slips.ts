@@ -117,3 +117,41 @@ export function balanceWitness(metric: string, amount: string, opening: string |
 
 const HALF = dec('0.5');
 const TWO = dec('2');
+
+/** the identity that witnesses pretax income's and the income tax's signs, as named in a finding */
+export const TAX_IDENTITY = 'PRETAX_INCOME - INCOME_TAX_EXPENSE = NET_INCOME_INCLUDING_NONCONTROLLING - INCOME_FROM_DISCONTINUED_OPERATIONS';
+
+/**
+ * Pretax income and the income tax expense have the income statement's own arithmetic for a
+ * witness: income before taxes less the tax is the income from continuing operations (net income
+ * including noncontrolling interests, else net income, less income from discontinued operations).
+ * The two signs a slipped figure could have leave that arithmetic off by amounts twice the figure
+ * apart, so the sign that leaves it off by at most a quarter of the figure (equity-method income
+ * below the tax line, rounding) is the one the statement agrees with. `figure` reads the statement
+ * as the later filing leaves it; `flipped` tells whether that filing flipped a figure of the
+ * identity too (then the filing agrees with itself and nothing tells which one erred). Null for
+ * other metrics, a missing input, or no sign close enough.
+ */
+export function taxIdentityWitness(
+  metric: string,
+  amount: string,
+  figure: (metric: string) => string | undefined,
+  flipped: (metric: string) => boolean,
+): { sign: 1 | -1; witness: string } | null {
+  if (metric !== 'PRETAX_INCOME' && metric !== 'INCOME_TAX_EXPENSE') return null;
+  const incomeMetric = figure('NET_INCOME_INCLUDING_NONCONTROLLING') !== undefined ? 'NET_INCOME_INCLUDING_NONCONTROLLING' : 'NET_INCOME';
+  const inputs = [metric === 'PRETAX_INCOME' ? 'INCOME_TAX_EXPENSE' : 'PRETAX_INCOME', incomeMetric, 'INCOME_FROM_DISCONTINUED_OPERATIONS'];
+  if (inputs.some(flipped)) return null;
+  const other = figure(inputs[0]!);
+  const income = figure(incomeMetric);
+  if (other === undefined || income === undefined) return null;
+  const continuing = dec(income).minus(dec(figure('INCOME_FROM_DISCONTINUED_OPERATIONS') ?? '0'));
+  // pretax = continuing + tax; tax = pretax - continuing
+  const expected = metric === 'PRETAX_INCOME' ? continuing.plus(dec(other)) : dec(other).minus(continuing);
+  const size = dec(amount).abs();
+  if (size.isZero()) return null;
+  for (const sign of [1, -1] as const) {
+    if (size.times(sign).minus(expected).abs().lessThanOrEqualTo(size.dividedBy(4))) return { sign, witness: TAX_IDENTITY };
+  }
+  return null;
+}
