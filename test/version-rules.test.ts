@@ -12,7 +12,7 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { leadingPlace } from '../domain/decimal.ts';
-import { balanceWitness, isSignSlip, signWitness, taxIdentityWitness, TAX_IDENTITY } from '../domain/statements/sign-slips.ts';
+import { balanceWitness, isSignSlip, jointTaxWitness, signWitness, taxIdentityWitness, TAX_IDENTITY } from '../domain/statements/sign-slips.ts';
 import { evidentSplit, splitFactors, splitRecastOf, stockSplits } from '../domain/statements/stock-splits.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
@@ -577,6 +577,20 @@ describe('sign slips of pretax income and the income tax, witnessed by the incom
     assert.equal(taxIdentityWitness('OPERATING_INCOME', '5', statement({}), none), null, 'other metrics');
   });
 
+  it('decide several figures one filing flipped together by the identity as a whole: Herc\'s Q1 2018 pretax loss, net loss and loss per share told as income', () => {
+    const onRecord = { PRETAX_INCOME: '-15200000', INCOME_TAX_EXPENSE: '-5100000', NET_INCOME: '-10100000', EPS_BASIC: '-0.36', EPS_DILUTED: '-0.36' };
+    const filed: Record<string, string> = { PRETAX_INCOME: '15200000', NET_INCOME: '10100000', EPS_BASIC: '0.36', EPS_DILUTED: '0.36' };
+    const read = (side: Record<string, string>) => (m: string) => side[m];
+    const flippedIn = (side: Record<string, string>) => (m: string) => side[m] !== undefined && side[m] !== (onRecord as Record<string, string>)[m];
+    const joint = jointTaxWitness(read(onRecord), read(filed), flippedIn(filed));
+    assert.deepEqual([joint?.served, [...(joint?.metrics ?? [])].sort()], ['previous', ['EPS_BASIC', 'EPS_DILUTED', 'NET_INCOME', 'PRETAX_INCOME']], '-15.2 + 5.1 = -10.1 holds; 15.2 + 5.1 = 10.1 does not');
+    const corrected = jointTaxWitness(read({ ...onRecord, PRETAX_INCOME: '15200000', NET_INCOME: '10100000' }), read({ PRETAX_INCOME: '-15200000', NET_INCOME: '-10100000' }), () => false);
+    assert.equal(corrected, null, 'nothing flipped: nothing to decide');
+    const both = jointTaxWitness(read({ ...onRecord, INCOME_TAX_EXPENSE: '5100000' }), read({ PRETAX_INCOME: '15200000', NET_INCOME: '10100000', INCOME_TAX_EXPENSE: '-5100000' }), (m) => ['PRETAX_INCOME', 'NET_INCOME', 'INCOME_TAX_EXPENSE'].includes(m));
+    assert.equal(both, null, 'the filing flipped every member: the identity holds on neither side or on both, and tells nothing');
+    assert.equal(jointTaxWitness(read(onRecord), read({ PRETAX_INCOME: '15200000' }), (m) => m === 'PRETAX_INCOME'), null, 'one member alone is taxIdentityWitness\'s');
+  });
+
   it('keep the pretax income on record that the statement agrees with where a later filing flips it: no revision, a finding', () => {
     const PRETAX_TAG = 'us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest';
     const TAX_TAG = 'us-gaap:IncomeTaxExpenseBenefit';
@@ -586,6 +600,16 @@ describe('sign slips of pretax income and the income tax, witnessed by the incom
     ]);
     assert.deepEqual(versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY').map((v) => v.figures.get('PRETAX_INCOME')!.value), ['-49800000']);
     assert.deepEqual(h.slips.map((s) => [s.kind, s.metric, s.corrects, s.witness]), [['SIGN', 'PRETAX_INCOME', false, TAX_IDENTITY]]);
+
+    const EPS_TAG = 'us-gaap:EarningsPerShareBasic';
+    const together = history([
+      ...filing(K24, [[PRETAX_TAG, '-15200000', ...Y24], [TAX_TAG, '-5100000', ...Y24], [NI, '-10100000', ...Y24], [EPS_TAG, '-0.36', ...Y24]]),
+      ...filing(K25, [CURRENT25, [PRETAX_TAG, '15200000', ...Y24], [NI, '10100000', ...Y24], [EPS_TAG, '0.36', ...Y24]]),
+    ]);
+    assert.equal(versionsOf(together, 'INCOME_STATEMENT', 2024, 'FY').length, 1, 'pretax, net income and EPS flipped together, the tax left alone: all kept');
+    assert.deepEqual(together.slips.map((s) => [s.metric, s.corrects, s.witness]).sort(), [
+      ['EPS_BASIC', false, TAX_IDENTITY], ['NET_INCOME', false, TAX_IDENTITY], ['PRETAX_INCOME', false, TAX_IDENTITY],
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { add, sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { CalculationStep, FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
-import { balanceWitness, isSignSlip, signWitness, taxIdentityWitness, witnessBalance } from '../statements/sign-slips.ts';
+import { balanceWitness, isSignSlip, jointTaxWitness, signWitness, TAX_IDENTITY, taxIdentityWitness, witnessBalance } from '../statements/sign-slips.ts';
 import { addDays } from '../dates.ts';
 import { splitRecastOf, type StockSplit } from '../statements/stock-splits.ts';
 import { compareFigures, morePrecise, sameFigure, slippedSide } from '../statements/versions.ts';
@@ -134,6 +134,11 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
   const changes: [string, StatementFigure][] = [];
   let added = false;
   const slipped: ScaleSlip[] = [];
+  // several figures of the tax identity flipped by this filing at once: decided together, if at all
+  const joint =
+    p.statement_type === 'INCOME_STATEMENT'
+      ? jointTaxWitness((m) => latest.figures.get(m)?.value, (m) => takenFrom(p, latest, m)?.value, (m) => flippedBy(p, latest, m))
+      : null;
   for (const [metric, offered] of p.figures) {
     const before = latest.figures.get(metric);
     if (!before) {
@@ -197,7 +202,8 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     const witness = isSignSlip(before, figure)
       ? (signWitness(metric, (m) => takenFrom(p, latest, m), latest.figures, before.value) ??
         balanceSignWitness(metric, before, p, figure, balanceAt) ??
-        taxIdentityWitness(metric, before.value, (m) => (takenFrom(p, latest, m) ?? latest.figures.get(m))?.value, (m) => flippedBy(p, latest, m)))
+        taxIdentityWitness(metric, before.value, (m) => (takenFrom(p, latest, m) ?? latest.figures.get(m))?.value, (m) => flippedBy(p, latest, m)) ??
+        jointWitness(joint, metric, before, figure))
       : null;
     if (witness !== null) {
       const corrects = signOf(figure.value) === witness.sign;
@@ -348,6 +354,12 @@ function takenFrom(p: Presentation, latest: BuiltVersion, metric: string): State
   const offered = p.figures.get(metric);
   const before = latest.figures.get(metric);
   return offered && before ? comparedFigure(p, metric, before, offered) : offered;
+}
+
+/** the joint decision of the tax identity (sign-slips.ts jointTaxWitness) for one of the figures it covers */
+function jointWitness(joint: ReturnType<typeof jointTaxWitness>, metric: string, before: StatementFigure, figure: StatementFigure): { sign: 1 | -1; witness: string } | null {
+  if (joint === null || !joint.metrics.has(metric)) return null;
+  return { sign: signOf(joint.served === 'previous' ? before.value : figure.value), witness: TAX_IDENTITY };
 }
 
 /** whether the presentation tells `metric` with the opposite sign of the figure on record (a sign slip of its own) */

@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import { dec } from '../decimal.ts';
 import { sameFigure, type ComparedValue } from './versions.ts';
 
@@ -154,4 +155,46 @@ export function taxIdentityWitness(
     if (size.times(sign).minus(expected).abs().lessThanOrEqualTo(size.dividedBy(4))) return { sign, witness: TAX_IDENTITY };
   }
   return null;
+}
+
+/** figures whose sign follows net income's where the same filing flipped them with it */
+const FOLLOW_NET_INCOME = ['NET_INCOME', 'NET_INCOME_AVAILABLE_TO_COMMON', 'EPS_BASIC', 'EPS_DILUTED'];
+
+/**
+ * A filing that flips several figures of the tax identity at once (Herc's 10-K of 2020 told its Q1
+ * 2018 pretax loss and net loss as income, and its loss per share as earnings, but left the tax
+ * benefit alone) agrees with itself figure by figure, so no single witness decides; the identity
+ * decides them together: where it holds (to a quarter of the smallest flipped figure) with every
+ * member as on record and fails with every member as the filing tells it, all of the filing's
+ * flips are slips and the figures on record stay (`previous`); where the reverse, the filing
+ * corrected them all (`filed`). The figures the decision covers: the flipped members and, where
+ * net income or the income including noncontrolling interests flipped, net income, the income
+ * available to common and EPS the filing flipped too. `onRecord` and `told` read one side each,
+ * `flipped` whether the filing told a figure with the opposite sign and the same digits. Null
+ * where fewer than two members flipped or the identity does not tell.
+ */
+export function jointTaxWitness(
+  onRecord: (metric: string) => string | undefined,
+  told: (metric: string) => string | undefined,
+  flipped: (metric: string) => boolean,
+): { served: 'previous' | 'filed'; metrics: ReadonlySet<string> } | null {
+  const income = onRecord('NET_INCOME_INCLUDING_NONCONTROLLING') !== undefined ? 'NET_INCOME_INCLUDING_NONCONTROLLING' : 'NET_INCOME';
+  const members = ['PRETAX_INCOME', 'INCOME_TAX_EXPENSE', income, 'INCOME_FROM_DISCONTINUED_OPERATIONS'];
+  const moved = members.filter(flipped);
+  if (moved.length < 2) return null;
+  const residual = (read: (m: string) => string | undefined) => {
+    const [pretax, tax, net, discontinued] = members.map((m) => read(m) ?? onRecord(m));
+    if (pretax === undefined || tax === undefined || net === undefined) return null;
+    return dec(pretax).minus(dec(tax)).minus(dec(net)).plus(dec(discontinued ?? '0')).abs();
+  };
+  const before = residual(onRecord);
+  const after = residual(told);
+  if (before === null || after === null) return null;
+  const tolerance = Decimal.min(...moved.map((m) => dec(onRecord(m)!).abs())).dividedBy(4);
+  const holdsBefore = before.lessThanOrEqualTo(tolerance);
+  const holdsAfter = after.lessThanOrEqualTo(tolerance);
+  if (holdsBefore === holdsAfter) return null;
+  const metrics = new Set(moved);
+  if (moved.includes(income)) for (const m of FOLLOW_NET_INCOME) if (flipped(m)) metrics.add(m);
+  return { served: holdsBefore ? 'previous' : 'filed', metrics };
 }
