@@ -626,7 +626,6 @@ describe('derived quarters against reported ones (rule 10) and mis-dated year-to
   const Q1_11: [string, string] = ['2011-01-01', '2011-03-31'];
   const Q2_11: [string, string] = ['2011-04-01', '2011-06-30'];
   const H1_11: [string, string] = ['2011-01-01', '2011-06-30'];
-  const Q3_11: [string, string] = ['2011-07-01', '2011-09-30'];
   const M9_11: [string, string] = ['2011-01-01', '2011-09-30'];
   /** each 2012 report's own current period, so its fiscal labels are its own and 2011 is a comparative */
   const current = (end: string): Row => [REV, '1', '2012-01-01', end];
