@@ -269,7 +269,7 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
 export interface FoldContext {
   /** scale, sign and derived-quarter findings (ScaleSlip), appended */
   slips: ScaleSlip[];
-  /** the stock splits the company tagged */
+  /** the stock splits the company tagged, and those its filings' figures showed (stock-splits.ts evidentSplit) */
   splits: readonly StockSplit[];
   /** filing dates by accession: when the figure a later filing recasts was filed */
   filedOn: ReadonlyMap<string, string>;
