@@ -3,9 +3,9 @@ import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-
 import { durationClass, FiscalCalendar, type LabelVote } from '../fiscal-calendar.ts';
 import { NO_FACE, type FaceConcepts } from './face-concepts.ts';
 import { CurrencyTally } from './candidates.ts';
-import { FlowStore, isAnnualForm, presentFiling, type CatalogView, type Presentation } from './presentations.ts';
+import { FlowStore, isAnnualForm, periodName, presentFiling, type CatalogView, type Presentation } from './presentations.ts';
 import { addDays, daysBetween } from '../dates.ts';
-import { evidentSplit, isSplitRatioFact, stockSplits, type StockSplit } from '../statements/stock-splits.ts';
+import { evidentSplit, isSplitRatioFact, splitScaling, stockSplits, type StockSplit } from '../statements/stock-splits.ts';
 import { compareFigures } from '../statements/versions.ts';
 import { foldPresentation, statementKey, type BuiltVersion, type FoldContext, type ScaleSlip } from './versions.ts';
 
@@ -146,7 +146,7 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
  */
 function balanceAt(statements: ReadonlyMap<string, BuiltVersion[]>, calendar: FiscalCalendar, metric: string, date: string): string | undefined {
   const pos = calendar.locate(date);
-  const list = statements.get(statementKey({ statement_type: 'BALANCE_SHEET', fiscal_year: pos.fiscal_year, fiscal_period: pos.quarter === 4 ? 'FY' : `Q${pos.quarter}` }));
+  const list = statements.get(statementKey({ statement_type: 'BALANCE_SHEET', fiscal_year: pos.fiscal_year, fiscal_period: periodName(pos.quarter) }));
   const latest = list?.[list.length - 1];
   if (latest === undefined || Math.abs(daysBetween(latest.period_end, date)) > 7) return undefined;
   return latest.figures.get(metric)?.value;
@@ -207,7 +207,7 @@ function noteEvidentSplit(h: Folding, filing: FilingInfo, presentations: readonl
     if (latest === undefined) continue;
     let pairs: Map<string, { before: StatementFigure; after: StatementFigure }> | null = null;
     for (const [metric, after] of p.figures) {
-      if (after.unit !== 'shares' && !after.unit.endsWith('/shares')) continue;
+      if (splitScaling(after.unit) === null) continue;
       const before = latest.figures.get(metric);
       if (before === undefined || before.value === after.value) continue;
       (pairs ??= new Map()).set(metric, { before, after });

@@ -82,7 +82,8 @@ export function isAnnualForm(form: string): boolean {
   return ANNUAL_FORMS.test(form);
 }
 
-function periodName(quarter: number): FiscalPeriod {
+/** the fiscal period a position's quarter names: FY for the fourth (a year end), else Q1-Q3 */
+export function periodName(quarter: number): FiscalPeriod {
   return quarter === 4 ? 'FY' : (`Q${quarter}` as FiscalPeriod);
 }
 

@@ -140,21 +140,29 @@ export function taxIdentityWitness(
   flipped: (metric: string) => boolean,
 ): { sign: 1 | -1; witness: string } | null {
   if (metric !== 'PRETAX_INCOME' && metric !== 'INCOME_TAX_EXPENSE') return null;
-  const incomeMetric = figure('NET_INCOME_INCLUDING_NONCONTROLLING') !== undefined ? 'NET_INCOME_INCLUDING_NONCONTROLLING' : 'NET_INCOME';
-  const inputs = [metric === 'PRETAX_INCOME' ? 'INCOME_TAX_EXPENSE' : 'PRETAX_INCOME', incomeMetric, 'INCOME_FROM_DISCONTINUED_OPERATIONS'];
-  if (inputs.some(flipped)) return null;
-  const other = figure(inputs[0]!);
-  const income = figure(incomeMetric);
-  if (other === undefined || income === undefined) return null;
-  const continuing = dec(income).minus(dec(figure('INCOME_FROM_DISCONTINUED_OPERATIONS') ?? '0'));
-  // pretax = continuing + tax; tax = pretax - continuing
-  const expected = metric === 'PRETAX_INCOME' ? continuing.plus(dec(other)) : dec(other).minus(continuing);
+  const members = taxMembers(figure);
+  if (members.some((m) => m !== metric && flipped(m))) return null;
   const size = dec(amount).abs();
   if (size.isZero()) return null;
   for (const sign of [1, -1] as const) {
-    if (size.times(sign).minus(expected).abs().lessThanOrEqualTo(size.dividedBy(4))) return { sign, witness: TAX_IDENTITY };
+    const residual = taxResidual(members, (m) => (m === metric ? size.times(sign).toFixed() : figure(m)));
+    if (residual === null) return null;
+    if (residual.lessThanOrEqualTo(size.dividedBy(4))) return { sign, witness: TAX_IDENTITY };
   }
   return null;
+}
+
+/** the identity's members: pretax income, the tax, the income (including noncontrolling interests where on record) and discontinued operations */
+function taxMembers(read: (metric: string) => string | undefined): string[] {
+  const income = read('NET_INCOME_INCLUDING_NONCONTROLLING') !== undefined ? 'NET_INCOME_INCLUDING_NONCONTROLLING' : 'NET_INCOME';
+  return ['PRETAX_INCOME', 'INCOME_TAX_EXPENSE', income, 'INCOME_FROM_DISCONTINUED_OPERATIONS'];
+}
+
+/** |pretax - tax - (income - discontinued)| as `read` tells the members (discontinued operations may be absent), or null where another is */
+function taxResidual(members: readonly string[], read: (metric: string) => string | undefined): Decimal | null {
+  const [pretax, tax, income, discontinued] = members.map(read);
+  if (pretax === undefined || tax === undefined || income === undefined) return null;
+  return dec(pretax).minus(dec(tax)).minus(dec(income)).plus(dec(discontinued ?? '0')).abs();
 }
 
 /** figures whose sign follows net income's where the same filing flipped them with it */
@@ -178,17 +186,12 @@ export function jointTaxWitness(
   told: (metric: string) => string | undefined,
   flipped: (metric: string) => boolean,
 ): { served: 'previous' | 'filed'; metrics: ReadonlySet<string> } | null {
-  const income = onRecord('NET_INCOME_INCLUDING_NONCONTROLLING') !== undefined ? 'NET_INCOME_INCLUDING_NONCONTROLLING' : 'NET_INCOME';
-  const members = ['PRETAX_INCOME', 'INCOME_TAX_EXPENSE', income, 'INCOME_FROM_DISCONTINUED_OPERATIONS'];
+  const members = taxMembers(onRecord);
+  const income = members[2]!;
   const moved = members.filter(flipped);
   if (moved.length < 2) return null;
-  const residual = (read: (m: string) => string | undefined) => {
-    const [pretax, tax, net, discontinued] = members.map((m) => read(m) ?? onRecord(m));
-    if (pretax === undefined || tax === undefined || net === undefined) return null;
-    return dec(pretax).minus(dec(tax)).minus(dec(net)).plus(dec(discontinued ?? '0')).abs();
-  };
-  const before = residual(onRecord);
-  const after = residual(told);
+  const before = taxResidual(members, onRecord);
+  const after = taxResidual(members, (m) => told(m) ?? onRecord(m));
   if (before === null || after === null) return null;
   const tolerance = Decimal.min(...moved.map((m) => dec(onRecord(m)!).abs())).dividedBy(4);
   const holdsBefore = before.lessThanOrEqualTo(tolerance);

@@ -88,7 +88,7 @@ export function splitFactors(ratio: string): Decimal[] {
 }
 
 /** What a split does to a figure in this unit: per-share values divide by the ratio, share counts multiply; other units it leaves alone. */
-function splitScaling(unit: string): 'PER_SHARE' | 'SHARES' | null {
+export function splitScaling(unit: string): 'PER_SHARE' | 'SHARES' | null {
   if (unit === 'shares') return 'SHARES';
   if (unit.endsWith('/shares')) return 'PER_SHARE';
   return null;
@@ -144,7 +144,7 @@ type Valued = ComparedValue & { unit: string };
 export function evidentSplit(pairs: ReadonlyMap<string, { before: Valued; after: Valued }>, sameIncome: boolean, filed: string): StockSplit | null {
   if (!sameIncome) return null;
   for (const { before, after } of pairs.values()) {
-    if (before.unit !== 'shares' || after.unit !== 'shares') continue;
+    if (splitScaling(before.unit) !== 'SHARES' || splitScaling(after.unit) !== 'SHARES') continue;
     const b = dec(before.value);
     const a = dec(after.value);
     if (b.isZero() || a.isZero() || b.isNegative() || a.isNegative()) continue;
@@ -156,7 +156,7 @@ export function evidentSplit(pairs: ReadonlyMap<string, { before: Valued; after:
     const window = { after: '0000-00-00', upTo: filed };
     if (splitRecastOf(before, after, [split], window) === null) continue;
     for (const other of pairs.values()) {
-      if (other.after.unit.endsWith('/shares') && splitRecastOf(other.before, other.after, [split], window) !== null) return split;
+      if (splitScaling(other.after.unit) === 'PER_SHARE' && splitRecastOf(other.before, other.after, [split], window) !== null) return split;
     }
   }
   return null;

@@ -134,6 +134,8 @@ export interface SplitRecastMeasure {
   split_only_alerts: number;
 }
 
+/** digits after the decimal point of a value's text */
+const decimalsOf = (v: string) => (v.includes('.') ? v.length - v.indexOf('.') - 1 : 0);
 const PER_SHARE_METRIC = /^(EPS_|DIVIDENDS_PER_SHARE$)/;
 const SHARE_COUNT_METRIC = /^(WEIGHTED_AVERAGE_SHARES_|SHARES_OUTSTANDING$|SHARES_ISSUED$)/;
 
@@ -168,7 +170,6 @@ export async function measureSplitRecasts(sql: Sql, corpus: Corpus): Promise<Spl
     const r = dec(ratio);
     return r.greaterThanOrEqualTo(1) ? r.toDecimalPlaces(0) : dec('1').dividedBy(dec('1').dividedBy(r).toDecimalPlaces(0));
   };
-  const decimalsOf = (v: string) => (v.includes('.') ? v.length - v.indexOf('.') - 1 : 0);
   const zerosOf = (v: string) => v.length - v.replace(/0+$/, '').length;
   let recasts = 0;
   const recorded: string[] = [];
@@ -575,7 +576,6 @@ export async function measureUntaggedSplits(sql: Sql, corpus: Corpus): Promise<U
       FROM fact_revisions r JOIN restatement_alert_events e ON e.statement_version_id = r.statement_version_id`).map((r) => r.key),
   );
   const out: UntaggedSplitMeasure = { version_pairs: 0, recasts: 0, recorded: [] };
-  const decimalsOf = (v: string) => (v.includes('.') ? v.length - v.indexOf('.') - 1 : 0);
   for (const [key, versions] of corpus.statements) {
     if (!key.includes('|INCOME_STATEMENT|')) continue;
     for (let i = 1; i < versions.length; i++) {
