@@ -34,7 +34,8 @@ export const FigureProvenance = {
     .describe(
       "how the tag was chosen among the metric's candidates: PRESENTATION_LINKBASE (the filing's own presentation puts it on this statement), " +
         'COMPANY_PRESENTATION (another filing of the company presents it; this one has no presentation linkbase), CANDIDATE_ORDER (catalog order, totals first), ' +
-        'CONCEPT_CONTINUITY (an earlier version of the period had this tag and the filing still reports it); null for a derived figure',
+        'CONCEPT_CONTINUITY (an earlier version of the period had this tag and the filing still reports it), ' +
+        'CONCEPT_RETAGGED (the filing no longer reports the earlier version\'s tag and tells the same figure under this one); null for a derived figure',
     ),
   value_origin: z.enum(['SOURCE', 'DERIVED']),
   correction_rule: z

@@ -1,4 +1,4 @@
-import { DERIVED_QUARTER_RULE, readable, SCALE_SLIP_RULE, SIGN_SLIP_RULE, type QualityFinding } from '../domain/data-quality.ts';
+import { CONCEPT_MOVED_RULE, DERIVED_QUARTER_RULE, readable, SCALE_SLIP_RULE, SIGN_SLIP_RULE, type QualityFinding } from '../domain/data-quality.ts';
 import type { ScaleSlip } from '../domain/normalize/versions.ts';
 import { statementKey } from '../domain/statements/key.ts';
 import type { Sql } from './client.ts';
@@ -45,8 +45,8 @@ export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slip
   for (const { slip: s, on } of rows) {
     const sign = s.kind === 'SIGN';
     findings.push({
-      rule_code: sign ? SIGN_SLIP_RULE : s.kind === 'DERIVED' ? DERIVED_QUARTER_RULE : SCALE_SLIP_RULE,
-      severity: sign ? 'HIGH' : 'MEDIUM',
+      rule_code: sign ? SIGN_SLIP_RULE : s.kind === 'DERIVED' ? DERIVED_QUARTER_RULE : s.kind === 'CONCEPT' ? CONCEPT_MOVED_RULE : SCALE_SLIP_RULE,
+      severity: sign ? 'HIGH' : s.kind === 'CONCEPT' ? 'LOW' : 'MEDIUM',
       cik,
       statement_type: s.statement_type,
       fiscal_year: s.fiscal_year,
@@ -82,6 +82,13 @@ function slipMessage(s: ScaleSlip): string {
       (s.corrects
         ? 'the year-to-date was told again unchanged and its quarter replaces the three-month tag.'
         : 'the later year-to-date is on another basis and the reported quarter is kept.')
+    );
+  }
+  if (s.kind === 'CONCEPT') {
+    return (
+      at +
+      `filing ${s.accession} no longer reports ${s.previous.source_xbrl_concept ?? ''} (${readable(s.previous.value)} in ${s.previous.source_accession}) and tells ${s.filed.source_xbrl_concept ?? ''} at ${readable(s.filed.value)}, ` +
+      `as ${s.previous.source_accession} told it beside the first: the metric moved to another line, not a restatement; the later line is served.`
     );
   }
   return (

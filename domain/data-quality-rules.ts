@@ -44,6 +44,7 @@ export const SCALE_SLIP_RULE = 'DQ_SCALE_SLIP_FILED';
 export const SIGN_SLIP_RULE = 'DQ_SIGN_SLIP_FILED';
 /** A later filing's derived quarter against one the company reported, decided by the reported quarter's own filing (db/scale-slips.ts, version rule 10). */
 export const DERIVED_QUARTER_RULE = 'DQ_DERIVED_QUARTER_CONFLICT';
+export const CONCEPT_MOVED_RULE = 'DQ_CONCEPT_MOVED';
 
 export const DQ_RULES: readonly QualityRule[] = [
   {
@@ -92,6 +93,16 @@ export const DQ_RULES: readonly QualityRule[] = [
       'where it netted to what the later filing nets to, nothing was restated and the three-month tag was the odd one out: the derived quarter replaces it in a version that revises nothing. ' +
       'Not a restatement either way: no revision, no alert. The evidence names the reported and the derived value, both accessions, what the reported figure\'s own filing derived (implied) and which was served.',
     severity: 'MEDIUM',
+    reference: null,
+  },
+  {
+    rule_code: CONCEPT_MOVED_RULE,
+    description:
+      'A later filing no longer reports the concept a figure on record was mapped to, and the metric moves to another of its candidate concepts (concept continuity), ' +
+      'one that the filing on record reported beside it for the same period as another line (another value) and that the later filing tells as that filing did. ' +
+      'Not a restatement: both lines are told as before, only the one the metric can read changed. The later line is served, in a version that revises nothing; no alert. ' +
+      'The evidence names both values, both accessions and both concepts.',
+    severity: 'LOW',
     reference: null,
   },
   {

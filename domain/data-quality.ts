@@ -11,8 +11,9 @@
  *   among units, or the reverse).
  * - DQ_SCALE_SLIP_FILED: a later filing re-told a figure on record 1,000 or 1,000,000 times off
  *   (found while folding filings into versions; never a version, never a restatement).
- * - DQ_SIGN_SLIP_FILED, DQ_DERIVED_QUARTER_CONFLICT: a later filing's sign slip, or its derived
- *   quarter against a reported one (found while folding, like scale slips: db/scale-slips.ts).
+ * - DQ_SIGN_SLIP_FILED, DQ_DERIVED_QUARTER_CONFLICT, DQ_CONCEPT_MOVED: a later filing's sign slip,
+ *   its derived quarter against a reported one, or a metric moved to another line told as before
+ *   (found while folding, like scale slips: db/scale-slips.ts).
  * - DQ_QUARTER_EXCEEDS_YEAR (after DQC_0108): a reported quarter of a non-negative flow is larger
  *   than its fiscal year.
  * - DQ_MISSING_CORE_METRIC: a statement lacks a metric every statement of its type should carry.

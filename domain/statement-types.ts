@@ -20,9 +20,11 @@ export type CorrectionRule = (typeof CORRECTION_RULES)[number];
  *   package), and another filing of the company places the concept on this statement;
  * - CANDIDATE_ORDER: no presentation names a candidate, so the catalog order (totals first) decided;
  * - CONCEPT_CONTINUITY: an earlier version of the period had this concept and the filing still
- *   reports it, so the period keeps it (another candidate appearing later moves nothing).
+ *   reports it, so the period keeps it (another candidate appearing later moves nothing);
+ * - CONCEPT_RETAGGED: the filing no longer reports the period's concept and tells the same figure
+ *   under this one: the line re-tagged, taken over the catalog's first choice (another line).
  */
-export const SELECTION_RULES = ['PRESENTATION_LINKBASE', 'COMPANY_PRESENTATION', 'CANDIDATE_ORDER', 'CONCEPT_CONTINUITY'] as const;
+export const SELECTION_RULES = ['PRESENTATION_LINKBASE', 'COMPANY_PRESENTATION', 'CANDIDATE_ORDER', 'CONCEPT_CONTINUITY', 'CONCEPT_RETAGGED'] as const;
 export type SelectionRule = (typeof SELECTION_RULES)[number];
 
 /** One input of a derived figure: which period and filing it came from. */

@@ -7,7 +7,9 @@ import {
   measureDerivedOverReported,
   measureFrames,
   measureFsds,
+  measureLineMoves,
   measureMisdatedYearToDate,
+  measureNeverNegativeDerivations,
   measureQ4,
   measureRestatedQuarters,
   measureSplitRecasts,
@@ -15,6 +17,7 @@ import {
   measureWorkingCapitalSigns,
   type Corpus,
 } from './helpers/fidelity-measures.ts';
+import { NON_NEGATIVE_METRICS } from '../domain/catalog/traits.ts';
 import { TAX_IDENTITY } from '../domain/statements/sign-slips.ts';
 import { get } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
@@ -36,6 +39,7 @@ const APPLE = '0000320193';
 const NVIDIA = '0001045810';
 const HERC = '0001364479';
 const UNDER_ARMOUR = '0001336917';
+const DISNEY = '0001744489';
 
 let svc: TestService;
 let corpus: Corpus;
@@ -365,6 +369,61 @@ describe('derived quarters and the year-to-date they come from (whole corpus)', 
       SELECT count(*)::int AS n FROM fact_revisions r JOIN statement_versions v ON v.statement_version_id = r.statement_version_id
       WHERE v.cik = ${NVIDIA} AND v.statement_type = 'CASH_FLOW_STATEMENT' AND v.fiscal_year = 2014 AND v.fiscal_period = 'Q2' AND r.metric = 'NET_CHANGE_IN_CASH'`;
     assert.equal(alerts!.n, 0);
+  });
+});
+
+describe('concept moves and never-negative figures (rule 11, whole corpus)', () => {
+  const revisionsOf = (cik: string, type: string, fy: number, fp: string, metric: string) => svc.sql<{ old_value: string; new_value: string }[]>`
+    SELECT r.old_value::text, r.new_value::text FROM fact_revisions r JOIN statement_versions v ON v.statement_version_id = r.statement_version_id
+    WHERE v.cik = ${cik} AND v.statement_type = ${type} AND v.fiscal_year = ${fy} AND v.fiscal_period = ${fp} AND r.metric = ${metric}`;
+
+  it('a metric moved to a line its earlier filing told beside it, unchanged, is never a revision: every such move is a DQ_CONCEPT_MOVED finding the facts bear out', async () => {
+    const m = await measureLineMoves(svc.sql, corpus);
+    assert.deepEqual(m.revisions_of_unchanged_lines, []);
+    assert.deepEqual(m.unsupported, []);
+    assert.ok(m.findings >= 30, `findings: ${m.findings} (33 revisions of the corpus before rule 11)`);
+  });
+
+  it("Nikola's FY2022 stock proceeds move to the employee-plan line its 10-K of 2024 still tells (6,867,000) without an alert; its FY2020 option proceeds stay 9,650,000 under the re-tag", async () => {
+    const fy22 = await versions(NIKOLA, 'CASH_FLOW_STATEMENT', 2022, 'FY');
+    assert.deepEqual(fy22.map((v) => v.figures.PROCEEDS_FROM_STOCK_ISSUANCE?.value), ['123672000', '6867000']);
+    assert.equal((await revisionsOf(NIKOLA, 'CASH_FLOW_STATEMENT', 2022, 'FY', 'PROCEEDS_FROM_STOCK_ISSUANCE')).length, 0);
+    const fy20 = await versions(NIKOLA, 'CASH_FLOW_STATEMENT', 2020, 'FY');
+    assert.ok(fy20.every((v) => v.figures.PROCEEDS_FROM_STOCK_ISSUANCE.value === '9650000'), 'not 0: the 10-K of 2023 tells the zero under another line');
+  });
+
+  it('no served quarter of a never-negative metric nets two concepts below zero, or inputs of opposite signs', () => {
+    const m = measureNeverNegativeDerivations(corpus);
+    assert.ok(m.derived > 7000, `derived: ${m.derived}`);
+    assert.deepEqual(m.mixed_below_zero, [], '9 before rule 11');
+    assert.deepEqual(m.opposite_signs, [], '16 before rule 11');
+  });
+
+  it("Nikola's Q3 2020 stock proceeds are 320,000 (the employee-plan line's nine months less its six), and its reported Q4 2020 of 1,500,000 stands", async () => {
+    const q3 = await versions(NIKOLA, 'CASH_FLOW_STATEMENT', 2020, 'Q3');
+    assert.equal(q3[q3.length - 1]!.figures.PROCEEDS_FROM_STOCK_ISSUANCE.value, '320000', 'not 2,204,000 - 50,349,000');
+    const q4 = await versions(NIKOLA, 'CASH_FLOW_STATEMENT', 2020, 'Q4');
+    assert.equal(q4[q4.length - 1]!.figures.PROCEEDS_FROM_STOCK_ISSUANCE.value, '1500000', 'not 0 - 2,204,000');
+  });
+
+  it('no same figure of a never-negative metric told with the opposite sign is a revision (whole corpus)', async () => {
+    const flips = await svc.sql<{ label: string }[]>`
+      SELECT v.cik || ' ' || v.fiscal_year || ' ' || v.fiscal_period || ' ' || r.metric AS label
+      FROM fact_revisions r JOIN statement_versions v ON v.statement_version_id = r.statement_version_id
+      WHERE r.metric = ANY(${[...NON_NEGATIVE_METRICS]}) AND r.old_value = -r.new_value AND r.old_value <> 0`;
+    assert.deepEqual(flips.map((f) => f.label), []);
+  });
+
+  it("Disney's interest expense keeps its sign: FY2022 1,549M where the 10-K of 2023 tagged -1,549M (a finding), Q4 2022 434M, and no quarter from the years it tagged negative", async () => {
+    const fy22 = await versions(DISNEY, 'INCOME_STATEMENT', 2022, 'FY');
+    assert.ok(fy22.every((v) => v.figures.INTEREST_EXPENSE.value === '1549000000'), JSON.stringify(fy22.map((v) => v.figures.INTEREST_EXPENSE.value)));
+    const [finding] = await svc.sql<{ evidence: any }[]>`
+      SELECT evidence FROM dq_issues WHERE cik = ${DISNEY} AND rule_code = 'DQ_SIGN_SLIP_FILED' AND fiscal_year = 2022 AND fiscal_period = 'FY' AND metric = 'INTEREST_EXPENSE'`;
+    assert.deepEqual([finding!.evidence.witness, finding!.evidence.served], ['NON_NEGATIVE_METRIC', 'previous']);
+    const q4 = await versions(DISNEY, 'INCOME_STATEMENT', 2022, 'Q4');
+    assert.equal(q4[q4.length - 1]!.figures.INTEREST_EXPENSE.value, '434000000');
+    const q4of2023 = await versions(DISNEY, 'INCOME_STATEMENT', 2023, 'Q4');
+    assert.equal(q4of2023[q4of2023.length - 1]!.figures.INTEREST_EXPENSE, undefined, 'not -1,973M - 1,472M');
   });
 });
 

@@ -703,3 +703,94 @@ describe('derived quarters against reported ones (rule 10) and mis-dated year-to
     assert.deepEqual(h.slips, []);
   });
 });
+
+describe('concept moves, re-tags and like-with-like derivations (rule 11)', () => {
+  const EQUITY = 'us-gaap:ProceedsFromIssuanceOrSaleOfEquity';
+  const COMMON = 'us-gaap:ProceedsFromIssuanceOfCommonStock';
+  const PLANS = 'us-gaap:ProceedsFromStockPlans';
+  const OPTIONS = 'us-gaap:ProceedsFromStockOptionsExercised';
+  const INTEREST = 'us-gaap:InterestExpense';
+  const OTHER = 'us-gaap:OtherNonoperatingIncomeExpense';
+  const RFC = 'us-gaap:RevenueFromContractWithCustomerIncludingAssessedTax';
+  const H1: [string, string] = ['2024-01-01', '2024-06-30'];
+  const M9: [string, string] = ['2024-01-01', '2024-09-30'];
+  const proceeds = (v: BuiltVersion | undefined) => v?.figures.get('PROCEEDS_FROM_STOCK_ISSUANCE');
+
+  it("moves a metric to a line its filing on record told beside it, unchanged, without a restatement: Nikola's FY2022 stock proceeds, a version that revises nothing and a finding", () => {
+    const h = history([...filing(K24, [[COMMON, '123672000', ...Y24], [PLANS, '6867000', ...Y24]]), ...filing(K25, [CURRENT25, [PLANS, '6867000', ...Y24]])]);
+    const [v1, v2] = versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'FY');
+    assert.equal(proceeds(v1)!.source_xbrl_concept, COMMON);
+    assert.ok(v2, 'the concept moves (the filer stopped reporting the first one)');
+    assert.deepEqual([proceeds(v2)!.value, proceeds(v2)!.source_xbrl_concept, v2.revisions.length], ['6867000', PLANS, 0]);
+    assert.deepEqual(
+      h.slips.map((s) => [s.kind, s.metric, s.previous.value, s.filed.value, s.corrects]),
+      [['CONCEPT', 'PROCEEDS_FROM_STOCK_ISSUANCE', '123672000', '6867000', true]],
+    );
+  });
+
+  it('a move to a line told differently now, or not told beside the figure on record, stays a revision', () => {
+    const changed = history([...filing(K24, [[COMMON, '123672000', ...Y24], [PLANS, '6867000', ...Y24]]), ...filing(K25, [CURRENT25, [PLANS, '7100000', ...Y24]])]);
+    assert.deepEqual(versionsOf(changed, 'CASH_FLOW_STATEMENT', 2024, 'FY')[1]!.revisions.map((r) => [r.old_value, r.new_value, r.old_concept, r.new_concept]), [['123672000', '7100000', COMMON, PLANS]]);
+    const alone = history([...filing(K24, [[COMMON, '123672000', ...Y24]]), ...filing(K25, [CURRENT25, [PLANS, '6867000', ...Y24]])]);
+    assert.deepEqual(versionsOf(alone, 'CASH_FLOW_STATEMENT', 2024, 'FY')[1]!.revisions.map((r) => r.new_value), ['6867000']);
+    assert.deepEqual([...changed.slips, ...alone.slips], []);
+  });
+
+  it("takes the candidate telling the figure on record where the filer stopped reporting its concept, over the catalog's first choice: a re-tag (CONCEPT_RETAGGED), no revision", () => {
+    const h = history([
+      ...filing(K24, [[OPTIONS, '9650000', ...Y24]]),
+      ...filing(K25, [CURRENT25, [COMMON, '0', ...Y24], [PLANS, '9650000', ...Y24], [CAPEX_PROCEEDS, '7000000', ...Y24]]),
+    ]);
+    const [, v2] = versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'FY');
+    assert.ok(v2, 'a version for the proceeds from the sale of equipment');
+    assert.deepEqual([proceeds(v2)!.value, proceeds(v2)!.source_xbrl_concept], ['9650000', OPTIONS], 'the same figure: the one on record is carried');
+    assert.deepEqual(v2.revisions, [], 'not 9,650,000 -> 0: the zero is another line');
+    const finer = history([...filing(K24, [[OPTIONS, '9700000', ...Y24]]), ...filing(K25, [CURRENT25, [COMMON, '0', ...Y24], [PLANS, '9650000', ...Y24], [CAPEX_PROCEEDS, '7000000', ...Y24]])]);
+    const [, f2] = versionsOf(finer, 'CASH_FLOW_STATEMENT', 2024, 'FY');
+    assert.deepEqual([proceeds(f2)!.value, proceeds(f2)!.source_xbrl_concept, proceeds(f2)!.selection_rule, f2!.revisions.length], ['9650000', PLANS, 'CONCEPT_RETAGGED', 0], 'the re-tag told more precisely: its text is kept');
+  });
+
+  it("keeps the positive side of a never-negative metric told with both signs: Disney's FY2022 interest expense re-tagged as -1,549M, a finding, no revision", () => {
+    const h = history([...filing(K24, [[INTEREST, '1549000000', ...Y24]]), ...filing(K25, [CURRENT25, [INTEREST, '-1549000000', ...Y24]])]);
+    assert.equal(versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY').length, 1);
+    assert.deepEqual(h.slips.map((s) => [s.kind, s.metric, s.witness, s.corrects]), [['SIGN', 'INTEREST_EXPENSE', 'NON_NEGATIVE_METRIC', false]]);
+    const corrected = history([...filing(K24, [[INTEREST, '-1549000000', ...Y24]]), ...filing(K25, [CURRENT25, [INTEREST, '1549000000', ...Y24]])]);
+    const [, c2] = versionsOf(corrected, 'INCOME_STATEMENT', 2024, 'FY');
+    assert.deepEqual([c2!.figures.get('INTEREST_EXPENSE')!.value, c2!.revisions.length], ['1549000000', 0]);
+    const either = history([...filing(K24, [[OTHER, '15000000', ...Y24]]), ...filing(K25, [CURRENT25, [OTHER, '-15000000', ...Y24]])]);
+    assert.deepEqual(
+      versionsOf(either, 'INCOME_STATEMENT', 2024, 'FY')[1]!.revisions.map((r) => [r.metric, r.new_value]),
+      [['OTHER_INCOME_EXPENSE', '-15000000']],
+      'other income may be either sign: without a witness the change is a revision',
+    );
+  });
+
+  it('derives a never-negative quarter that two concepts net below zero under one concept where a filing told it: 9M 2,204,000 minus 6M 1,884,000, not minus 50,349,000', () => {
+    const h = history([...filing(Q2, [[COMMON, '50349000', ...H1], [PLANS, '1884000', ...H1]]), ...filing(Q3, [[PLANS, '2204000', ...M9]])]);
+    const q3 = proceeds(versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'Q3')[0]);
+    assert.equal(q3!.value, '320000');
+    assert.deepEqual(q3!.calculation_steps!.map((s) => [s.operation, s.value, s.source_xbrl_concept]), [['base', '2204000', PLANS], ['subtract', '1884000', PLANS]]);
+  });
+
+  it('derives no never-negative quarter where two concepts net below zero and no filing told one of them for both', () => {
+    const h = history([...filing(Q2, [[COMMON, '50349000', ...H1], [NI, '1', ...H1]]), ...filing(Q3, [[PLANS, '2204000', ...M9], [NI, '2', ...M9]])]);
+    const [q3] = versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'Q3');
+    assert.equal(proceeds(q3), undefined);
+    const same = history([...filing(Q2, [[EQUITY, '50349000', ...H1]]), ...filing(Q3, [[EQUITY, '52553000', ...M9]])]);
+    assert.equal(proceeds(versionsOf(same, 'CASH_FLOW_STATEMENT', 2024, 'Q3')[0])!.value, '2204000', 'one concept: derived as ever');
+  });
+
+  it("lets a derivation across two concepts stand where it nets to zero or more: Herc's 2022 revenue, the 10-K's total against the nine months its 10-Q tagged under the contract-revenue concept", () => {
+    const h = history([...filing(Q3, [[RFC, '1953000000', ...M9]]), ...filing(K24, [[REV, '2738800000', ...Y24], [RFC, '358000000', ...Y24]])]);
+    const revenue = versionsOf(h, 'INCOME_STATEMENT', 2024, 'Q4')[0]!.figures.get('REVENUE')!;
+    assert.equal(revenue.value, '785800000', 'not 358,000,000 - 1,953,000,000: the 10-K tells the contract revenue as a part');
+    assert.deepEqual(revenue.calculation_steps!.map((s) => s.source_xbrl_concept), [REV, RFC]);
+  });
+
+  it("derives no quarter from year-to-date figures of a never-negative metric told with both signs: Disney's year of interest tagged -1,973M against nine months of 1,472M", () => {
+    const slipped = history([...filing(Q3, [[INTEREST, '1472000000', ...M9]]), ...filing(K24, [[INTEREST, '-1973000000', ...Y24], [NI, '5', ...Y24]])]);
+    assert.equal(versionsOf(slipped, 'INCOME_STATEMENT', 2024, 'Q4')[0]?.figures.get('INTEREST_EXPENSE'), undefined, 'not -3,445M');
+    const told = history([...filing(Q3, [[INTEREST, '1472000000', ...M9]]), ...filing(K24, [[INTEREST, '1973000000', ...Y24]])]);
+    assert.equal(versionsOf(told, 'INCOME_STATEMENT', 2024, 'Q4')[0]!.figures.get('INTEREST_EXPENSE')!.value, '501000000');
+  });
+});

@@ -132,6 +132,7 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
     splits,
     filedOn,
     ownDerivations: new WeakMap(),
+    offeredWith: new Map(),
     balanceAt: (metric, date) => balanceAt(statements, calendar, metric, date),
   };
   for (const filing of filings) foldFiling(folding, filing, byAccession.get(filing.accession)!, calendar, catalog, input.face ?? NO_FACE);

@@ -1,5 +1,5 @@
 import type { CanonicalMetric, StatementType } from '../catalog/types.ts';
-import { sub } from '../decimal.ts';
+import { isNegative, sub } from '../decimal.ts';
 import { addDays, daysBetween } from '../dates.ts';
 import type { Fact, FilingInfo } from '../facts.ts';
 import { durationClass, YTD_QUARTERS, type FiscalCalendar, type FiscalPosition } from '../fiscal-calendar.ts';
@@ -50,6 +50,8 @@ export interface CatalogView {
  */
 export class FlowStore {
   private readonly byMetric = new Map<string, Map<number, KnownFlow>>();
+  /** the candidates of the filing that set a slot, where it told more than one (rule 11: same-concept derivations) */
+  private readonly told = new Map<string, Map<number, ToldFlows>>();
 
   get(metric: string, fiscalYear: number, slot: number): KnownFlow | undefined {
     return this.byMetric.get(metric)?.get(fiscalYear * 8 + slot);
@@ -59,11 +61,34 @@ export class FlowStore {
     return this.byMetric.get(metric)?.has(fiscalYear * 8 + slot) ?? false;
   }
 
-  set(metric: string, fiscalYear: number, slot: number, flow: KnownFlow): void {
+  /** `told`: every candidate the same filing told for the slot (more than one); a later set without them forgets the earlier filing's */
+  set(metric: string, fiscalYear: number, slot: number, flow: KnownFlow, told: ToldFlows | null = null): void {
+    const key = fiscalYear * 8 + slot;
     let slots = this.byMetric.get(metric);
     if (!slots) this.byMetric.set(metric, (slots = new Map()));
-    slots.set(fiscalYear * 8 + slot, flow);
+    slots.set(key, flow);
+    if (told !== null) {
+      let kept = this.told.get(metric);
+      if (!kept) this.told.set(metric, (kept = new Map()));
+      kept.set(key, told);
+    } else this.told.get(metric)?.delete(key);
   }
+
+  /** the slot's flow under `concept`: the chosen one, or another candidate the same filing told */
+  under(metric: string, fiscalYear: number, slot: number, concept: string | null): KnownFlow | undefined {
+    const chosen = this.get(metric, fiscalYear, slot);
+    if (chosen === undefined || chosen.source_xbrl_concept === concept) return chosen;
+    const told = this.told.get(metric)?.get(fiscalYear * 8 + slot);
+    const c = told?.list.find((x) => x.concept === concept);
+    return c === undefined ? undefined : knownFlow(c, told!.unit, told!.filed);
+  }
+}
+
+/** a year-to-date's candidates as one filing told them, made into flows only when asked for */
+interface ToldFlows {
+  list: readonly Candidate[];
+  unit: string;
+  filed: string;
 }
 
 /** the FlowStore slot that marks a metric's fourth quarter as derived or reported (1-4 are year-to-date quarters) */
@@ -173,7 +198,9 @@ export function presentFiling(
     for (const [metric, list] of p.metrics) {
       const m = catalog.byName.get(metric)!;
       if (m.unit_type !== 'currency') continue;
-      store.set(metric, p.pos.fiscal_year, quarters, knownFlow(choose(list, m.statement_type).candidate, unitOf(m, currency), filing.filing_date));
+      const chosen = choose(list, m.statement_type).candidate;
+      const unit = unitOf(m, currency);
+      store.set(metric, p.pos.fiscal_year, quarters, knownFlow(chosen, unit, filing.filing_date), toldApart(list, chosen) ? { list, unit, filed: filing.filing_date } : null);
     }
   }
 
@@ -301,6 +328,41 @@ const NOTHING_KEPT: Period = {
   metrics: NO_METRICS,
 };
 
+/**
+ * Year-to-date flows of quarters q and q-1 under one concept, from what the filings that told them
+ * told (FlowStore.under), that net to zero or more; null where there are none.
+ */
+function sameConceptPair(store: FlowStore, metric: string, fy: number, q: number, through: KnownFlow, before: KnownFlow): [KnownFlow, KnownFlow] | null {
+  const earlier = store.under(metric, fy, q - 1, through.source_xbrl_concept);
+  if (earlier !== undefined && !isNegative(sub(through.value, earlier.value))) return [through, earlier];
+  const later = store.under(metric, fy, q, before.source_xbrl_concept);
+  if (later !== undefined && !isNegative(sub(later.value, before.value))) return [later, before];
+  return null;
+}
+
+/** whether a year-to-date's candidates tell other values than the chosen one: only then can another concept's derivation differ (FlowStore.under) */
+function toldApart(list: readonly Candidate[], chosen: Candidate): boolean {
+  if (list.length < 2) return false;
+  for (const c of list) if (c.value !== chosen.value) return true;
+  return false;
+}
+
+/** one value below zero and the other above; read from the text (this runs for every derived never-negative figure) */
+function oppositeSigns(a: string, b: string): boolean {
+  const aNegative = a.charCodeAt(0) === 45; /* - */
+  if (aNegative === (b.charCodeAt(0) === 45)) return false;
+  return !zeroText(a) && !zeroText(b);
+}
+
+/** a decimal text of zero ("0", "-0", "0.00") */
+function zeroText(v: string): boolean {
+  for (let i = v.charCodeAt(0) === 45 ? 1 : 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c !== 48 /* 0 */ && c !== 46 /* . */) return false;
+  }
+  return true;
+}
+
 function keepLargest<P extends Period>(map: Map<string, P>, id: string, p: P): void {
   const seen = map.get(id) ?? NOTHING_KEPT;
   const larger = p.metrics.size > seen.metrics.size;
@@ -424,9 +486,21 @@ function deriveQuarter(
       );
       continue;
     }
-    const through = store.get(metric, fy, q);
-    const before = store.get(metric, fy, q - 1);
+    let through = store.get(metric, fy, q);
+    let before = store.get(metric, fy, q - 1);
     if (!through || !before) continue;
+    if (through.source_xbrl_concept !== before.source_xbrl_concept && m.traits.non_negative && isNegative(sub(through.value, before.value))) {
+      // two concepts netting below zero for a metric that cannot be negative: two lines (rule 11).
+      // Like with like where a filing told it, the earlier year-to-date under the later one's
+      // concept or the later one under the earlier one's; else not derived
+      const pair = sameConceptPair(store, metric, fy, q, through, before);
+      if (pair === null) continue;
+      through = pair[0];
+      before = pair[1];
+    }
+    // a metric that cannot be negative, told with both signs: one of the two is a sign slip, and
+    // netting them makes a quarter of neither's size
+    if (m.traits.non_negative && oppositeSigns(through.value, before.value)) continue;
     // a year re-told years later (a restated third-year comparative) is not netted against a
     // year-to-date nobody re-told with it: mixed bases make a number no filer reported
     if (through.filed && before.filed && daysBetween(before.filed, through.filed) > YTD_REACH_DAYS) continue;

@@ -1,7 +1,8 @@
 import { add, sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { CalculationStep, FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
-import { balanceWitness, isSignSlip, jointTaxWitness, signWitness, TAX_IDENTITY, taxIdentityWitness, witnessBalance } from '../statements/sign-slips.ts';
+import { NON_NEGATIVE_METRICS } from '../catalog/traits.ts';
+import { balanceWitness, isSignSlip, jointTaxWitness, nonNegativeWitness, signWitness, TAX_IDENTITY, taxIdentityWitness, witnessBalance } from '../statements/sign-slips.ts';
 import { addDays } from '../dates.ts';
 import { splitRecastOf, type StockSplit } from '../statements/stock-splits.ts';
 import { compareFigures, morePrecise, sameFigure, slippedSide } from '../statements/versions.ts';
@@ -55,11 +56,12 @@ export function statementKey(p: { statement_type: string; fiscal_year: number; f
 /**
  * A later filing's figure 1,000 or 1,000,000 times off the one on record (kind SCALE), the same
  * figure with the opposite sign where a witness tells which side is right (kind SIGN,
- * domain/statements/sign-slips.ts), or a quarter a later filing only derives against one the
- * company reported (kind DERIVED, version rule 10): a data-quality finding, never a revision.
+ * domain/statements/sign-slips.ts), a quarter a later filing only derives against one the
+ * company reported (kind DERIVED, version rule 10), or a metric moved to another line the filing
+ * on record told beside it, unchanged (kind CONCEPT, rule 11): a data-quality finding, never a revision.
  */
 export interface ScaleSlip {
-  kind: 'SCALE' | 'SIGN' | 'DERIVED';
+  kind: 'SCALE' | 'SIGN' | 'DERIVED' | 'CONCEPT';
   statement_type: StatementType;
   fiscal_year: number;
   fiscal_period: FiscalPeriod;
@@ -87,10 +89,26 @@ export interface ScaleSlip {
 export function continuedFigure(before: StatementFigure, offered: StatementFigure, alternatives: Alternatives | undefined): StatementFigure {
   if (before.value_origin !== 'SOURCE' || offered.value_origin !== 'SOURCE') return offered;
   if (before.source_xbrl_concept === offered.source_xbrl_concept || before.source_xbrl_concept === null) return offered;
-  const old = alternatives?.list.find((c) => c.concept === before.source_xbrl_concept);
-  if (!old) return offered;
-  if (offered.selection_rule === 'PRESENTATION_LINKBASE' && !alternatives!.presented(old.concept)) return offered;
+  if (alternatives === undefined) return offered;
+  const old = alternatives.list.find((c) => c.concept === before.source_xbrl_concept);
+  if (!old) return retaggedFigure(before, offered, alternatives);
+  if (offered.selection_rule === 'PRESENTATION_LINKBASE' && !alternatives.presented(old.concept)) return offered;
   return sourceFigure(old, offered.unit, 'CONCEPT_CONTINUITY');
+}
+
+/**
+ * The filer stopped reporting the period's concept: where another candidate of the filing tells
+ * the same figure as the one on record, that candidate is the old line re-tagged (rule 11), and
+ * not the catalog's first choice, which may be another line: CONCEPT_RETAGGED.
+ */
+function retaggedFigure(before: StatementFigure, offered: StatementFigure, alternatives: Alternatives): StatementFigure {
+  if (sameFigure(before, offered)) return offered;
+  for (const c of alternatives.list) {
+    if (c.concept === offered.source_xbrl_concept) continue;
+    const f = sourceFigure(c, offered.unit, 'CONCEPT_RETAGGED');
+    if (sameFigure(before, f)) return f;
+  }
+  return offered;
 }
 
 /**
@@ -101,15 +119,17 @@ export function continuedFigure(before: StatementFigure, offered: StatementFigur
  * `slips` and changes nothing unless the later value is the right one, so does a derived quarter
  * against a reported one where the reported figure's own filing decides (rule 10: `ownDerivations`,
  * what that filing's year-to-date derived for it), a revised figure makes a version with a
- * fact revision, and a figure no earlier version had, or one recast for a stock split the company
+ * fact revision, and a figure no earlier version had, one recast for a stock split the company
  * tagged (`splits`, after the filing of the figure on record, whose date `filedOn` tells by
- * accession, domain/statements/stock-splits.ts), makes a version that revises nothing. A new
+ * accession, domain/statements/stock-splits.ts), or a metric moved to a line the figure on
+ * record's own filing told beside it and the later filing tells alike (rule 11: `offeredWith`),
+ * makes a version that revises nothing. A new
  * version carries the new figures and, for metrics the filing does not present, the previous
  * figures with their original provenance; a same figure keeps the more precise text, a slipped
  * one the previous value under the SCALE_SLIP_PREVIOUS_VALUE_KEPT (SIGN_SLIP_PREVIOUS_VALUE_KEPT) override.
  */
 export function foldPresentation(versions: BuiltVersion[], p: Presentation, filing: FilingInfo, context: Partial<FoldContext> = {}): BuiltVersion | null {
-  const { slips = [], splits = NO_SPLITS, filedOn = NO_DATES, ownDerivations = NO_DERIVATIONS, balanceAt = NO_BALANCES } = context;
+  const { slips = [], splits = NO_SPLITS, filedOn = NO_DATES, ownDerivations = NO_DERIVATIONS, balanceAt = NO_BALANCES, offeredWith = new Map() } = context;
   const latest = versions[versions.length - 1];
   if (!latest) {
     const v: BuiltVersion = {
@@ -125,6 +145,7 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       revisions: [],
       recasts: [],
     };
+    rememberOffered(offeredWith, p, p.figures);
     versions.push(v);
     return v;
   }
@@ -157,6 +178,14 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
         const own = ownDerivations.get(before);
         if (own !== undefined && !ownDerivations.has(kept)) ownDerivations.set(kept, own);
       }
+      continue;
+    }
+    // the metric moved to another line its earlier filing told beside it, unchanged (rule 11):
+    // the new line is served, in a version that revises nothing
+    if (movedLine(before, figure, offeredWith)) {
+      slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, true, 'CONCEPT', null, null));
+      changes.push([metric, figure]);
+      added = true;
       continue;
     }
     // a quarter this filing only derives against one the company reported (rule 10): the reported
@@ -203,7 +232,8 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       ? (signWitness(metric, (m) => takenFrom(p, latest, m), latest.figures, before.value) ??
         balanceSignWitness(metric, before, p, figure, balanceAt) ??
         taxIdentityWitness(metric, before.value, (m) => (takenFrom(p, latest, m) ?? latest.figures.get(m))?.value, (m) => flippedBy(p, latest, m)) ??
-        jointWitness(joint, metric, before, figure))
+        jointWitness(joint, metric, before, figure) ??
+        nonNegativeWitness(NON_NEGATIVE_METRICS.has(metric)))
       : null;
     if (witness !== null) {
       const corrects = signOf(figure.value) === witness.sign;
@@ -247,6 +277,7 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
   }
   const figures = new Map(latest.figures);
   for (const [metric, figure] of changes) figures.set(metric, figure);
+  rememberOffered(offeredWith, p, changes);
   const v: BuiltVersion = {
     statement_type: p.statement_type,
     fiscal_year: p.fiscal_year,
@@ -277,6 +308,12 @@ export interface FoldContext {
   ownDerivations: OwnDerivations;
   /** a balance-sheet figure at a date (within a week) as the statements stand, for the working-capital sign witness */
   balanceAt: (metric: string, date: string) => string | undefined;
+  /**
+   * the candidates a figure's own filing offered for its metric and period (rule 11), filled as
+   * presentations are folded: a Map, not a WeakMap, as it lives only while one company's history
+   * is built (ephemeron tables cost the collector more)
+   */
+  offeredWith: Map<StatementFigure, Alternatives>;
 }
 
 const NO_SPLITS: readonly StockSplit[] = [];
@@ -347,6 +384,33 @@ function comparedFigure(p: Presentation, metric: string, before: StatementFigure
   const figure = continuedFigure(before, offered, p.alternatives?.get(metric));
   if (p.partial && figure.value_origin === 'SOURCE' && before.value_origin === 'SOURCE' && figure.source_xbrl_concept !== before.source_xbrl_concept) return undefined;
   return figure;
+}
+
+/**
+ * Notes, for the figures a version takes from a presentation, the other lines their filing told
+ * for the metric and period (rule 11 reads them once a figure is on record): only where another
+ * candidate has another value, the one case movedLine can use, so few presentations stay alive.
+ */
+function rememberOffered(offeredWith: FoldContext['offeredWith'], p: Presentation, taken: Iterable<[string, StatementFigure]>): void {
+  if (p.alternatives === undefined) return;
+  for (const [metric, figure] of taken) {
+    const alternatives = p.alternatives.get(metric);
+    if (alternatives !== undefined && alternatives.list.some((c) => c.value !== figure.value)) offeredWith.set(figure, alternatives);
+  }
+}
+
+/**
+ * Rule 11: the filing no longer reports the concept of the figure on record, and the metric moves
+ * to another candidate (concept continuity) that the figure on record's own filing reported beside
+ * it, as another line (another value), and that tells the same figure now as then. Nothing was
+ * restated: the metric moved from one line to another, both told as before.
+ */
+function movedLine(before: StatementFigure, figure: StatementFigure, offeredWith: FoldContext['offeredWith']): boolean {
+  if (figure.value_origin !== 'SOURCE' || before.value_origin !== 'SOURCE' || figure.source_xbrl_concept === before.source_xbrl_concept) return false;
+  const beside = offeredWith.get(before)?.list.find((c) => c.concept === figure.source_xbrl_concept);
+  if (beside === undefined) return false;
+  const then = sourceFigure(beside, before.unit);
+  return !sameFigure(before, then) && sameFigure(then, figure);
 }
 
 /** The figure a presentation offers for `metric` as folding would take it (see comparedFigure), else undefined. */

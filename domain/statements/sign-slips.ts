@@ -119,6 +119,18 @@ export function balanceWitness(metric: string, amount: string, opening: string |
 const HALF = dec('0.5');
 const TWO = dec('2');
 
+/**
+ * The catalog's own word on a metric it declares never negative (traits.non_negative: revenue,
+ * interest expense, capital expenditures, proceeds and payments, accumulated depreciation...): of
+ * the same figure told with both signs, the positive one is right. The last witness asked: a
+ * figure of the statement that must agree speaks first.
+ */
+export const NON_NEGATIVE_METRIC = 'NON_NEGATIVE_METRIC';
+
+export function nonNegativeWitness(nonNegative: boolean): { sign: 1; witness: string } | null {
+  return nonNegative ? { sign: 1, witness: NON_NEGATIVE_METRIC } : null;
+}
+
 /** the identity that witnesses pretax income's and the income tax's signs, as named in a finding */
 export const TAX_IDENTITY = 'PRETAX_INCOME - INCOME_TAX_EXPENSE = NET_INCOME_INCLUDING_NONCONTROLLING - INCOME_FROM_DISCONTINUED_OPERATIONS';
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Sql } from '../../db/client.ts';
 import { unpackFigure, type StoredFigure } from '../../db/figure-storage.ts';
+import { NON_NEGATIVE_METRICS } from '../../domain/catalog/traits.ts';
 import { addDays, daysBetween } from '../../domain/dates.ts';
 import { dec } from '../../domain/decimal.ts';
 import type { Fact } from '../../domain/facts.ts';
@@ -611,6 +612,71 @@ export async function measureUntaggedSplits(sql: Sql, corpus: Corpus): Promise<U
         out.recasts++;
         const label = `${key}|${versions[i]!.version_sequence}|${metric}`;
         if (revised.has(label)) out.recorded.push(`${label} ${old.value} -> ${f.value}`);
+      }
+    }
+  }
+  return out;
+}
+
+export interface LineMoveMeasure {
+  /** fact revisions whose metric moved to a concept the old figure's own filing told for the period with the new value: a line told as before, no restatement */
+  revisions_of_unchanged_lines: string[];
+  /** DQ_CONCEPT_MOVED findings, and those the filers' facts do not bear out (the earlier filing did not tell the new concept at the later value) */
+  findings: number;
+  unsupported: string[];
+}
+
+/**
+ * Rule 11 from the filers' own facts, apart from the rule: a revision between two concepts is a
+ * move between lines where the filing of the old figure told the new concept for the same period
+ * at the new figure; each DQ_CONCEPT_MOVED finding must be such a move.
+ */
+export async function measureLineMoves(sql: Sql, corpus: Corpus): Promise<LineMoveMeasure> {
+  const toldBy = (cik: string, accession: string, concept: string, start: string | null, end: string, value: string) =>
+    (corpus.facts.get(cik) ?? []).some((f) => f.accession === accession && `${f.taxonomy}:${f.concept}` === concept && f.start === start && f.end === end && sameMagnitude(f.value, value));
+  const revisions = await sql<{ label: string; cik: string; start: string | null; end: string; old_accession: string; new_concept: string; new_value: string }[]>`
+    SELECT v.cik || ' ' || v.statement_type || ' ' || v.fiscal_year || ' ' || v.fiscal_period || ' ' || r.metric || ' ' || r.old_value || ' -> ' || r.new_value AS label,
+      v.cik, v.period_start::text AS start, v.period_end::text AS end, r.old_accession, r.new_concept, r.new_value
+    FROM fact_revisions r JOIN statement_versions v ON v.statement_version_id = r.statement_version_id
+    WHERE r.old_concept IS NOT NULL AND r.new_concept IS NOT NULL AND r.old_concept <> r.new_concept`;
+  const findings = await sql<{ label: string; cik: string; start: string | null; end: string; previous_accession: string; filed_concept: string; filed_value: string }[]>`
+    SELECT i.cik || ' ' || i.statement_type || ' ' || i.fiscal_year || ' ' || i.fiscal_period || ' ' || i.metric AS label, i.cik,
+      v.period_start::text AS start, v.period_end::text AS end, i.evidence -> 'previous' ->> 'accession' AS previous_accession,
+      i.evidence -> 'filed' ->> 'concept' AS filed_concept, i.evidence -> 'filed' ->> 'value' AS filed_value
+    FROM dq_issues i JOIN statement_versions v ON v.statement_version_id = i.statement_version_id
+    WHERE i.rule_code = 'DQ_CONCEPT_MOVED'`;
+  return {
+    revisions_of_unchanged_lines: revisions.filter((r) => toldBy(r.cik, r.old_accession, r.new_concept, r.start, r.end, r.new_value)).map((r) => r.label),
+    findings: findings.length,
+    unsupported: findings.filter((f) => !toldBy(f.cik, f.previous_accession, f.filed_concept, f.start, f.end, f.filed_value)).map((f) => f.label),
+  };
+}
+
+export interface NeverNegativeDerivationMeasure {
+  /** served derived quarters of metrics the catalog says are never negative */
+  derived: number;
+  /** of them, those netting two concepts below zero (two lines), and those netting inputs of opposite signs (a sign slip netted) */
+  mixed_below_zero: string[];
+  opposite_signs: string[];
+  /** below zero from one concept's inputs of one sign: the filer's own year-to-date figures fell (kept, as the filer told them) */
+  below_zero_same_concept: number;
+}
+
+/** Rule 11's derivations, over the latest version of every statement, from the calculation steps. */
+export function measureNeverNegativeDerivations(corpus: Corpus): NeverNegativeDerivationMeasure {
+  const out: NeverNegativeDerivationMeasure = { derived: 0, mixed_below_zero: [], opposite_signs: [], below_zero_same_concept: 0 };
+  for (const [key, versions] of corpus.statements) {
+    for (const [metric, f] of Object.entries(versions[versions.length - 1]!.figures)) {
+      if (!NON_NEGATIVE_METRICS.has(metric) || f.mapping_type !== 'DERIVED_DISCRETE_QUARTER' && f.mapping_type !== 'DERIVED_Q4') continue;
+      const steps = f.calculation_steps ?? [];
+      out.derived++;
+      const label = `${key} ${metric} ${f.value} (${steps.map((s) => `${s.operation} ${s.value} ${s.source_xbrl_concept}`).join(', ')})`;
+      const negative = steps.filter((s) => dec(s.value).isNegative() && !dec(s.value).isZero()).length;
+      const positive = steps.filter((s) => dec(s.value).isPositive() && !dec(s.value).isZero()).length;
+      if (negative > 0 && positive > 0) out.opposite_signs.push(label);
+      else if (dec(f.value).isNegative() && !dec(f.value).isZero()) {
+        if (new Set(steps.map((s) => s.source_xbrl_concept)).size > 1) out.mixed_below_zero.push(label);
+        else out.below_zero_same_concept++;
       }
     }
   }

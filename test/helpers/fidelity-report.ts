@@ -1,5 +1,5 @@
 import { connect } from '../../db/client.ts';
-import { loadCorpus, measureAlerts, measureDerivedOverReported, measureFrames, measureFsds, measureMisdatedYearToDate, measureQ4, measureRestatedQuarters, measureSplitRecasts, measureUntaggedSplits, measureWorkingCapitalSigns } from './fidelity-measures.ts';
+import { loadCorpus, measureAlerts, measureDerivedOverReported, measureFrames, measureFsds, measureLineMoves, measureNeverNegativeDerivations, measureMisdatedYearToDate, measureQ4, measureRestatedQuarters, measureSplitRecasts, measureUntaggedSplits, measureWorkingCapitalSigns } from './fidelity-measures.ts';
 
 /** Prints the fidelity measures of one ingested database: `tsx test/helpers/fidelity-report.ts <database url>`. */
 const sql = connect(process.argv[2] ?? process.env.DATABASE_URL!);
@@ -16,6 +16,8 @@ try {
     derived_over_reported: await measureDerivedOverReported(sql),
     working_capital_signs: measureWorkingCapitalSigns(corpus),
     untagged_splits: await measureUntaggedSplits(sql, corpus),
+    line_moves: await measureLineMoves(sql, corpus),
+    never_negative_derivations: measureNeverNegativeDerivations(corpus),
   };
   console.log(JSON.stringify(report, null, 2));
 } finally {
