@@ -88,7 +88,7 @@ function slipMessage(s: ScaleSlip): string {
     return (
       at +
       `filing ${s.accession} no longer reports ${s.previous.source_xbrl_concept ?? ''} (${readable(s.previous.value)} in ${s.previous.source_accession}) and tells ${s.filed.source_xbrl_concept ?? ''} at ${readable(s.filed.value)}, ` +
-      `as ${s.previous.source_accession} told it beside the first: the metric moved to another line, not a restatement; the later line is served.`
+      `as ${s.previous.source_accession} told that line beside the first: the metric moved to another line, not a restatement; the later line is served.`
     );
   }
   return (

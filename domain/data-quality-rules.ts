@@ -99,7 +99,7 @@ export const DQ_RULES: readonly QualityRule[] = [
     rule_code: CONCEPT_MOVED_RULE,
     description:
       'A later filing no longer reports the concept a figure on record was mapped to, and the metric moves to another of its candidate concepts (concept continuity), ' +
-      'one that the filing on record reported beside it for the same period as another line (another value) and that the later filing tells as that filing did. ' +
+      'whose figure the filing on record told beside it for the same period as another line (another value, under that concept or another candidate concept of the metric). ' +
       'Not a restatement: both lines are told as before, only the one the metric can read changed. The later line is served, in a version that revises nothing; no alert. ' +
       'The evidence names both values, both accessions and both concepts.',
     severity: 'LOW',

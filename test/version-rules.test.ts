@@ -728,6 +728,13 @@ describe('concept moves, re-tags and like-with-like derivations (rule 11)', () =
     );
   });
 
+  it("reads the line by its figure where the filing on record tagged it with another candidate: Nikola's FY2021 option proceeds, told under two concepts, no restatement", () => {
+    const h = history([...filing(K24, [[COMMON, '163788000', ...Y24], [OPTIONS, '4785000', ...Y24]]), ...filing(K25, [CURRENT25, [PLANS, '4785000', ...Y24]])]);
+    const [, v2] = versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'FY');
+    assert.deepEqual([proceeds(v2)!.value, proceeds(v2)!.source_xbrl_concept, v2!.revisions.length], ['4785000', PLANS, 0]);
+    assert.deepEqual(h.slips.map((s) => [s.kind, s.previous.value, s.filed.value]), [['CONCEPT', '163788000', '4785000']]);
+  });
+
   it('a move to a line told differently now, or not told beside the figure on record, stays a revision', () => {
     const changed = history([...filing(K24, [[COMMON, '123672000', ...Y24], [PLANS, '6867000', ...Y24]]), ...filing(K25, [CURRENT25, [PLANS, '7100000', ...Y24]])]);
     assert.deepEqual(versionsOf(changed, 'CASH_FLOW_STATEMENT', 2024, 'FY')[1]!.revisions.map((r) => [r.old_value, r.new_value, r.old_concept, r.new_concept]), [['123672000', '7100000', COMMON, PLANS]]);

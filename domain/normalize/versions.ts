@@ -401,16 +401,19 @@ function rememberOffered(offeredWith: FoldContext['offeredWith'], p: Presentatio
 
 /**
  * Rule 11: the filing no longer reports the concept of the figure on record, and the metric moves
- * to another candidate (concept continuity) that the figure on record's own filing reported beside
- * it, as another line (another value), and that tells the same figure now as then. Nothing was
- * restated: the metric moved from one line to another, both told as before.
+ * to another candidate (concept continuity) whose figure the figure on record's own filing told
+ * beside it, as another line (another value; under this concept, or under another candidate the
+ * line was tagged with then). Nothing was restated: the metric moved from one line to another,
+ * both told as before.
  */
 function movedLine(before: StatementFigure, figure: StatementFigure, offeredWith: FoldContext['offeredWith']): boolean {
   if (figure.value_origin !== 'SOURCE' || before.value_origin !== 'SOURCE' || figure.source_xbrl_concept === before.source_xbrl_concept) return false;
-  const beside = offeredWith.get(before)?.list.find((c) => c.concept === figure.source_xbrl_concept);
-  if (beside === undefined) return false;
-  const then = sourceFigure(beside, before.unit);
-  return !sameFigure(before, then) && sameFigure(then, figure);
+  const told = offeredWith.get(before)?.list;
+  if (told === undefined) return false;
+  // `figure` is not the same figure as `before` (folding compared them first), so a line told at
+  // its figure then was another line than the one on record
+  for (const c of told) if (c.concept !== before.source_xbrl_concept && sameFigure({ value: c.value, decimals: c.fact.decimals ?? null }, figure)) return true;
+  return false;
 }
 
 /** The figure a presentation offers for `metric` as folding would take it (see comparedFigure), else undefined. */

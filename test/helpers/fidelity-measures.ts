@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Sql } from '../../db/client.ts';
 import { unpackFigure, type StoredFigure } from '../../db/figure-storage.ts';
+import { canonicalMetric } from '../../domain/catalog/index.ts';
 import { NON_NEGATIVE_METRICS } from '../../domain/catalog/traits.ts';
 import { addDays, daysBetween } from '../../domain/dates.ts';
 import { dec } from '../../domain/decimal.ts';
@@ -619,36 +620,43 @@ export async function measureUntaggedSplits(sql: Sql, corpus: Corpus): Promise<U
 }
 
 export interface LineMoveMeasure {
-  /** fact revisions whose metric moved to a concept the old figure's own filing told for the period with the new value: a line told as before, no restatement */
+  /** fact revisions between two concepts where the old figure's own filing told the new figure for the period under a concept of the metric's: a line told as before, no restatement */
   revisions_of_unchanged_lines: string[];
-  /** DQ_CONCEPT_MOVED findings, and those the filers' facts do not bear out (the earlier filing did not tell the new concept at the later value) */
+  /** DQ_CONCEPT_MOVED findings, and those the filers' facts do not bear out (the earlier filing told no other line at the later value) */
   findings: number;
   unsupported: string[];
 }
 
 /**
- * Rule 11 from the filers' own facts, apart from the rule: a revision between two concepts is a
- * move between lines where the filing of the old figure told the new concept for the same period
- * at the new figure; each DQ_CONCEPT_MOVED finding must be such a move.
+ * Rule 11 from the filers' own facts and the catalog's concept lists, apart from the rule: a
+ * revision between two concepts is a move between lines where the filing of the old figure told
+ * the new figure for the same period under another concept of the metric; each DQ_CONCEPT_MOVED
+ * finding must be such a move.
  */
 export async function measureLineMoves(sql: Sql, corpus: Corpus): Promise<LineMoveMeasure> {
-  const toldBy = (cik: string, accession: string, concept: string, start: string | null, end: string, value: string) =>
-    (corpus.facts.get(cik) ?? []).some((f) => f.accession === accession && `${f.taxonomy}:${f.concept}` === concept && f.start === start && f.end === end && sameMagnitude(f.value, value));
-  const revisions = await sql<{ label: string; cik: string; start: string | null; end: string; old_accession: string; new_concept: string; new_value: string }[]>`
+  const conceptsOf = (metric: string) => new Set((canonicalMetric(metric)?.concepts ?? []).map((c) => `${c.taxonomy}:${c.concept}`));
+  const toldBy = (cik: string, metric: string, accession: string, except: string, start: string | null, end: string, value: string) => {
+    const concepts = conceptsOf(metric);
+    return (corpus.facts.get(cik) ?? []).some((f) => {
+      const concept = `${f.taxonomy}:${f.concept}`;
+      return f.accession === accession && concept !== except && concepts.has(concept) && f.start === start && f.end === end && sameMagnitude(f.value, value);
+    });
+  };
+  const revisions = await sql<{ label: string; cik: string; metric: string; start: string | null; end: string; old_accession: string; old_concept: string; new_value: string }[]>`
     SELECT v.cik || ' ' || v.statement_type || ' ' || v.fiscal_year || ' ' || v.fiscal_period || ' ' || r.metric || ' ' || r.old_value || ' -> ' || r.new_value AS label,
-      v.cik, v.period_start::text AS start, v.period_end::text AS end, r.old_accession, r.new_concept, r.new_value
+      v.cik, r.metric, v.period_start::text AS start, v.period_end::text AS end, r.old_accession, r.old_concept, r.new_value
     FROM fact_revisions r JOIN statement_versions v ON v.statement_version_id = r.statement_version_id
     WHERE r.old_concept IS NOT NULL AND r.new_concept IS NOT NULL AND r.old_concept <> r.new_concept`;
-  const findings = await sql<{ label: string; cik: string; start: string | null; end: string; previous_accession: string; filed_concept: string; filed_value: string }[]>`
-    SELECT i.cik || ' ' || i.statement_type || ' ' || i.fiscal_year || ' ' || i.fiscal_period || ' ' || i.metric AS label, i.cik,
+  const findings = await sql<{ label: string; cik: string; metric: string; start: string | null; end: string; previous_accession: string; previous_concept: string; filed_value: string }[]>`
+    SELECT i.cik || ' ' || i.statement_type || ' ' || i.fiscal_year || ' ' || i.fiscal_period || ' ' || i.metric AS label, i.cik, i.metric,
       v.period_start::text AS start, v.period_end::text AS end, i.evidence -> 'previous' ->> 'accession' AS previous_accession,
-      i.evidence -> 'filed' ->> 'concept' AS filed_concept, i.evidence -> 'filed' ->> 'value' AS filed_value
+      i.evidence -> 'previous' ->> 'concept' AS previous_concept, i.evidence -> 'filed' ->> 'value' AS filed_value
     FROM dq_issues i JOIN statement_versions v ON v.statement_version_id = i.statement_version_id
     WHERE i.rule_code = 'DQ_CONCEPT_MOVED'`;
   return {
-    revisions_of_unchanged_lines: revisions.filter((r) => toldBy(r.cik, r.old_accession, r.new_concept, r.start, r.end, r.new_value)).map((r) => r.label),
+    revisions_of_unchanged_lines: revisions.filter((r) => toldBy(r.cik, r.metric, r.old_accession, r.old_concept, r.start, r.end, r.new_value)).map((r) => r.label),
     findings: findings.length,
-    unsupported: findings.filter((f) => !toldBy(f.cik, f.previous_accession, f.filed_concept, f.start, f.end, f.filed_value)).map((f) => f.label),
+    unsupported: findings.filter((f) => !toldBy(f.cik, f.metric, f.previous_accession, f.previous_concept, f.start, f.end, f.filed_value)).map((f) => f.label),
   };
 }
 
