@@ -82,6 +82,7 @@ export const INCOME_STATEMENT_METRICS: CanonicalMetric[] = [
   }),
   incomeMetric({
     metric: 'GOODWILL_IMPAIRMENT', display_name: 'Goodwill impairment', category: 'EXPENSES',
+    traits: { non_negative: true },
     concepts: [usgaap('GoodwillImpairmentLoss'), ifrs('ImpairmentLossRecognisedInProfitOrLossGoodwill')],
     sign_convention: 'positive charge, as tagged',
     source_notes: 'GoodwillImpairmentLoss (IFRS ImpairmentLossRecognisedInProfitOrLossGoodwill), often tagged only in the goodwill note or cash-flow reconciliation.',
