@@ -79,7 +79,8 @@ export const DQ_RULES: readonly QualityRule[] = [
       'A later filing told a figure of a period on record with the opposite sign and the same digits (a net loss tagged as income), and a figure whose sign must agree, ' +
       'which that filing did not flip too, tells which filing tagged the sign wrong: earnings per share for net income (where no preferred dividends come between them), the income available to common shareholders for EPS; ' +
       'for a working-capital line of the cash-flow statement (receivables, inventories, prepaid and other assets, payables, accrued liabilities), the movement of its balance-sheet line over the period, where that moved by half to twice the amount; ' +
-      'for pretax income and the income tax, the statement\'s arithmetic (pretax income less the tax is the income from continuing operations, to a quarter of the figure). ' +
+      'for pretax income and the income tax, the statement\'s arithmetic (pretax income less the tax is the income from continuing operations, to a quarter of the figure); ' +
+      'where none of these speaks, for a metric the catalog declares never negative (revenue, interest expense, capital expenditures, proceeds and payments...), the positive side (witness NON_NEGATIVE_METRIC). ' +
       'Not a restatement: the agreeing value is served, in a version that revises nothing, or kept under the SIGN_SLIP_PREVIOUS_VALUE_KEPT override. ' +
       'Without such a witness the change stays a revision. The evidence names both values, both accessions and the witness.',
     severity: 'HIGH',
