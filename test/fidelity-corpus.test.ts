@@ -18,7 +18,7 @@ import {
   type Corpus,
 } from './helpers/fidelity-measures.ts';
 import { NON_NEGATIVE_METRICS } from '../domain/catalog/traits.ts';
-import { TAX_IDENTITY } from '../domain/statements/sign-slips.ts';
+import { NON_NEGATIVE_METRIC, TAX_IDENTITY } from '../domain/statements/sign-slips.ts';
 import { get } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
@@ -422,7 +422,7 @@ describe('concept moves and never-negative figures (rule 11, whole corpus)', () 
     assert.ok(fy22.every((v) => v.figures.INTEREST_EXPENSE.value === '1549000000'), JSON.stringify(fy22.map((v) => v.figures.INTEREST_EXPENSE.value)));
     const [finding] = await svc.sql<{ evidence: any }[]>`
       SELECT evidence FROM dq_issues WHERE cik = ${DISNEY} AND rule_code = 'DQ_SIGN_SLIP_FILED' AND fiscal_year = 2022 AND fiscal_period = 'FY' AND metric = 'INTEREST_EXPENSE'`;
-    assert.deepEqual([finding!.evidence.witness, finding!.evidence.served], ['NON_NEGATIVE_METRIC', 'previous']);
+    assert.deepEqual([finding!.evidence.witness, finding!.evidence.served], [NON_NEGATIVE_METRIC, 'previous']);
     const q4 = await versions(DISNEY, 'INCOME_STATEMENT', 2022, 'Q4');
     assert.equal(q4[q4.length - 1]!.figures.INTEREST_EXPENSE.value, '434000000');
     const q4of2023 = await versions(DISNEY, 'INCOME_STATEMENT', 2023, 'Q4');

@@ -12,7 +12,7 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { leadingPlace } from '../domain/decimal.ts';
-import { balanceWitness, isSignSlip, jointTaxWitness, signWitness, taxIdentityWitness, TAX_IDENTITY } from '../domain/statements/sign-slips.ts';
+import { balanceWitness, isSignSlip, jointTaxWitness, NON_NEGATIVE_METRIC, signWitness, taxIdentityWitness, TAX_IDENTITY } from '../domain/statements/sign-slips.ts';
 import { evidentSplit, splitFactors, splitRecastOf, stockSplits } from '../domain/statements/stock-splits.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
@@ -760,7 +760,7 @@ describe('concept moves, re-tags and like-with-like derivations (rule 11)', () =
   it("keeps the positive side of a never-negative metric told with both signs: Disney's FY2022 interest expense re-tagged as -1,549M, a finding, no revision", () => {
     const h = history([...filing(K24, [[INTEREST, '1549000000', ...Y24]]), ...filing(K25, [CURRENT25, [INTEREST, '-1549000000', ...Y24]])]);
     assert.equal(versionsOf(h, 'INCOME_STATEMENT', 2024, 'FY').length, 1);
-    assert.deepEqual(h.slips.map((s) => [s.kind, s.metric, s.witness, s.corrects]), [['SIGN', 'INTEREST_EXPENSE', 'NON_NEGATIVE_METRIC', false]]);
+    assert.deepEqual(h.slips.map((s) => [s.kind, s.metric, s.witness, s.corrects]), [['SIGN', 'INTEREST_EXPENSE', NON_NEGATIVE_METRIC, false]]);
     const corrected = history([...filing(K24, [[INTEREST, '-1549000000', ...Y24]]), ...filing(K25, [CURRENT25, [INTEREST, '1549000000', ...Y24]])]);
     const [, c2] = versionsOf(corrected, 'INCOME_STATEMENT', 2024, 'FY');
     assert.deepEqual([c2!.figures.get('INTEREST_EXPENSE')!.value, c2!.revisions.length], ['1549000000', 0]);

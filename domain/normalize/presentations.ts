@@ -1,5 +1,5 @@
 import type { CanonicalMetric, StatementType } from '../catalog/types.ts';
-import { isNegative, sub } from '../decimal.ts';
+import { isNegative, leadingPlace, sub } from '../decimal.ts';
 import { addDays, daysBetween } from '../dates.ts';
 import type { Fact, FilingInfo } from '../facts.ts';
 import { durationClass, YTD_QUARTERS, type FiscalCalendar, type FiscalPosition } from '../fiscal-calendar.ts';
@@ -347,20 +347,11 @@ function toldApart(list: readonly Candidate[], chosen: Candidate): boolean {
   return false;
 }
 
-/** one value below zero and the other above; read from the text (this runs for every derived never-negative figure) */
+/** one value below zero and the other above; read from the text (this runs for every derived never-negative figure; leadingPlace is null for zero) */
 function oppositeSigns(a: string, b: string): boolean {
   const aNegative = a.charCodeAt(0) === 45; /* - */
   if (aNegative === (b.charCodeAt(0) === 45)) return false;
-  return !zeroText(a) && !zeroText(b);
-}
-
-/** a decimal text of zero ("0", "-0", "0.00") */
-function zeroText(v: string): boolean {
-  for (let i = v.charCodeAt(0) === 45 ? 1 : 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
-    if (c !== 48 /* 0 */ && c !== 46 /* . */) return false;
-  }
-  return true;
+  return leadingPlace(a) !== null && leadingPlace(b) !== null;
 }
 
 function keepLargest<P extends Period>(map: Map<string, P>, id: string, p: P): void {
