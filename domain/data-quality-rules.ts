@@ -80,6 +80,7 @@ export const DQ_RULES: readonly QualityRule[] = [
       'which that filing did not flip too, tells which filing tagged the sign wrong: earnings per share for net income (where no preferred dividends come between them), the income available to common shareholders for EPS; ' +
       'for a working-capital line of the cash-flow statement (receivables, inventories, prepaid and other assets, payables, accrued liabilities), the movement of its balance-sheet line over the period, where that moved by half to twice the amount; ' +
       'for pretax income and the income tax, the statement\'s arithmetic (pretax income less the tax is the income from continuing operations, to a quarter of the figure); ' +
+      'for a second, third or fourth quarter that filing tells with the year-to-date through it, that year-to-date less the earlier quarters on record from other filings (witness YEAR_TO_DATE = EARLIER_QUARTERS + QUARTER); ' +
       'where none of these speaks, for a metric the catalog declares never negative (revenue, interest expense, capital expenditures, proceeds and payments...), the positive side (witness NON_NEGATIVE_METRIC). ' +
       'Not a restatement: the agreeing value is served, in a version that revises nothing, or kept under the SIGN_SLIP_PREVIOUS_VALUE_KEPT override. ' +
       'Without such a witness the change stays a revision. The evidence names both values, both accessions and the witness.',

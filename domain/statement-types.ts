@@ -8,7 +8,8 @@ export type ValueOrigin = 'SOURCE' | 'DERIVED';
  * SCALE_SLIP_PREVIOUS_VALUE_KEPT: a later filing told the figure 1,000 or 1,000,000 times off (a
  * scale slip, not a restatement); the version keeps the previous value, as_filed_value what was filed.
  * SIGN_SLIP_PREVIOUS_VALUE_KEPT: a later filing told the figure with the opposite sign and a witness
- * (EPS for net income, the balance sheet's movement for a working-capital line, domain/statements/sign-slips.ts)
+ * (EPS for net income, the balance sheet's movement for a working-capital line, a quarter's year-to-date,
+ * domain/statements/sign-slips.ts)
  * agrees with the previous value: kept, as_filed_value what was filed.
  */
 export const CORRECTION_RULES = ['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', 'SIGN_SLIP_PREVIOUS_VALUE_KEPT'] as const;

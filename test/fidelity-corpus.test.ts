@@ -15,10 +15,11 @@ import {
   measureSplitRecasts,
   measureUntaggedSplits,
   measureWorkingCapitalSigns,
+  measureYearToDateSigns,
   type Corpus,
 } from './helpers/fidelity-measures.ts';
 import { NON_NEGATIVE_METRICS } from '../domain/catalog/traits.ts';
-import { NON_NEGATIVE_METRIC, TAX_IDENTITY } from '../domain/statements/sign-slips.ts';
+import { NON_NEGATIVE_METRIC, TAX_IDENTITY, YEAR_TO_DATE_IDENTITY } from '../domain/statements/sign-slips.ts';
 import { get } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
@@ -38,6 +39,7 @@ const SUNEDISON = '0000945436';
 const APPLE = '0000320193';
 const NVIDIA = '0001045810';
 const HERC = '0001364479';
+const HERTZ = '0001657853';
 const UNDER_ARMOUR = '0001336917';
 const DISNEY = '0001744489';
 
@@ -313,6 +315,32 @@ describe('later figures add versions that revise nothing', () => {
     // its 10-K of 2019 and of 2020 flipped Q1 2018's pretax loss, net loss and loss per share together, not the tax benefit
     const q1 = await versions(HERC, 'INCOME_STATEMENT', 2018, 'Q1');
     assert.deepEqual(q1.map((v) => [v.figures.PRETAX_INCOME.value, v.figures.NET_INCOME.value, v.figures.EPS_BASIC.value]), [['-15200000', '-10100000', '-0.36']], 'served as income of 10.1M before');
+  });
+
+  it('a quarter a later filing told with the opposite sign, with the year-to-date through it, is served as that year-to-date and the earlier quarters on record have it: never a revision (whole corpus)', async () => {
+    const m = await measureYearToDateSigns(svc.sql, corpus);
+    assert.ok(m.flips >= 20 && m.decidable >= 20, `flips ${m.flips}, decidable ${m.decidable}`);
+    assert.deepEqual(m.revisions, [], '14 revisions before the year-to-date witness');
+    assert.deepEqual(m.served_otherwise, [], '7 served against the identity before it');
+  });
+
+  it("Hertz's 2019 net interest expense keeps its sign where its 10-Qs of 2020 told the quarters and year-to-date as income, and its Q4 2019 stays -219M; its 2021 quarters take the 10-Qs of 2022's correction without an alert", async () => {
+    // every version of each statement (other figures make later ones) serves one value
+    const served = async (fy: number, fp: string) => [...new Set((await versions(HERTZ, 'INCOME_STATEMENT', fy, fp)).map((v) => v.figures.NET_INTEREST_INCOME_EXPENSE?.value))];
+    assert.deepEqual(await served(2019, 'Q2'), ['-199000000']);
+    assert.deepEqual(await served(2019, 'Q3'), ['-204000000']);
+    assert.deepEqual(await served(2019, 'Q4'), ['-219000000'], 'the 10-K of 2021 derived -1,391M (-805M less nine months of +586M) before');
+    assert.equal((await served(2021, 'Q2')).at(-1), '-189000000');
+    const findings = await svc.sql<{ label: string }[]>`
+      SELECT fiscal_year || ' ' || fiscal_period || ' ' || (evidence ->> 'served') AS label FROM dq_issues
+      WHERE cik = ${HERTZ} AND rule_code = 'DQ_SIGN_SLIP_FILED' AND metric = 'NET_INTEREST_INCOME_EXPENSE' AND evidence ->> 'witness' = ${YEAR_TO_DATE_IDENTITY}
+      ORDER BY fiscal_year, fiscal_period`;
+    assert.deepEqual(findings.map((f) => f.label), ['2019 Q2 previous', '2019 Q3 previous', '2021 Q2 filed', '2021 Q3 filed']);
+    const [alerts] = await svc.sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM fact_revisions r JOIN statement_versions v ON v.statement_version_id = r.statement_version_id
+      WHERE v.cik = ${HERTZ} AND r.metric = 'NET_INTEREST_INCOME_EXPENSE'
+        AND (v.fiscal_year, v.fiscal_period) IN ((2019, 'Q2'), (2019, 'Q3'), (2019, 'Q4'), (2021, 'Q2'), (2021, 'Q3'))`;
+    assert.equal(alerts!.n, 0);
   });
 
   it("a derived quarter whose year-to-date inputs each flipped in another filing stays a revision: Herc's Q2 2019 accrued liabilities (neither -17.3M nor 17.3M is the quarter)", async () => {

@@ -12,7 +12,7 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
 import { leadingPlace } from '../domain/decimal.ts';
-import { balanceWitness, isSignSlip, jointTaxWitness, NON_NEGATIVE_METRIC, signWitness, taxIdentityWitness, TAX_IDENTITY } from '../domain/statements/sign-slips.ts';
+import { balanceWitness, isSignSlip, jointTaxWitness, NON_NEGATIVE_METRIC, signWitness, taxIdentityWitness, TAX_IDENTITY, yearToDateWitness, YEAR_TO_DATE_IDENTITY } from '../domain/statements/sign-slips.ts';
 import { evidentSplit, splitFactors, splitRecastOf, stockSplits } from '../domain/statements/stock-splits.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../domain/statements/versions.ts';
 import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
@@ -610,6 +610,54 @@ describe('sign slips of pretax income and the income tax, witnessed by the incom
     assert.deepEqual(together.slips.map((s) => [s.metric, s.corrects, s.witness]).sort(), [
       ['EPS_BASIC', false, TAX_IDENTITY], ['NET_INCOME', false, TAX_IDENTITY], ['PRETAX_INCOME', false, TAX_IDENTITY],
     ]);
+  });
+});
+
+describe('sign slips of quarters, witnessed by the year-to-date through them', () => {
+  it("read the later filing's year-to-date less the earlier quarters on record three ways, and decide only where exactly one holds", () => {
+    // Hertz's 2019 second quarter: net interest -199M (six months -382M) after a first quarter of
+    // -183M; its 10-Q of 2020 told the quarter and the six months as income
+    assert.deepEqual(yearToDateWitness('-199000000', '199000000', '382000000', '-183000000'), { served: 'previous', yearToDateSlipped: true, witness: YEAR_TO_DATE_IDENTITY });
+    assert.deepEqual(yearToDateWitness('-199000000', '199000000', '-382000000', '-183000000'), { served: 'previous', yearToDateSlipped: false, witness: YEAR_TO_DATE_IDENTITY }, 'the six months as before: only the three-month tag slipped');
+    // Hertz's 2021 second quarter: told as income by its 10-Q of 2021, as expense by that of 2022 (six months -337M, first quarter -148M)
+    assert.deepEqual(yearToDateWitness('189000000', '-189000000', '-337000000', '-148000000'), { served: 'filed', yearToDateSlipped: false, witness: YEAR_TO_DATE_IDENTITY });
+  });
+
+  it('say nothing where the earlier quarters net to zero, no reading holds, or two do', () => {
+    assert.equal(yearToDateWitness('-199000000', '199000000', '382000000', '0'), null, 'no earlier quarters to speak');
+    assert.equal(yearToDateWitness('-199000000', '199000000', '500000000', '-183000000'), null, 'the year-to-date was re-told on another basis');
+    assert.equal(yearToDateWitness('100', '-100', '-99', '1'), null, 'earlier quarters near zero leave the filing right and both slipped open');
+  });
+
+  it("keep the quarters on record a later filing flipped with its year-to-date, and derive the fourth quarter from the nine months on record: no revision, findings", () => {
+    const NET_INTEREST = 'us-gaap:InterestIncomeExpenseNet';
+    const Q2_25: Filing = { accession: '0000000042-25-000020', form: '10-Q', filed: '2025-08-01', fy: 2025, fp: 'Q2' };
+    const Q3_25: Filing = { accession: '0000000042-25-000030', form: '10-Q', filed: '2025-10-30', fy: 2025, fp: 'Q3' };
+    const facts = [
+      ...filing(Q1, [[NET_INTEREST, '-183000000', '2024-01-01', '2024-03-31']]),
+      ...filing(Q2, [[NET_INTEREST, '-199000000', '2024-04-01', '2024-06-30'], [NET_INTEREST, '-382000000', '2024-01-01', '2024-06-30']]),
+      ...filing(Q3, [[NET_INTEREST, '-204000000', '2024-07-01', '2024-09-30'], [NET_INTEREST, '-586000000', '2024-01-01', '2024-09-30']]),
+      ...filing(K24, [[NET_INTEREST, '-805000000', ...Y24]]),
+      ...filing(Q2_25, [
+        [NET_INTEREST, '-150000000', '2025-04-01', '2025-06-30'], [NET_INTEREST, '-300000000', '2025-01-01', '2025-06-30'],
+        [NET_INTEREST, '199000000', '2024-04-01', '2024-06-30'], [NET_INTEREST, '382000000', '2024-01-01', '2024-06-30'],
+      ]),
+      ...filing(Q3_25, [
+        [NET_INTEREST, '-160000000', '2025-07-01', '2025-09-30'], [NET_INTEREST, '-460000000', '2025-01-01', '2025-09-30'],
+        [NET_INTEREST, '204000000', '2024-07-01', '2024-09-30'], [NET_INTEREST, '586000000', '2024-01-01', '2024-09-30'],
+      ]),
+      ...filing(K25, [[NET_INTEREST, '-610000000', '2025-01-01', '2025-12-31'], [NET_INTEREST, '-805000000', ...Y24]]),
+    ];
+    const h = history(facts);
+    const served = (fp: FiscalPeriod) => versionsOf(h, 'INCOME_STATEMENT', 2024, fp).map((v) => v.figures.get('NET_INTEREST_INCOME_EXPENSE')!.value);
+    assert.deepEqual(served('Q2'), ['-199000000']);
+    assert.deepEqual(served('Q3'), ['-204000000']);
+    assert.deepEqual(served('Q4'), ['-219000000'], 'not -805M - 586M: the nine months the 10-Q of 2025 flipped are taken back');
+    assert.ok(h.versions.every((v) => v.revisions.length === 0), 'nothing was restated');
+    assert.deepEqual(
+      h.slips.filter((s) => s.fiscal_year === 2024).map((s) => [s.kind, s.fiscal_period, s.metric, s.corrects, s.witness]),
+      [['SIGN', 'Q2', 'NET_INTEREST_INCOME_EXPENSE', false, YEAR_TO_DATE_IDENTITY], ['SIGN', 'Q3', 'NET_INTEREST_INCOME_EXPENSE', false, YEAR_TO_DATE_IDENTITY]],
+    );
   });
 });
 

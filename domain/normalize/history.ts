@@ -122,8 +122,9 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
   const splits = stockSplits(splitFacts);
   const filedOn = new Map(filings.map((f) => [f.accession, f.filing_date]));
   const statements = new Map<string, BuiltVersion[]>();
+  const store = new FlowStore();
   const folding: Folding = {
-    store: new FlowStore(),
+    store,
     statements,
     versions: [],
     presented: [],
@@ -134,6 +135,12 @@ export function buildStatementHistory(input: CompanyFacts, catalog: CatalogView)
     ownDerivations: new WeakMap(),
     offeredWith: new Map(),
     balanceAt: (metric, date) => balanceAt(statements, calendar, metric, date),
+    quarterOnRecord: (statement_type, fiscal_year, fiscal_period, metric) => {
+      const list = statements.get(statementKey({ statement_type, fiscal_year, fiscal_period }));
+      return list?.[list.length - 1]!.figures.get(metric);
+    },
+    yearToDate: (metric, fiscalYear, quarter) => store.get(metric, fiscalYear, quarter),
+    restoreYearToDate: (metric, fiscalYear, quarter, accession) => store.restore(metric, fiscalYear, quarter, accession),
   };
   for (const filing of filings) foldFiling(folding, filing, byAccession.get(filing.accession)!, calendar, catalog, input.face ?? NO_FACE);
   const { versions, presentations, presented, slips } = folding;

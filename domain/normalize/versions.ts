@@ -2,11 +2,11 @@ import { add, sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { CalculationStep, FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
 import { NON_NEGATIVE_METRICS } from '../catalog/traits.ts';
-import { balanceWitness, isSignSlip, jointTaxWitness, nonNegativeWitness, signWitness, TAX_IDENTITY, taxIdentityWitness, witnessBalance } from '../statements/sign-slips.ts';
+import { balanceWitness, isSignSlip, jointTaxWitness, nonNegativeWitness, signWitness, TAX_IDENTITY, taxIdentityWitness, witnessBalance, yearToDateWitness } from '../statements/sign-slips.ts';
 import { addDays } from '../dates.ts';
 import { splitRecastOf, type StockSplit } from '../statements/stock-splits.ts';
 import { compareFigures, morePrecise, sameFigure, slippedSide } from '../statements/versions.ts';
-import { sourceFigure, statementFigure } from './figures.ts';
+import { sourceFigure, statementFigure, type KnownFlow } from './figures.ts';
 import type { Alternatives, OwnDerivations, Presentation } from './presentations.ts';
 
 /** A metric whose value a later filing changed: what it was, what it became, and both filings. */
@@ -130,6 +130,7 @@ function retaggedFigure(before: StatementFigure, offered: StatementFigure, alter
  */
 export function foldPresentation(versions: BuiltVersion[], p: Presentation, filing: FilingInfo, context: Partial<FoldContext> = {}): BuiltVersion | null {
   const { slips = [], splits = NO_SPLITS, filedOn = NO_DATES, ownDerivations = NO_DERIVATIONS, balanceAt = NO_BALANCES, offeredWith = new Map() } = context;
+  const { quarterOnRecord = NO_FIGURES, yearToDate = NO_FLOWS, restoreYearToDate = NO_RESTORE } = context;
   const latest = versions[versions.length - 1];
   if (!latest) {
     const v: BuiltVersion = {
@@ -233,10 +234,13 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
         balanceSignWitness(metric, before, p, figure, balanceAt) ??
         taxIdentityWitness(metric, before.value, (m) => (takenFrom(p, latest, m) ?? latest.figures.get(m))?.value, (m) => flippedBy(p, latest, m)) ??
         jointWitness(joint, metric, before, figure) ??
+        yearToDateSignWitness(p, metric, before, figure, filing.accession, quarterOnRecord, yearToDate) ??
         nonNegativeWitness(NON_NEGATIVE_METRICS.has(metric)))
       : null;
     if (witness !== null) {
       const corrects = signOf(figure.value) === witness.sign;
+      // the filing's year-to-date slipped with its quarter: later derivations start from the one on record
+      if ('yearToDateSlipped' in witness && witness.yearToDateSlipped) restoreYearToDate(metric, p.fiscal_year, quarterNumber(p.fiscal_period)!, filing.accession);
       slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects, 'SIGN', witness.witness, null));
       if (corrects) {
         changes.push([metric, figure]);
@@ -314,12 +318,58 @@ export interface FoldContext {
    * is built (ephemeron tables cost the collector more)
    */
   offeredWith: Map<StatementFigure, Alternatives>;
+  /** a figure of a statement as folded so far (its latest version), for the year-to-date sign witness */
+  quarterOnRecord: (type: StatementType, fiscalYear: number, period: FiscalPeriod, metric: string) => StatementFigure | undefined;
+  /** the latest known year-to-date flow through a quarter (4: the year), as presentations left it */
+  yearToDate: (metric: string, fiscalYear: number, quarter: number) => KnownFlow | undefined;
+  /** takes back a year-to-date a filing told with the opposite sign of the one before it (FlowStore.restore) */
+  restoreYearToDate: (metric: string, fiscalYear: number, quarter: number, accession: string) => boolean;
 }
 
 const NO_SPLITS: readonly StockSplit[] = [];
 const NO_DATES: ReadonlyMap<string, string> = new Map();
 const NO_DERIVATIONS: OwnDerivations = new WeakMap();
 const NO_BALANCES = (): undefined => undefined;
+const NO_FIGURES = (): undefined => undefined;
+const NO_FLOWS = (): undefined => undefined;
+const NO_RESTORE = (): boolean => false;
+
+/** 1-4 for a quarter, null for a year */
+function quarterNumber(period: FiscalPeriod): number | null {
+  return period === 'Q1' ? 1 : period === 'Q2' ? 2 : period === 'Q3' ? 3 : period === 'Q4' ? 4 : null;
+}
+
+/**
+ * The year-to-date identity's word on a quarter's sign (sign-slips.ts yearToDateWitness): for a
+ * second, third or fourth quarter the later filing tells as a three-month figure, where the same
+ * filing tells the year-to-date through it (the year, for a fourth quarter) and every earlier
+ * quarter of the year is on record from other filings (none of a derived one's inputs from this
+ * filing): the filing's own figures against the record.
+ */
+function yearToDateSignWitness(
+  p: Presentation,
+  metric: string,
+  before: StatementFigure,
+  figure: StatementFigure,
+  accession: string,
+  quarterOnRecord: FoldContext['quarterOnRecord'],
+  yearToDate: FoldContext['yearToDate'],
+): { sign: 1 | -1; witness: string; yearToDateSlipped: boolean } | null {
+  const k = quarterNumber(p.fiscal_period);
+  if (k === null || k === 1 || p.statement_type === 'BALANCE_SHEET' || figure.value_origin !== 'SOURCE') return null;
+  const ytd = yearToDate(metric, p.fiscal_year, k);
+  if (ytd === undefined || ytd.source_accession !== accession || ytd.period_end !== figure.period_end || ytd.unit !== figure.unit) return null;
+  let earlier = '0';
+  for (let q = 1; q < k; q++) {
+    const f = quarterOnRecord(p.statement_type, p.fiscal_year, `Q${q}` as FiscalPeriod, metric);
+    if (f === undefined || f.unit !== figure.unit || f.source_accession === accession) return null;
+    if (f.calculation_steps?.some((s) => s.source_accession === accession)) return null;
+    earlier = add(earlier, f.value);
+  }
+  const w = yearToDateWitness(before.value, figure.value, ytd.value, earlier);
+  if (w === null) return null;
+  return { sign: signOf(w.served === 'previous' ? before.value : figure.value), witness: w.witness, yearToDateSlipped: w.yearToDateSlipped };
+}
 
 /**
  * The balance sheet's word on a working-capital line's sign over the figure's period

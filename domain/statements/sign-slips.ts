@@ -14,7 +14,8 @@ import { sameFigure, type ComparedValue } from './versions.ts';
  * and the other recorded as a data-quality finding, never a revision; without one, the change
  * stays a revision as any other (nothing tells which filing erred). The working-capital lines of
  * the cash-flow statement have the balance sheet for a witness: the movement of the balance they
- * report over the period (balanceWitness).
+ * report over the period (balanceWitness); a quarter, the year-to-date through it that the later
+ * filing tells and the year's earlier quarters on record (yearToDateWitness).
  */
 
 /** the later value is the earlier one negated: opposite signs, neither zero, the same figure once negated */
@@ -175,6 +176,45 @@ function taxResidual(members: readonly string[], read: (metric: string) => strin
   const [pretax, tax, income, discontinued] = members.map(read);
   if (pretax === undefined || tax === undefined || income === undefined) return null;
   return dec(pretax).minus(dec(tax)).minus(dec(income)).plus(dec(discontinued ?? '0')).abs();
+}
+
+/** the identity that witnesses a quarter's sign from the year-to-date through it, as named in a finding */
+export const YEAR_TO_DATE_IDENTITY = 'YEAR_TO_DATE = EARLIER_QUARTERS + QUARTER';
+
+/**
+ * A quarter's figure has the year-to-date through it for a witness where the later filing also
+ * tells that year-to-date and the year's earlier quarters are on record from other filings: the
+ * year-to-date less the earlier quarters is the quarter. Three readings, exact to a tenth of the
+ * quarter (rounding of the figures summed):
+ * - the filing's year-to-date less the earlier quarters is its quarter: the filing agrees with the
+ *   record and corrected the quarter (`filed`);
+ * - it is the quarter on record: the filing's own year-to-date agrees with the record, only its
+ *   three-month figure slipped (`previous`);
+ * - the year-to-date negated less the earlier quarters is the quarter on record: the filing
+ *   flipped its year-to-date with its quarter, and both slipped (`previous`, `yearToDateSlipped`).
+ * Hertz's 10-Qs of 2020 told its 2019 second quarter's net interest expense of 199,000,000 and its
+ * six months' 382,000,000 as income, against a first quarter of -183,000,000 two filings told
+ * alike: -382 less -183 is -199, the quarter on record. Null where the earlier quarters net to
+ * zero, or where no reading or more than one holds.
+ */
+export function yearToDateWitness(
+  previous: string,
+  filed: string,
+  yearToDate: string,
+  earlier: string,
+): { served: 'previous' | 'filed'; yearToDateSlipped: boolean; witness: string } | null {
+  const e = dec(earlier);
+  const size = dec(previous).abs();
+  if (e.isZero() || size.isZero()) return null;
+  const tolerance = size.dividedBy(10);
+  const close = (a: Decimal, b: string) => a.minus(dec(b)).abs().lessThanOrEqualTo(tolerance);
+  const ytd = dec(yearToDate);
+  const corrected = close(ytd.minus(e), filed);
+  const quarterSlipped = close(ytd.minus(e), previous);
+  const bothSlipped = close(ytd.negated().minus(e), previous);
+  // exactly one reading: earlier quarters near zero against the quarter leave two open
+  if (Number(corrected) + Number(quarterSlipped) + Number(bothSlipped) !== 1) return null;
+  return { served: corrected ? 'filed' : 'previous', yearToDateSlipped: bothSlipped, witness: YEAR_TO_DATE_IDENTITY };
 }
 
 /** figures whose sign follows net income's where the same filing flipped them with it */

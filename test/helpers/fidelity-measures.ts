@@ -690,3 +690,84 @@ export function measureNeverNegativeDerivations(corpus: Corpus): NeverNegativeDe
   }
   return out;
 }
+
+export interface YearToDateSignMeasure {
+  /** quarters (Q2-Q4) a later filing told with the opposite sign and the same digits, with the year-to-date through them in the same filing */
+  flips: number;
+  /** of them, those the year-to-date less the served earlier quarters decides one way only */
+  decidable: number;
+  /** decidable flips still recorded as revisions (restatement alerts) */
+  revisions: string[];
+  /** decidable flips whose served figure is not the side the identity gives */
+  served_otherwise: string[];
+}
+
+/**
+ * Version rule 9's year-to-date witness, measured apart from its code, from the filers' facts: for
+ * every quarter a later filing told with the opposite sign of an earlier filing's figure (the same
+ * digits), where the later filing also tells the year-to-date through that quarter under the same
+ * concept and every earlier quarter of the year is served from other filings, the three readings
+ * (the later filing right; only its quarter slipped; its year-to-date slipped with it) are worked
+ * out on the served earlier quarters. Where exactly one holds, the flip must not be a revision and
+ * the served quarter must be that reading's side.
+ */
+export async function measureYearToDateSigns(sql: Sql, corpus: Corpus): Promise<YearToDateSignMeasure> {
+  const out: YearToDateSignMeasure = { flips: 0, decidable: 0, revisions: [], served_otherwise: [] };
+  const revised = new Set(
+    (await sql<{ key: string }[]>`
+      SELECT v.cik || '|' || v.statement_type || '|' || v.fiscal_year || '|' || v.fiscal_period || '|' || r.metric AS key
+      FROM fact_revisions r JOIN statement_versions v ON v.statement_version_id = r.statement_version_id
+      WHERE r.old_value = -r.new_value AND r.old_value <> 0`).map((r) => r.key),
+  );
+  for (const [key, versions] of corpus.statements) {
+    const [cik, type, fy, fp] = key.split('|') as [string, string, string, string];
+    const k = { Q2: 2, Q3: 3, Q4: 4 }[fp];
+    if (k === undefined || type === 'BALANCE_SHEET') continue;
+    const served = versions[versions.length - 1]!;
+    const facts = corpus.facts.get(cik) ?? [];
+    for (const [metric, f] of Object.entries(served.figures)) {
+      const concept = f.source_xbrl_concept;
+      if (f.value_origin !== 'SOURCE' || concept === null) continue;
+      const [taxonomy, name] = concept.split(':') as [string, string];
+      // the quarter's three-month facts under the served concept, and the flips among them
+      const told = facts.filter((x) => x.taxonomy === taxonomy && x.concept === name && x.end === f.period_end && x.start === f.period_start);
+      for (const later of told) {
+        const earlierFiling = told.find((x) => x.accession !== later.accession && x.filed < later.filed && x.value === negate(later.value) && !dec(x.value).isZero());
+        if (earlierFiling === undefined) continue;
+        const ytd = facts.find((x) => x.accession === later.accession && x.taxonomy === taxonomy && x.concept === name && x.end === f.period_end && x.start !== null && isYearToDate(x.start, x.end, k));
+        if (ytd === undefined) continue;
+        let earlier = dec('0');
+        let complete = true;
+        for (let q = 1; q < k; q++) {
+          const list = corpus.statements.get(`${cik}|${type}|${fy}|Q${q}`);
+          const e = list?.[list.length - 1]!.figures[metric];
+          if (e === undefined || e.source_accession === later.accession) complete = false;
+          else earlier = earlier.plus(dec(e.value));
+        }
+        if (!complete || earlier.isZero()) continue;
+        out.flips++;
+        const size = dec(later.value).abs();
+        const near = (a: ReturnType<typeof dec>, b: string) => a.minus(dec(b)).abs().lessThanOrEqualTo(size.dividedBy(10));
+        const readings = [
+          near(dec(ytd.value).minus(earlier), later.value) ? later.value : null,
+          near(dec(ytd.value).minus(earlier), earlierFiling.value) ? earlierFiling.value : null,
+          near(dec(ytd.value).negated().minus(earlier), earlierFiling.value) ? earlierFiling.value : null,
+        ].filter((r): r is string => r !== null);
+        if (readings.length !== 1) continue;
+        out.decidable++;
+        const label = `${key} ${metric}: ${earlierFiling.value} (${earlierFiling.accession}) then ${later.value} (${later.accession}), year-to-date ${ytd.value}, earlier quarters ${earlier.toFixed()}`;
+        if (revised.has(`${key}|${metric}`)) out.revisions.push(label);
+        if (!sameFigure({ value: f.value }, { value: readings[0]! })) out.served_otherwise.push(`${label}: served ${f.value}`);
+      }
+    }
+  }
+  return out;
+}
+
+const negate = (v: string) => (v.startsWith('-') ? v.slice(1) : `-${v}`);
+
+/** a duration from the fiscal year's start through the k-th quarter's end (6, 9 or 12 months) */
+function isYearToDate(start: string, end: string, k: number): boolean {
+  const d = daysBetween(start, end);
+  return k === 2 ? d >= 165 && d <= 200 : k === 3 ? d >= 245 && d <= 290 : d >= 340 && d <= 380;
+}
