@@ -5,6 +5,7 @@ import { unpackFigure, type StoredFigure } from '../../db/figure-storage.ts';
 import { canonicalMetric } from '../../domain/catalog/index.ts';
 import { NON_NEGATIVE_METRICS } from '../../domain/catalog/traits.ts';
 import { addDays, daysBetween } from '../../domain/dates.ts';
+import { durationClass, YTD_QUARTERS } from '../../domain/fiscal-calendar.ts';
 import { dec } from '../../domain/decimal.ts';
 import type { Fact } from '../../domain/facts.ts';
 import { isScaleSlip, sameFigure } from '../../domain/statements/versions.ts';
@@ -766,8 +767,8 @@ export async function measureYearToDateSigns(sql: Sql, corpus: Corpus): Promise<
 
 const negate = (v: string) => (v.startsWith('-') ? v.slice(1) : `-${v}`);
 
-/** a duration from the fiscal year's start through the k-th quarter's end (6, 9 or 12 months) */
+/** a duration as long as the year-to-date through the k-th quarter (6, 9 or 12 months) */
 function isYearToDate(start: string, end: string, k: number): boolean {
-  const d = daysBetween(start, end);
-  return k === 2 ? d >= 165 && d <= 200 : k === 3 ? d >= 245 && d <= 290 : d >= 340 && d <= 380;
+  const cls = durationClass(start, end);
+  return cls !== null && YTD_QUARTERS[cls] === k;
 }
