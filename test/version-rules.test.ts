@@ -218,6 +218,42 @@ describe('concept continuity', () => {
   });
 });
 
+describe('concept continuity after a correction', () => {
+  const SALES = 'us-gaap:SalesRevenueNet';
+  const GOODS = 'us-gaap:SalesRevenueGoodsNet';
+  const Q1_25: Filing = { accession: '0000000042-25-000010', form: '10-Q', filed: '2025-05-01', fy: 2025, fp: 'Q1' };
+  const Q1_24: [string, string] = ['2024-01-01', '2024-03-31'];
+  /** the 2025 10-Q's own quarter, so its label votes for 2025 and its 2024 columns are comparatives */
+  const own25: Row[] = [[SALES, '1200000000', '2025-01-01', '2025-03-31'], [NI, '1000000', '2025-01-01', '2025-03-31']];
+  /** one filing's Q1 2024 income lines: total revenue under `total`, product sales under `product` */
+  const lines = (total: string, product: string, extra: Row[] = []): Row[] => [
+    [total, '1047702000', ...Q1_24],
+    [product, '1010518000', ...Q1_24],
+    [COST, '567066000', ...Q1_24],
+    [GROSS, '480636000', ...Q1_24],
+    ...extra,
+  ];
+  const revenues = (h: StatementHistory) => versionsOf(h, 'INCOME_STATEMENT', 2024, 'Q1').map((v) => v.figures.get('REVENUE')!.value);
+  const revisedRevenue = (h: StatementHistory) => versionsOf(h, 'INCOME_STATEMENT', 2024, 'Q1').flatMap((v) => v.revisions.filter((r) => r.metric === 'REVENUE'));
+
+  it('does not hold a concept a correction chose: tags swapped back by the next filing keep the revenue its gross profit proves, unrevised (Under Armour 2016)', () => {
+    // the first 10-Q tags its total as product sales and product sales as the total; gross profit proves which is which
+    const h = history([...filing(Q1, lines(GOODS, SALES)), ...filing(Q1_25, [...own25, ...lines(SALES, GOODS, [[NI, '30000000', ...Q1_24]])])]);
+    const [v1] = versionsOf(h, 'INCOME_STATEMENT', 2024, 'Q1');
+    const first = v1!.figures.get('REVENUE')!;
+    assert.deepEqual([first.value, first.correction_rule, first.as_filed_concept], ['1047702000', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', SALES]);
+    assert.deepEqual(revenues(h), ['1047702000', '1047702000'], 'the version the new net income makes keeps the total, not the product line under the corrected concept');
+    assert.deepEqual(revisedRevenue(h), []);
+  });
+
+  it('does not undo a correction the later filing proves by going back to the concept on record', () => {
+    const h = history([...filing(Q1, lines(SALES, GOODS)), ...filing(Q1_25, [...own25, ...lines(GOODS, SALES, [[NI, '30000000', ...Q1_24]])])]);
+    // the later filing's revenue (corrected to its total under GOODS) is the figure on record: nothing moves
+    assert.deepEqual(revenues(h), ['1047702000', '1047702000'], 'not the product line the later filing tags under the concept on record');
+    assert.deepEqual(revisedRevenue(h), []);
+  });
+});
+
 describe('quarters in annual reports', () => {
   const quarters = [
     ...filing(Q1, [[NI, '10000000', '2024-01-01', '2024-03-31']]),

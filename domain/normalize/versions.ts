@@ -84,11 +84,17 @@ export interface ScaleSlip {
  * another concept that the filing still reports. Then the period keeps its concept
  * (CONCEPT_CONTINUITY) unless the filing's own presentation linkbase puts the new concept, and not
  * the old one, on the statement face (evidence beats continuity). A filer that stopped reporting
- * the old concept re-tagged: the new concept moves in.
+ * the old concept re-tagged: the new concept moves in. A concept a correction chose, on either
+ * side (`as_filed_concept` set), holds nothing: the correction's identity decides the line.
  */
 export function continuedFigure(before: StatementFigure, offered: StatementFigure, alternatives: Alternatives | undefined): StatementFigure {
   if (before.value_origin !== 'SOURCE' || offered.value_origin !== 'SOURCE') return offered;
   if (before.source_xbrl_concept === offered.source_xbrl_concept || before.source_xbrl_concept === null) return offered;
+  // a concept a correction chose (the filing's own gross profit showed its tagged top line to be
+  // another line) is no line the filer kept, and a correction the later filing's own figures
+  // prove is not undone by going back to the line on record (Under Armour swapped its total and
+  // product revenue tags in 2016 and put them back in 2017)
+  if (before.as_filed_concept !== null || offered.as_filed_concept !== null) return offered;
   if (alternatives === undefined) return offered;
   const old = alternatives.list.find((c) => c.concept === before.source_xbrl_concept);
   if (!old) return retaggedFigure(before, offered, alternatives);
