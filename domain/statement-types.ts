@@ -11,8 +11,17 @@ export type ValueOrigin = 'SOURCE' | 'DERIVED';
  * (EPS for net income, the balance sheet's movement for a working-capital line, a quarter's year-to-date,
  * domain/statements/sign-slips.ts)
  * agrees with the previous value: kept, as_filed_value what was filed.
+ * NET_CHANGE_IN_CASH_FX_EFFECT_ADDED: the filing tagged the change in cash before the exchange-rate
+ * effect (its operating, investing and financing totals exactly, with a non-zero exchange-rate
+ * line beside them); served with the effect added, as_filed_value the tagged subtotal.
  */
-export const CORRECTION_RULES = ['COST_OF_REVENUE_CREDIT_SIGN', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', 'SCALE_SLIP_PREVIOUS_VALUE_KEPT', 'SIGN_SLIP_PREVIOUS_VALUE_KEPT'] as const;
+export const CORRECTION_RULES = [
+  'COST_OF_REVENUE_CREDIT_SIGN',
+  'REVENUE_RESIDUAL_TOP_LINE_REPLACED',
+  'SCALE_SLIP_PREVIOUS_VALUE_KEPT',
+  'SIGN_SLIP_PREVIOUS_VALUE_KEPT',
+  'NET_CHANGE_IN_CASH_FX_EFFECT_ADDED',
+] as const;
 export type CorrectionRule = (typeof CORRECTION_RULES)[number];
 /**
  * Which rule chose a source figure's concept among the metric's candidates:

@@ -32,7 +32,7 @@ import { readSubmissions, type SubmissionsRead } from './submissions.ts';
  * stored companies on the next run; a statement whose figures move gets a new version (stored
  * versions are never rewritten).
  */
-export const NORMALIZER_VERSION = 8;
+export const NORMALIZER_VERSION = 9;
 
 export interface CompanyResult {
   cik: string;

@@ -9,7 +9,7 @@ import { createTestDatabase } from './helpers/database.ts';
  * Anomaly explanations over the findings and ledger rows ingestion stored for the ../shared/sec
  * corpus, read through db/ai-anomalies.ts: the rows as stored are explained, point in time.
  */
-const HOME_DEPOT = '0000354950';
+const SUNATION = '0000022701';
 const APPLE = '0000320193';
 
 let db: Database;
@@ -35,16 +35,16 @@ describe('explanations of stored findings and ledger failures', () => {
     assert.equal(explained, stored!.n);
   });
 
-  it("Home Depot's stored FY2014 failure: the net change in cash leaves out the exchange-rate effect", async () => {
-    const inputs = await loadAnomalyInputs(db.sql, HOME_DEPOT, '2100-01-01', null);
+  it("SunAtion's stored FY2021 failure: the re-told change in cash leaves out the exchange-rate effect carried beside it", async () => {
+    const inputs = await loadAnomalyInputs(db.sql, SUNATION, '2100-01-01', null);
     const x = explainAnomalies(inputs.findings, inputs.failures, inputs.context)
-      .find((e) => e.rule === 'CF_NET_CHANGE_IN_CASH' && e.fiscal_year === 2014 && e.fiscal_period === 'FY')!;
+      .find((e) => e.rule === 'CF_NET_CHANGE_IN_CASH' && e.fiscal_year === 2021 && e.fiscal_period === 'FY')!;
     assert.equal(x.likely_cause, 'UNREPORTED_COMPONENT');
     assert.equal(x.evidence[0]!.metric, 'EFFECT_OF_EXCHANGE_RATE_ON_CASH');
     assert.deepEqual(x.sources.map((s) => s.kind), ['DATA_QUALITY', 'RECONCILIATION']);
     const [stored] = await db.sql<{ delta: string }[]>`
       SELECT delta::text FROM reconciliation_results r JOIN statement_versions v USING (statement_version_id)
-      WHERE r.cik = ${HOME_DEPOT} AND r.rule_id = 'CF_NET_CHANGE_IN_CASH' AND v.statement_version_id = ${x.statement_version_id}`;
+      WHERE r.cik = ${SUNATION} AND r.rule_id = 'CF_NET_CHANGE_IN_CASH' AND v.statement_version_id = ${x.statement_version_id}`;
     assert.equal(x.amount!.delta, stored!.delta);
   });
 

@@ -11,7 +11,7 @@ import type { Fact, FilingInfo } from '../domain/facts.ts';
 import { durationClass, FiscalCalendar, type LabelVote } from '../domain/fiscal-calendar.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import type { Candidate } from '../domain/normalize/candidates.ts';
-import { applyIncomeCorrections } from '../domain/normalize/corrections.ts';
+import { applyCashFlowCorrections, applyIncomeCorrections } from '../domain/normalize/corrections.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { Presentation } from '../domain/normalize/presentations.ts';
 import { foldPresentation, type BuiltVersion } from '../domain/normalize/versions.ts';
@@ -714,6 +714,81 @@ describe('corrections', () => {
       [revenue.value, revenue.source_xbrl_concept, revenue.correction_rule, revenue.as_filed_concept, revenue.mapping_type],
       ['1000', 'us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax', 'REVENUE_RESIDUAL_TOP_LINE_REPLACED', REV, 'CORRECTION'],
     );
+  });
+});
+
+describe('the change in cash tagged before the exchange-rate effect', () => {
+  const NET = 'us-gaap:CashAndCashEquivalentsPeriodIncreaseDecrease';
+  const ICF = 'us-gaap:NetCashProvidedByUsedInInvestingActivities';
+  const FCF = 'us-gaap:NetCashProvidedByUsedInFinancingActivities';
+  const FX = 'us-gaap:EffectOfExchangeRateOnCashAndCashEquivalents';
+  const Y = ['2024-01-01', '2024-12-31'] as const;
+  /** Home Depot's fiscal 2008: sections 5,528 - 1,729 - 3,680 = 119 tagged as the change, beside an effect of -45 */
+  const cashRows = (net: string, fx: string, period: readonly [string, string] = Y, scale = 1): Row[] => [
+    [OCF, String(5528 * scale), ...period],
+    [ICF, String(-1729 * scale), ...period],
+    [FCF, String(-3680 * scale), ...period],
+    [FX, fx, ...period],
+    [NET, net, ...period],
+  ];
+
+  it('serves the subtotal plus the effect when the tagged change is exactly the three sections beside a non-zero effect, keeping the tagged value', () => {
+    const v = onlyVersion(history(filing(K24, cashRows('119', '-45'))), 'CASH_FLOW_STATEMENT', 2024, 'FY');
+    const net = figure(v, 'NET_CHANGE_IN_CASH');
+    assert.deepEqual(
+      { value: net.value, rule: net.correction_rule, as_filed: net.as_filed_value, origin: net.value_origin, concept: net.source_xbrl_concept, steps: net.calculation_steps },
+      { value: '74', rule: 'NET_CHANGE_IN_CASH_FX_EFFECT_ADDED', as_filed: '119', origin: 'SOURCE', concept: NET, steps: null },
+    );
+    assert.equal(figure(v, 'EFFECT_OF_EXCHANGE_RATE_ON_CASH').value, '-45');
+  });
+
+  it('leaves the change alone where it already includes the effect, where the effect is zero, or where the sections miss it', () => {
+    for (const [net, fx] of [['74', '-45'], ['119', '0'], ['120', '-45']] as const) {
+      const v = onlyVersion(history(filing(K24, cashRows(net, fx))), 'CASH_FLOW_STATEMENT', 2024, 'FY');
+      const f = figure(v, 'NET_CHANGE_IN_CASH');
+      assert.deepEqual([f.value, f.correction_rule, f.as_filed_value], [net, null, null], `change ${net}, effect ${fx}`);
+    }
+  });
+
+  it('never corrects with figures of two tellings: an effect from another filing proves nothing about this one', () => {
+    const source = (metric: string, value: string, accession: string): StatementFigure => ({
+      metric, value, unit: 'USD', period_start: Y[0], period_end: Y[1], source_accession: accession, source_xbrl_concept: 'us-gaap:x', mapping_type: null,
+      selection_rule: 'CANDIDATE_ORDER', value_origin: 'SOURCE', correction_rule: null, as_filed_value: null, as_filed_concept: null, calculation_steps: null,
+    });
+    const m = new Map([
+      ['OPERATING_CASH_FLOW', source('OPERATING_CASH_FLOW', '5528', 'A-2')],
+      ['INVESTING_CASH_FLOW', source('INVESTING_CASH_FLOW', '-1729', 'A-2')],
+      ['FINANCING_CASH_FLOW', source('FINANCING_CASH_FLOW', '-3680', 'A-2')],
+      ['EFFECT_OF_EXCHANGE_RATE_ON_CASH', source('EFFECT_OF_EXCHANGE_RATE_ON_CASH', '-45', 'A-1')],
+      ['NET_CHANGE_IN_CASH', source('NET_CHANGE_IN_CASH', '119', 'A-2')],
+    ]);
+    applyCashFlowCorrections(m);
+    assert.deepEqual([m.get('NET_CHANGE_IN_CASH')!.value, m.get('NET_CHANGE_IN_CASH')!.correction_rule], ['119', null]);
+  });
+
+  it('corrects a quarter derived from two year-to-dates told before the effect, adding the effect\'s steps after its own', () => {
+    const h = history([
+      ...filing(Q1, cashRows('119', '-45', ['2024-01-01', '2024-03-31'])),
+      ...filing(Q2, cashRows('238', '-50', ['2024-01-01', '2024-06-30'], 2)),
+    ]);
+    const q2 = figure(onlyVersion(h, 'CASH_FLOW_STATEMENT', 2024, 'Q2'), 'NET_CHANGE_IN_CASH');
+    assert.equal(q2.value, '114', '(238 - 119) + (-50 - -45)');
+    assert.deepEqual([q2.value_origin, q2.correction_rule, q2.as_filed_value], ['DERIVED', 'NET_CHANGE_IN_CASH_FX_EFFECT_ADDED', '119']);
+    assert.deepEqual(q2.calculation_steps!.map((s) => [s.operation, s.metric, s.value, s.source_accession]), [
+      ['base', 'NET_CHANGE_IN_CASH', '238', Q2.accession],
+      ['subtract', 'NET_CHANGE_IN_CASH', '119', Q1.accession],
+      ['add', 'EFFECT_OF_EXCHANGE_RATE_ON_CASH', '-50', Q2.accession],
+      ['subtract', 'EFFECT_OF_EXCHANGE_RATE_ON_CASH', '-45', Q1.accession],
+    ]);
+  });
+
+  it('leaves a quarter derived from a year-to-date told with the effect and one told before it as derived: its arithmetic proves nothing', () => {
+    const h = history([
+      ...filing(Q1, cashRows('74', '-45', ['2024-01-01', '2024-03-31'])),
+      ...filing(Q2, cashRows('238', '-50', ['2024-01-01', '2024-06-30'], 2)),
+    ]);
+    const q2 = figure(onlyVersion(h, 'CASH_FLOW_STATEMENT', 2024, 'Q2'), 'NET_CHANGE_IN_CASH');
+    assert.deepEqual([q2.value, q2.correction_rule], ['164', null]);
   });
 });
 

@@ -30,6 +30,8 @@ const CORRECTION_REASONS: Record<string, (f: StoredFigure) => string> = {
     `Filing ${f.source_accession} tagged ${f.as_filed_value ?? 'a value'} for ${f.source_xbrl_concept ?? 'this figure'}, 1,000 or 1,000,000 times the figure on record (a scale slip, recorded as a data-quality finding, not a restatement); the previous value ${f.value} is kept.`,
   SIGN_SLIP_PREVIOUS_VALUE_KEPT: (f) =>
     `Filing ${f.source_accession} tagged ${f.as_filed_value ?? 'a value'} for ${f.source_xbrl_concept ?? 'this figure'}, the figure on record with the opposite sign, while the statement's earnings per share (or income available to common shareholders) has the sign of the figure on record (a sign slip, recorded as a data-quality finding, not a restatement); the previous value ${f.value} is kept.`,
+  NET_CHANGE_IN_CASH_FX_EFFECT_ADDED: (f) =>
+    `The filer tagged ${f.as_filed_value ?? 'the change in cash'} for ${lineItemOf(f) ?? 'the change in cash'}, which includes the effect of exchange rates, but the value is its operating, investing and financing totals exactly (the subtotal before that effect) while the same filing tells a non-zero exchange-rate line for the period; the effect was added, so the figure is what cash moved by.`,
 };
 
 const RULE_DESCRIPTIONS: Record<string, string> = {
@@ -40,6 +42,8 @@ const RULE_DESCRIPTIONS: Record<string, string> = {
     'Override: a later filing told the figure 1,000 or 1,000,000 times off (millions tagged as units, or the reverse); the previous value is kept, as_filed_value holds what was filed.',
   SIGN_SLIP_PREVIOUS_VALUE_KEPT:
     'Override: a later filing told the figure with the opposite sign, and a figure whose sign must agree (EPS for net income) sides with the previous value, which is kept; as_filed_value holds what was filed.',
+  NET_CHANGE_IN_CASH_FX_EFFECT_ADDED:
+    'Correction: the change in cash was tagged before the effect of exchange rates (it equals the operating, investing and financing totals exactly, and the filing tells a non-zero exchange-rate line); served with the effect added. as_filed_value keeps the tagged subtotal.',
   FALLBACK_CONCEPT:
     "Mapping: the value comes from a later candidate tag of the metric's catalog list, not its first one (selection_rule says whether the filing's presentation or the catalog order chose it). For a derived figure, its inputs' tag.",
 };

@@ -246,7 +246,7 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
     metric: 'NET_CHANGE_IN_CASH', display_name: 'Net change in cash', category: 'CASH',
     concepts: [usgaap('CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsPeriodIncreaseDecreaseIncludingExchangeRateEffect'), usgaap('CashAndCashEquivalentsPeriodIncreaseDecrease'), ifrs('IncreaseDecreaseInCashAndCashEquivalents')],
     sign_convention: 'as filed: positive increase, negative decrease',
-    source_notes: 'Change in cash including the FX effect: the restricted-cash total (2018+), then CashAndCashEquivalentsPeriodIncreaseDecrease; IFRS IncreaseDecreaseInCashAndCashEquivalents. The before-FX subtotal is never used.',
+    source_notes: 'Change in cash including the FX effect: the restricted-cash total (2018+), then CashAndCashEquivalentsPeriodIncreaseDecrease; IFRS IncreaseDecreaseInCashAndCashEquivalents. The before-FX subtotal is never used: where a filer tagged it with one of these (the three section totals exactly, beside a non-zero exchange-rate line), the effect is added (correction NET_CHANGE_IN_CASH_FX_EFFECT_ADDED).',
   }),
   // ---- supplemental disclosures
   cashFlowMetric({

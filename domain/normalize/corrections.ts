@@ -1,12 +1,13 @@
-import { decEquals, isNegative, negate, sub } from '../decimal.ts';
-import type { StatementFigure } from '../statement-types.ts';
+import { add, decEquals, isNegative, leadingPlace, negate, sub } from '../decimal.ts';
+import type { CalculationStep, StatementFigure } from '../statement-types.ts';
 import type { Candidate } from './candidates.ts';
 import { statementFigure } from './figures.ts';
 
 /**
- * The only two places a served value differs from the tagged one. Both keep what was filed
- * (as_filed_value / as_filed_concept) and both fire only when the filer's own gross profit
- * proves the reading: a correction never guesses.
+ * The income statement's corrections. Every correction keeps what was filed (as_filed_value /
+ * as_filed_concept) and fires only when the filer's own figures prove the reading (here its gross
+ * profit; for the cash flow, applyCashFlowCorrections, its sections and exchange-rate line): a
+ * correction never guesses.
  */
 export function applyIncomeCorrections(
   figures: Map<string, StatementFigure>,
@@ -47,4 +48,57 @@ export function applyIncomeCorrections(
       as_filed_concept: revenue.source_xbrl_concept,
     }),
   );
+}
+
+const CASH_SECTIONS = ['OPERATING_CASH_FLOW', 'INVESTING_CASH_FLOW', 'FINANCING_CASH_FLOW'] as const;
+
+/**
+ * The change in cash tagged before the exchange-rate effect. `NET_CHANGE_IN_CASH` is the change
+ * including that effect (us-gaap CashAndCashEquivalentsPeriodIncreaseDecrease and its
+ * restricted-cash successor say so). A filing whose tagged change equals exactly its operating,
+ * investing and financing totals while it also tells a non-zero exchange-rate line for the same
+ * period tagged the subtotal before that line (Home Depot, 2008-2018: its "increase in cash"
+ * above the effect of exchange rates): served as the subtotal plus the effect, which is what the
+ * balance sheet's cash moved by, with `as_filed_value` the tagged subtotal. The five figures must
+ * be one telling: source figures of one filing and period, or quarters derived alike (the same
+ * operations on the same filings' periods), whose arithmetic is then the same; a derived figure
+ * gets the exchange-rate line's steps after its own.
+ */
+export function applyCashFlowCorrections(figures: Map<string, StatementFigure>): void {
+  const net = figures.get('NET_CHANGE_IN_CASH');
+  const fx = figures.get('EFFECT_OF_EXCHANGE_RATE_ON_CASH');
+  if (net === undefined || fx === undefined || net.correction_rule !== null || fx.correction_rule !== null) return;
+  if (leadingPlace(fx.value) === null || !oneTelling(net, fx)) return;
+  let sections = '0';
+  for (const metric of CASH_SECTIONS) {
+    const f = figures.get(metric);
+    if (f === undefined || f.correction_rule !== null || !oneTelling(net, f)) return;
+    sections = add(sections, f.value);
+  }
+  if (!decEquals(sections, net.value)) return;
+  const steps = net.calculation_steps === null ? null : [...net.calculation_steps, ...fx.calculation_steps!.map(asAdded)];
+  figures.set(
+    'NET_CHANGE_IN_CASH',
+    statementFigure({ ...net, value: add(net.value, fx.value), correction_rule: 'NET_CHANGE_IN_CASH_FX_EFFECT_ADDED', as_filed_value: net.value, as_filed_concept: null, calculation_steps: steps }),
+  );
+}
+
+/** a step of the exchange-rate line's derivation, as a term added to the change in cash's */
+function asAdded(step: CalculationStep): CalculationStep {
+  return step.operation === 'base' ? { ...step, operation: 'add' } : step;
+}
+
+/** whether two figures come from one telling: one filing and period as tagged, or the same derivation from the same filings' periods */
+function oneTelling(a: StatementFigure, b: StatementFigure): boolean {
+  if (a.value_origin !== b.value_origin || a.unit !== b.unit || a.period_start !== b.period_start || a.period_end !== b.period_end) return false;
+  if (a.value_origin === 'SOURCE') return a.source_accession === b.source_accession;
+  const x = a.calculation_steps;
+  const y = b.calculation_steps;
+  if (a.mapping_type !== b.mapping_type || x === null || y === null || x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) {
+    const s = x[i]!;
+    const t = y[i]!;
+    if (s.operation !== t.operation || s.source_accession !== t.source_accession || s.period_start !== t.period_start || s.period_end !== t.period_end) return false;
+  }
+  return true;
 }

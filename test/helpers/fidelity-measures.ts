@@ -311,6 +311,11 @@ export function measureQ4(corpus: Corpus): AgreementMeasure {
 }
 
 /** companyfacts `frame` values (SEC's last-filed value per calendar year) against the latest FY figure of the same us-gaap concept and dates. */
+/** corrections within the figure's own filing, whose tag holds `as_filed_value` (the kept slips hold another filing's value there) */
+const IN_FILING_CORRECTIONS = new Set(['COST_OF_REVENUE_CREDIT_SIGN', 'NET_CHANGE_IN_CASH_FX_EFFECT_ADDED']);
+/** the value the figure's tag holds in its filing: frames, like FSDS, are the tags as filed */
+const asTagged = (f: StoredFigure) => (f.correction_rule !== null && IN_FILING_CORRECTIONS.has(f.correction_rule) ? f.as_filed_value! : f.value);
+
 export function measureFrames(corpus: Corpus): AgreementMeasure {
   const out: AgreementMeasure = { compared: 0, agree: 0, differ_examples: [], causes: {} };
   for (const [cik, facts] of corpus.facts) {
@@ -323,7 +328,7 @@ export function measureFrames(corpus: Corpus): AgreementMeasure {
         const frame = framed.get(`${f.source_xbrl_concept}|${f.period_start}|${f.period_end}`);
         if (frame === undefined) continue;
         out.compared++;
-        if (sameMagnitude(f.value, frame.value)) {
+        if (sameMagnitude(asTagged(f), frame.value)) {
           out.agree++;
           continue;
         }
@@ -771,4 +776,150 @@ const negate = (v: string) => (v.startsWith('-') ? v.slice(1) : `-${v}`);
 function isYearToDate(start: string, end: string, k: number): boolean {
   const cls = durationClass(start, end);
   return cls !== null && YTD_QUARTERS[cls] === k;
+}
+
+export interface NetChangeBeforeFxMeasure {
+  /** a filing's tellings of a period whose tagged change in cash is its three section totals exactly, beside a non-zero exchange-rate line */
+  told_before_fx: number;
+  /** companies with such tellings */
+  companies: string[];
+  /** of those, where the same filing tells the cash balance at both ends: the balance moved by the subtotal plus the effect / by something else */
+  balance_agrees: number;
+  balance_disagrees: string[];
+  /** served source figures of the change in cash from such a telling: served as the subtotal plus the effect / otherwise */
+  served_right: number;
+  served_otherwise: string[];
+  /** latest cash-flow statements whose served change in cash is their served section totals exactly beside a non-zero exchange-rate line of the same telling (derived quarters included) */
+  served_before_fx: string[];
+  /** the same, where the exchange-rate line is carried from another filing's telling than the change in cash (a later filing re-told the period without it) */
+  carried_effect: string[];
+}
+
+/** the filings a figure was read from: its own, or its derivation's inputs' */
+const tellingOf = (f: StoredFigure) => (f.value_origin === 'SOURCE' ? f.source_accession : (f.calculation_steps ?? []).map((s) => s.source_accession).join('+'));
+
+/** the change in cash, the three section totals and the exchange-rate line, each in catalog order (continuing-operations totals after the totals) */
+const CASH_CHANGE = {
+  net: ['CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsPeriodIncreaseDecreaseIncludingExchangeRateEffect', 'CashAndCashEquivalentsPeriodIncreaseDecrease'],
+  sections: [
+    ['NetCashProvidedByUsedInOperatingActivities', 'NetCashProvidedByUsedInOperatingActivitiesContinuingOperations'],
+    ['NetCashProvidedByUsedInInvestingActivities', 'NetCashProvidedByUsedInInvestingActivitiesContinuingOperations'],
+    ['NetCashProvidedByUsedInFinancingActivities', 'NetCashProvidedByUsedInFinancingActivitiesContinuingOperations'],
+  ],
+  fx: [
+    'EffectOfExchangeRateOnCashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsIncludingDisposalGroupAndDiscontinuedOperations',
+    'EffectOfExchangeRateOnCashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents',
+    'EffectOfExchangeRateOnCashAndCashEquivalents',
+  ],
+  /** the balance each change-in-cash tag reconciles */
+  balance: { CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsPeriodIncreaseDecreaseIncludingExchangeRateEffect: 'CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents', CashAndCashEquivalentsPeriodIncreaseDecrease: 'CashAndCashEquivalentsAtCarryingValue' } as Record<string, string>,
+};
+
+/**
+ * The change in cash tagged before the exchange-rate effect, measured apart from the correction's
+ * code: from the filers' facts, every filing's telling of a period where the tagged change in cash
+ * (a tag that includes the effect) is exactly the operating, investing and financing totals the
+ * same filing tells beside a non-zero exchange-rate line; the balance sheet's cash at both ends,
+ * where the filing tells it, says what cash moved by. Served source figures from such a telling
+ * must be the subtotal plus the effect, and no latest cash-flow statement may serve a change in
+ * cash that is its own sections exactly beside a non-zero effect (derived quarters included).
+ */
+export function measureNetChangeBeforeFx(corpus: Corpus): NetChangeBeforeFxMeasure {
+  const out: NetChangeBeforeFxMeasure = { told_before_fx: 0, companies: [], balance_agrees: 0, balance_disagrees: [], served_right: 0, served_otherwise: [], served_before_fx: [], carried_effect: [] };
+  const companies = new Set<string>();
+  for (const [cik, facts] of corpus.facts) {
+    const durations = new Map<string, Map<string, string>>();
+    const instants = new Map<string, string>();
+    for (const f of facts) {
+      if (f.taxonomy !== 'us-gaap' || !PERIODIC.test(f.form)) continue;
+      if (f.start === null) {
+        const id = `${f.accession}|${f.concept}|${f.end}`;
+        if (!instants.has(id)) instants.set(id, f.value);
+        continue;
+      }
+      const id = `${f.accession}|${f.start}|${f.end}`;
+      const concepts = durations.get(id) ?? new Map<string, string>();
+      if (!concepts.has(f.concept)) concepts.set(f.concept, f.value);
+      durations.set(id, concepts);
+    }
+    /** by accession, start and end: the tagged subtotal and the effect */
+    const beforeFx = new Map<string, { net: string; fx: string }>();
+    for (const [id, concepts] of durations) {
+      const first = (names: readonly string[]) => names.find((n) => concepts.has(n));
+      const netConcept = first(CASH_CHANGE.net);
+      const fxConcept = first(CASH_CHANGE.fx);
+      const sectionConcepts = CASH_CHANGE.sections.map(first);
+      if (netConcept === undefined || fxConcept === undefined || sectionConcepts.some((c) => c === undefined)) continue;
+      const fx = dec(concepts.get(fxConcept)!);
+      const net = dec(concepts.get(netConcept)!);
+      const sections = sectionConcepts.reduce((sum, c) => sum.plus(dec(concepts.get(c!)!)), dec('0'));
+      if (fx.isZero() || !net.equals(sections)) continue;
+      out.told_before_fx++;
+      companies.add(cik);
+      beforeFx.set(id, { net: net.toFixed(), fx: fx.toFixed() });
+      const [accession, start, end] = id.split('|') as [string, string, string];
+      const balance = CASH_CHANGE.balance[netConcept]!;
+      const opening = instants.get(`${accession}|${balance}|${addDays(start, -1)}`);
+      const closing = instants.get(`${accession}|${balance}|${end}`);
+      if (opening === undefined || closing === undefined) continue;
+      if (dec(closing).minus(dec(opening)).equals(net.plus(fx))) out.balance_agrees++;
+      else out.balance_disagrees.push(`${cik} ${id}: ${balance} ${opening} -> ${closing}, tagged change ${net.toFixed()}, effect ${fx.toFixed()}`);
+    }
+    for (const [key, versions] of corpus.statements) {
+      if (!key.startsWith(`${cik}|CASH_FLOW_STATEMENT|`)) continue;
+      const figures = versions[versions.length - 1]!.figures;
+      const net = figures.NET_CHANGE_IN_CASH;
+      if (net === undefined) continue;
+      const telling = net.value_origin === 'SOURCE' ? beforeFx.get(`${net.source_accession}|${net.period_start}|${net.period_end}`) : undefined;
+      if (telling !== undefined) {
+        const expected = dec(telling.net).plus(dec(telling.fx));
+        if (dec(net.value).equals(expected)) out.served_right++;
+        else out.served_otherwise.push(`${key}: served ${net.value}, tagged ${telling.net} before an effect of ${telling.fx}`);
+      }
+      const fx = figures.EFFECT_OF_EXCHANGE_RATE_ON_CASH;
+      const sections = ['OPERATING_CASH_FLOW', 'INVESTING_CASH_FLOW', 'FINANCING_CASH_FLOW'].map((m) => figures[m]);
+      if (fx === undefined || dec(fx.value).isZero() || sections.some((s) => s === undefined)) continue;
+      if (sections.reduce((sum, s) => sum.plus(dec(s!.value)), dec('0')).equals(dec(net.value))) {
+        const label = `${key}: change in cash ${net.value} = its sections, beside an effect of ${fx.value}`;
+        if (tellingOf(fx) === tellingOf(net)) out.served_before_fx.push(label);
+        else out.carried_effect.push(`${label} (${tellingOf(fx)}) carried from another telling than the change (${tellingOf(net)})`);
+      }
+    }
+  }
+  out.companies = [...companies].sort();
+  return out;
+}
+
+export interface ResidualRevenueMeasure {
+  /** latest income statements whose served revenue, cost of revenue and gross profit are all tagged figures */
+  checked: number;
+  /** of those, where revenue less cost is not the gross profit while the revenue's own filing tagged another revenue candidate for the period that makes it so */
+  served_residual: string[];
+}
+
+/**
+ * The revenue a filing's gross profit proves, measured on what is served: where the served revenue
+ * less the served cost of revenue misses the served gross profit, and the filing the revenue was
+ * read from also tagged another of the metric's candidate concepts for the period with the value
+ * that closes it, the served revenue is a residual line (Under Armour's product sales, which its
+ * 10-Qs of 2016 tagged as the total and its 10-Qs of 2017 as product sales again).
+ */
+export function measureResidualRevenue(corpus: Corpus): ResidualRevenueMeasure {
+  const out: ResidualRevenueMeasure = { checked: 0, served_residual: [] };
+  const candidates = new Set((canonicalMetric('REVENUE')?.concepts ?? []).map((c) => `${c.taxonomy}:${c.concept}`));
+  for (const [key, versions] of corpus.statements) {
+    if (!key.includes('|INCOME_STATEMENT|')) continue;
+    const figures = versions[versions.length - 1]!.figures;
+    const [revenue, cost, gross] = [figures.REVENUE, figures.COST_OF_REVENUE, figures.GROSS_PROFIT];
+    if (!revenue || !cost || !gross || [revenue, cost, gross].some((f) => f.value_origin !== 'SOURCE')) continue;
+    out.checked++;
+    const missing = dec(gross.value).plus(dec(cost.value));
+    if (missing.equals(dec(revenue.value))) continue;
+    const cik = key.split('|')[0]!;
+    const closing = (corpus.facts.get(cik) ?? []).find(
+      (f) => f.accession === revenue.source_accession && f.start === revenue.period_start && f.end === revenue.period_end && candidates.has(`${f.taxonomy}:${f.concept}`) && dec(f.value).equals(missing),
+    );
+    if (closing) out.served_residual.push(`${key}: revenue ${revenue.value} (${revenue.source_xbrl_concept}, ${revenue.source_accession}) less cost ${cost.value} misses gross profit ${gross.value}; the same filing tagged ${closing.value} as ${closing.concept}`);
+  }
+  return out;
 }
