@@ -46,6 +46,7 @@ export const FigureProvenance = {
         'SIGN_SLIP_PREVIOUS_VALUE_KEPT: a later filing told it with the opposite sign against its EPS (or, for EPS, its income available to common; for a working-capital line, the balance sheet\'s movement; ' +
         'for pretax income and the tax, the statement\'s arithmetic; for a quarter, the filing\'s year-to-date and the earlier quarters; for a metric that is never negative, the catalog), the previous value is kept; ' +
         'NET_CHANGE_IN_CASH_FX_EFFECT_ADDED: the change in cash was tagged before the effect of exchange rates (it equals the three section totals exactly beside a non-zero exchange-rate line), the effect is added and as_filed_value holds the tagged subtotal; ' +
+        'TOTAL_EQUITY_COMPONENT_REPLACED: total equity was tagged with a line of the equity section, it is served as the filing\'s stockholders\' equity plus noncontrolling interest and as_filed_value holds the tagged value; ' +
         'COST_OF_REVENUE_CREDIT_SIGN and REVENUE_RESIDUAL_TOP_LINE_REPLACED: the corrections gross profit proves',
     ),
   as_filed_value: DecimalString.nullable().describe('value before a correction; null when none applied or a different fact was chosen'),

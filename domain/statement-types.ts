@@ -14,6 +14,9 @@ export type ValueOrigin = 'SOURCE' | 'DERIVED';
  * NET_CHANGE_IN_CASH_FX_EFFECT_ADDED: the filing tagged the change in cash before the exchange-rate
  * effect (its operating, investing and financing totals exactly, with a non-zero exchange-rate
  * line beside them); served with the effect added, as_filed_value the tagged subtotal.
+ * TOTAL_EQUITY_COMPONENT_REPLACED: the filing tagged total equity with the value of a line of its
+ * equity section (not its stockholders' equity plus noncontrolling interest); served as that sum,
+ * as_filed_value the tagged value.
  */
 export const CORRECTION_RULES = [
   'COST_OF_REVENUE_CREDIT_SIGN',
@@ -21,6 +24,7 @@ export const CORRECTION_RULES = [
   'SCALE_SLIP_PREVIOUS_VALUE_KEPT',
   'SIGN_SLIP_PREVIOUS_VALUE_KEPT',
   'NET_CHANGE_IN_CASH_FX_EFFECT_ADDED',
+  'TOTAL_EQUITY_COMPONENT_REPLACED',
 ] as const;
 export type CorrectionRule = (typeof CORRECTION_RULES)[number];
 /**

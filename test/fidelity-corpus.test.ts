@@ -5,6 +5,7 @@ import {
   loadCorpus,
   measureAlerts,
   measureDerivedOverReported,
+  measureEquityComponentTotals,
   measureFrames,
   measureFsds,
   measureLineMoves,
@@ -35,6 +36,7 @@ const MCDONALDS = '0000063908';
 const WALMART = '0000104169';
 const MIMEDX = '0001376339';
 const HOME_DEPOT = '0000354950';
+const NIKE = '0000320187';
 const TEXAS_INSTRUMENTS = '0000097476';
 const NIKOLA = '0001731289';
 const SUNEDISON = '0000945436';
@@ -503,6 +505,16 @@ describe('corrections the filers\' own figures prove (whole corpus)', () => {
     const m = measureResidualRevenue(corpus);
     assert.ok(m.checked > 500, `checked: ${m.checked}`);
     assert.deepEqual(m.served_residual, [], "4 before: Under Armour's FY2015 and Q1-Q3 2016 product sales");
+  });
+
+  it("no served total equity is a line of the equity section its filing tagged as the total: Nike's FY2014 total equity is 10,824M, not its 85M of accumulated other comprehensive income", async () => {
+    const m = measureEquityComponentTotals(corpus);
+    assert.deepEqual(m.companies, [NIKE]);
+    assert.ok(m.told_as_component >= 8, `tellings: ${m.told_as_component}`);
+    assert.deepEqual(m.served_otherwise, [], '5 served as the component before the correction (FY2014-FY2016, Q1 and Q2 FY2017)');
+    assert.ok(m.served_right >= 5, `served right: ${m.served_right}`);
+    const total = (await versions(NIKE, 'BALANCE_SHEET', 2014, 'FY')).at(-1)!.figures.TOTAL_EQUITY;
+    assert.deepEqual([total.value, total.correction_rule, total.as_filed_value], ['10824000000', 'TOTAL_EQUITY_COMPONENT_REPLACED', '85000000']);
   });
 
   it("Under Armour's Q1 2016 revenue stays 1,047.7M where its 10-Q of 2017 put the tags it had swapped back, with no alert", async () => {

@@ -11,7 +11,7 @@ import type { Fact, FilingInfo } from '../domain/facts.ts';
 import { durationClass, FiscalCalendar, type LabelVote } from '../domain/fiscal-calendar.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import type { Candidate } from '../domain/normalize/candidates.ts';
-import { applyCashFlowCorrections, applyIncomeCorrections } from '../domain/normalize/corrections.ts';
+import { applyBalanceSheetCorrections, applyCashFlowCorrections, applyIncomeCorrections } from '../domain/normalize/corrections.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
 import type { Presentation } from '../domain/normalize/presentations.ts';
 import { foldPresentation, type BuiltVersion } from '../domain/normalize/versions.ts';
@@ -789,6 +789,47 @@ describe('the change in cash tagged before the exchange-rate effect', () => {
     ]);
     const q2 = figure(onlyVersion(h, 'CASH_FLOW_STATEMENT', 2024, 'Q2'), 'NET_CHANGE_IN_CASH');
     assert.deepEqual([q2.value, q2.correction_rule], ['164', null]);
+  });
+});
+
+describe('a line of the equity section tagged as total equity', () => {
+  const TOTAL = 'us-gaap:StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest';
+  const PARENT = 'us-gaap:StockholdersEquity';
+  const AOCI = 'us-gaap:AccumulatedOtherComprehensiveIncomeLossNetOfTax';
+  const NCI = 'us-gaap:MinorityInterest';
+  const END = '2024-12-31';
+  const sheet = (total: string, extra: Row[] = []) => filing(K24, [[ASSETS, '18594', null, END], [PARENT, '10824', null, END], [AOCI, '85', null, END], [TOTAL, total, null, END], ...extra]);
+
+  it("serves stockholders' equity plus noncontrolling interest where the total tag holds exactly a line of the equity section (Nike's accumulated other comprehensive income), keeping the tagged value", () => {
+    const v = onlyVersion(history(sheet('85')), 'BALANCE_SHEET', 2024, 'FY');
+    const total = figure(v, 'TOTAL_EQUITY');
+    assert.deepEqual(
+      { value: total.value, rule: total.correction_rule, as_filed: total.as_filed_value, concept: total.source_xbrl_concept },
+      { value: '10824', rule: 'TOTAL_EQUITY_COMPONENT_REPLACED', as_filed: '85', concept: TOTAL },
+    );
+    const withNci = figure(onlyVersion(history(sheet('85', [[NCI, '40', null, END]])), 'BALANCE_SHEET', 2024, 'FY'), 'TOTAL_EQUITY');
+    assert.deepEqual([withNci.value, withNci.correction_rule], ['10864', 'TOTAL_EQUITY_COMPONENT_REPLACED']);
+  });
+
+  it('leaves a total alone that is the parent plus noncontrolling interest, or that matches no line of the equity section', () => {
+    for (const [total, extra] of [['10864', [[NCI, '40', null, END]]], ['10737', []]] as [string, Row[]][]) {
+      const f = figure(onlyVersion(history(sheet(total, extra)), 'BALANCE_SHEET', 2024, 'FY'), 'TOTAL_EQUITY');
+      assert.deepEqual([f.value, f.correction_rule], [total, null], `total ${total}`);
+    }
+  });
+
+  it('never corrects with an equity line of another filing', () => {
+    const at = (metric: string, value: string, accession: string): StatementFigure => ({
+      metric, value, unit: 'USD', period_start: null, period_end: END, source_accession: accession, source_xbrl_concept: 'us-gaap:x', mapping_type: null,
+      selection_rule: 'CANDIDATE_ORDER', value_origin: 'SOURCE', correction_rule: null, as_filed_value: null, as_filed_concept: null, calculation_steps: null,
+    });
+    const m = new Map([
+      ['TOTAL_EQUITY', at('TOTAL_EQUITY', '85', 'A-2')],
+      ['STOCKHOLDERS_EQUITY', at('STOCKHOLDERS_EQUITY', '10824', 'A-2')],
+      ['ACCUMULATED_OCI', at('ACCUMULATED_OCI', '85', 'A-1')],
+    ]);
+    applyBalanceSheetCorrections(m);
+    assert.deepEqual([m.get('TOTAL_EQUITY')!.value, m.get('TOTAL_EQUITY')!.correction_rule], ['85', null]);
   });
 });
 

@@ -32,6 +32,8 @@ const CORRECTION_REASONS: Record<string, (f: StoredFigure) => string> = {
     `Filing ${f.source_accession} tagged ${f.as_filed_value ?? 'a value'} for ${f.source_xbrl_concept ?? 'this figure'}, the figure on record with the opposite sign, while the statement's earnings per share (or income available to common shareholders) has the sign of the figure on record (a sign slip, recorded as a data-quality finding, not a restatement); the previous value ${f.value} is kept.`,
   NET_CHANGE_IN_CASH_FX_EFFECT_ADDED: (f) =>
     `The filer tagged ${f.as_filed_value ?? 'the change in cash'} for ${lineItemOf(f) ?? 'the change in cash'}, which includes the effect of exchange rates, but the value is its operating, investing and financing totals exactly (the subtotal before that effect) while the same filing tells a non-zero exchange-rate line for the period; the effect was added, so the figure is what cash moved by.`,
+  TOTAL_EQUITY_COMPONENT_REPLACED: (f) =>
+    `The filer tagged ${f.as_filed_value ?? 'a value'} for ${lineItemOf(f) ?? 'total equity'}, which is not its stockholders' equity plus noncontrolling interest but exactly a line of its own equity section at the same date (a component tagged as the total); the total is served as stockholders' equity plus noncontrolling interest from the same filing.`,
 };
 
 const RULE_DESCRIPTIONS: Record<string, string> = {
@@ -44,6 +46,8 @@ const RULE_DESCRIPTIONS: Record<string, string> = {
     'Override: a later filing told the figure with the opposite sign, and a figure whose sign must agree (EPS for net income) sides with the previous value, which is kept; as_filed_value holds what was filed.',
   NET_CHANGE_IN_CASH_FX_EFFECT_ADDED:
     'Correction: the change in cash was tagged before the effect of exchange rates (it equals the operating, investing and financing totals exactly, and the filing tells a non-zero exchange-rate line); served with the effect added. as_filed_value keeps the tagged subtotal.',
+  TOTAL_EQUITY_COMPONENT_REPLACED:
+    "Correction: total equity was tagged with the value of a line of the equity section (e.g. accumulated other comprehensive income); served as the same filing's stockholders' equity plus noncontrolling interest. as_filed_value keeps the tagged value.",
   FALLBACK_CONCEPT:
     "Mapping: the value comes from a later candidate tag of the metric's catalog list, not its first one (selection_rule says whether the filing's presentation or the catalog order chose it). For a derived figure, its inputs' tag.",
 };

@@ -102,3 +102,34 @@ function oneTelling(a: StatementFigure, b: StatementFigure): boolean {
   }
   return true;
 }
+
+/** the lines of the equity section that make up stockholders' equity: a total tagged with one of their values is that line */
+const EQUITY_COMPONENTS = ['PREFERRED_STOCK_VALUE', 'COMMON_STOCK_VALUE', 'COMMON_STOCK_INCLUDING_APIC', 'ADDITIONAL_PAID_IN_CAPITAL', 'RETAINED_EARNINGS', 'ACCUMULATED_OCI', 'TREASURY_STOCK'] as const;
+
+/**
+ * A component of equity tagged as total equity. `TOTAL_EQUITY` (stockholders' equity including
+ * noncontrolling interest) is the parent's equity plus the noncontrolling interest. Where the
+ * filing tags it at a value that is not the parent's equity plus the noncontrolling interest it
+ * tells (none told: none held) but exactly the value of a line of its own equity section at the
+ * same date, the tag holds that line (Nike, 2014-2016: its accumulated other comprehensive income,
+ * 85M against 10,824M of equity): served as the parent's equity plus the noncontrolling interest,
+ * `as_filed_value` the tagged value. All figures must be one filing's, at one date.
+ */
+export function applyBalanceSheetCorrections(figures: Map<string, StatementFigure>): void {
+  const total = figures.get('TOTAL_EQUITY');
+  const parent = figures.get('STOCKHOLDERS_EQUITY');
+  if (total === undefined || parent === undefined || total.value_origin !== 'SOURCE' || total.correction_rule !== null || parent.correction_rule !== null || !oneTelling(total, parent)) return;
+  const nci = figures.get('NONCONTROLLING_INTEREST');
+  if (nci !== undefined && (nci.correction_rule !== null || !oneTelling(total, nci))) return;
+  const expected = nci === undefined ? parent.value : add(parent.value, nci.value);
+  if (decEquals(expected, total.value)) return;
+  const line = EQUITY_COMPONENTS.find((metric) => {
+    const f = figures.get(metric);
+    return f !== undefined && oneTelling(total, f) && f.value === total.value;
+  });
+  if (line === undefined) return;
+  figures.set(
+    'TOTAL_EQUITY',
+    statementFigure({ ...total, value: expected, correction_rule: 'TOTAL_EQUITY_COMPONENT_REPLACED', as_filed_value: total.value, as_filed_concept: null }),
+  );
+}

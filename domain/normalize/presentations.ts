@@ -5,7 +5,7 @@ import type { Fact, FilingInfo } from '../facts.ts';
 import { durationClass, YTD_QUARTERS, type FiscalCalendar, type FiscalPosition } from '../fiscal-calendar.ts';
 import type { FiscalPeriod, SelectionRule, StatementFigure } from '../statement-types.ts';
 import { collectCandidates, parsePeriodKey, reportingCurrency, type Candidate, type ConceptIndex } from './candidates.ts';
-import { applyCashFlowCorrections, applyIncomeCorrections } from './corrections.ts';
+import { applyBalanceSheetCorrections, applyCashFlowCorrections, applyIncomeCorrections } from './corrections.ts';
 import { chooseCandidate, faceFor, NO_FACE, type FaceConcepts, type StatementConcepts } from './face-concepts.ts';
 import { derivedFigure, knownFlow, sourceFigure, stepOf, type KnownFlow } from './figures.ts';
 import { imputeRevenue } from './imputed.ts';
@@ -293,6 +293,7 @@ export function presentFiling(
 
   for (const p of out) {
     if (p.statement_type === 'CASH_FLOW_STATEMENT') applyCashFlowCorrections(p.figures);
+    if (p.statement_type === 'BALANCE_SHEET') applyBalanceSheetCorrections(p.figures);
     if (p.statement_type !== 'INCOME_STATEMENT') continue;
     const revenueCandidates = candidates.get(`${p.period_start ?? ''}|${p.period_end}`)?.get('REVENUE') ?? [];
     applyIncomeCorrections(p.figures, revenueCandidates);

@@ -312,7 +312,7 @@ export function measureQ4(corpus: Corpus): AgreementMeasure {
 
 /** companyfacts `frame` values (SEC's last-filed value per calendar year) against the latest FY figure of the same us-gaap concept and dates. */
 /** corrections within the figure's own filing, whose tag holds `as_filed_value` (the kept slips hold another filing's value there) */
-const IN_FILING_CORRECTIONS = new Set(['COST_OF_REVENUE_CREDIT_SIGN', 'NET_CHANGE_IN_CASH_FX_EFFECT_ADDED']);
+const IN_FILING_CORRECTIONS = new Set(['COST_OF_REVENUE_CREDIT_SIGN', 'NET_CHANGE_IN_CASH_FX_EFFECT_ADDED', 'TOTAL_EQUITY_COMPONENT_REPLACED']);
 /** the value the figure's tag holds in its filing: frames, like FSDS, are the tags as filed */
 const asTagged = (f: StoredFigure) => (f.correction_rule !== null && IN_FILING_CORRECTIONS.has(f.correction_rule) ? f.as_filed_value! : f.value);
 
@@ -921,5 +921,60 @@ export function measureResidualRevenue(corpus: Corpus): ResidualRevenueMeasure {
     );
     if (closing) out.served_residual.push(`${key}: revenue ${revenue.value} (${revenue.source_xbrl_concept}, ${revenue.source_accession}) less cost ${cost.value} misses gross profit ${gross.value}; the same filing tagged ${closing.value} as ${closing.concept}`);
   }
+  return out;
+}
+
+export interface EquityComponentTotalMeasure {
+  /** a filing's tellings of a date where its total-equity tag is not its stockholders' equity plus noncontrolling interest but exactly a line of its equity section */
+  told_as_component: number;
+  companies: string[];
+  /** served total equity from such a telling: its stockholders' equity plus noncontrolling interest / otherwise */
+  served_right: number;
+  served_otherwise: string[];
+}
+
+/** us-gaap lines of the equity section that make up stockholders' equity */
+const EQUITY_LINES = ['PreferredStockValue', 'CommonStockValue', 'CommonStocksIncludingAdditionalPaidInCapital', 'AdditionalPaidInCapital', 'AdditionalPaidInCapitalCommonStock', 'RetainedEarningsAccumulatedDeficit', 'AccumulatedOtherComprehensiveIncomeLossNetOfTax', 'TreasuryStockValue'];
+
+/**
+ * Total equity tagged with a component's value, measured apart from the correction's code: from
+ * the filers' facts, every filing's date where StockholdersEquityIncludingPortionAttributableTo-
+ * NoncontrollingInterest is not StockholdersEquity plus MinorityInterest (none tagged: none) but
+ * exactly the value of a line of the equity section the same filing tags at that date. The total
+ * equity served from such a telling must be the stockholders' equity plus noncontrolling interest.
+ */
+export function measureEquityComponentTotals(corpus: Corpus): EquityComponentTotalMeasure {
+  const out: EquityComponentTotalMeasure = { told_as_component: 0, companies: [], served_right: 0, served_otherwise: [] };
+  const companies = new Set<string>();
+  for (const [cik, facts] of corpus.facts) {
+    const at = new Map<string, Map<string, string>>();
+    for (const f of facts) {
+      if (f.taxonomy !== 'us-gaap' || f.start !== null || !PERIODIC.test(f.form)) continue;
+      const id = `${f.accession}|${f.end}`;
+      const concepts = at.get(id) ?? new Map<string, string>();
+      if (!concepts.has(f.concept)) concepts.set(f.concept, f.value);
+      at.set(id, concepts);
+    }
+    const expected = new Map<string, string>();
+    for (const [id, c] of at) {
+      const total = c.get('StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest');
+      const parent = c.get('StockholdersEquity');
+      if (total === undefined || parent === undefined) continue;
+      const sum = dec(parent).plus(dec(c.get('MinorityInterest') ?? '0'));
+      if (sum.equals(dec(total)) || !EQUITY_LINES.some((line) => c.has(line) && dec(c.get(line)!).equals(dec(total)))) continue;
+      out.told_as_component++;
+      companies.add(cik);
+      expected.set(id, sum.toFixed());
+    }
+    for (const [key, versions] of corpus.statements) {
+      if (!key.startsWith(`${cik}|BALANCE_SHEET|`)) continue;
+      const total = versions[versions.length - 1]!.figures.TOTAL_EQUITY;
+      const sum = total === undefined ? undefined : expected.get(`${total.source_accession}|${total.period_end}`);
+      if (sum === undefined) continue;
+      if (dec(total!.value).equals(dec(sum))) out.served_right++;
+      else out.served_otherwise.push(`${key}: total equity ${total!.value} (${total!.source_accession}), stockholders' equity plus noncontrolling interest ${sum}`);
+    }
+  }
+  out.companies = [...companies].sort();
   return out;
 }

@@ -1,5 +1,5 @@
 import { connect } from '../../db/client.ts';
-import { loadCorpus, measureAlerts, measureDerivedOverReported, measureFrames, measureFsds, measureLineMoves, measureNeverNegativeDerivations, measureMisdatedYearToDate, measureQ4, measureRestatedQuarters, measureSplitRecasts, measureUntaggedSplits, measureWorkingCapitalSigns, measureYearToDateSigns, measureNetChangeBeforeFx, measureResidualRevenue } from './fidelity-measures.ts';
+import { loadCorpus, measureAlerts, measureDerivedOverReported, measureFrames, measureFsds, measureLineMoves, measureNeverNegativeDerivations, measureMisdatedYearToDate, measureQ4, measureRestatedQuarters, measureSplitRecasts, measureUntaggedSplits, measureWorkingCapitalSigns, measureYearToDateSigns, measureNetChangeBeforeFx, measureResidualRevenue, measureEquityComponentTotals } from './fidelity-measures.ts';
 
 /** Prints the fidelity measures of one ingested database: `tsx test/helpers/fidelity-report.ts <database url>`. */
 const sql = connect(process.argv[2] ?? process.env.DATABASE_URL!);
@@ -21,6 +21,7 @@ try {
     year_to_date_signs: await measureYearToDateSigns(sql, corpus),
     net_change_before_fx: measureNetChangeBeforeFx(corpus),
     residual_revenue: measureResidualRevenue(corpus),
+    equity_component_totals: measureEquityComponentTotals(corpus),
   };
   console.log(JSON.stringify(report, null, 2));
 } finally {
