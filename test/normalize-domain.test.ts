@@ -96,6 +96,19 @@ function figure(v: BuiltVersion, metric: string): StatementFigure {
   return f;
 }
 
+/** tagged figures of one period as a presentation hands them to the corrections: [metric, value, accession] each */
+function figuresOf(rows: [metric: string, value: string, accession: string][], start: string | null, end: string): Map<string, StatementFigure> {
+  return new Map(
+    rows.map(([metric, value, accession]) => [
+      metric,
+      {
+        metric, value, unit: 'USD', period_start: start, period_end: end, source_accession: accession, source_xbrl_concept: 'us-gaap:x', mapping_type: null,
+        selection_rule: 'CANDIDATE_ORDER', value_origin: 'SOURCE', correction_rule: null, as_filed_value: null, as_filed_concept: null, calculation_steps: null,
+      },
+    ]),
+  );
+}
+
 function describeVersions(h: StatementHistory): string {
   return h.versions.map((v) => `${v.statement_type} ${v.fiscal_year} ${v.fiscal_period} v${v.version_sequence}`).join('; ') || 'none';
 }
@@ -751,17 +764,13 @@ describe('the change in cash tagged before the exchange-rate effect', () => {
   });
 
   it('never corrects with figures of two tellings: an effect from another filing proves nothing about this one', () => {
-    const source = (metric: string, value: string, accession: string): StatementFigure => ({
-      metric, value, unit: 'USD', period_start: Y[0], period_end: Y[1], source_accession: accession, source_xbrl_concept: 'us-gaap:x', mapping_type: null,
-      selection_rule: 'CANDIDATE_ORDER', value_origin: 'SOURCE', correction_rule: null, as_filed_value: null, as_filed_concept: null, calculation_steps: null,
-    });
-    const m = new Map([
-      ['OPERATING_CASH_FLOW', source('OPERATING_CASH_FLOW', '5528', 'A-2')],
-      ['INVESTING_CASH_FLOW', source('INVESTING_CASH_FLOW', '-1729', 'A-2')],
-      ['FINANCING_CASH_FLOW', source('FINANCING_CASH_FLOW', '-3680', 'A-2')],
-      ['EFFECT_OF_EXCHANGE_RATE_ON_CASH', source('EFFECT_OF_EXCHANGE_RATE_ON_CASH', '-45', 'A-1')],
-      ['NET_CHANGE_IN_CASH', source('NET_CHANGE_IN_CASH', '119', 'A-2')],
-    ]);
+    const m = figuresOf([
+      ['OPERATING_CASH_FLOW', '5528', 'A-2'],
+      ['INVESTING_CASH_FLOW', '-1729', 'A-2'],
+      ['FINANCING_CASH_FLOW', '-3680', 'A-2'],
+      ['EFFECT_OF_EXCHANGE_RATE_ON_CASH', '-45', 'A-1'],
+      ['NET_CHANGE_IN_CASH', '119', 'A-2'],
+    ], Y[0], Y[1]);
     applyCashFlowCorrections(m);
     assert.deepEqual([m.get('NET_CHANGE_IN_CASH')!.value, m.get('NET_CHANGE_IN_CASH')!.correction_rule], ['119', null]);
   });
@@ -819,15 +828,11 @@ describe('a line of the equity section tagged as total equity', () => {
   });
 
   it('never corrects with an equity line of another filing', () => {
-    const at = (metric: string, value: string, accession: string): StatementFigure => ({
-      metric, value, unit: 'USD', period_start: null, period_end: END, source_accession: accession, source_xbrl_concept: 'us-gaap:x', mapping_type: null,
-      selection_rule: 'CANDIDATE_ORDER', value_origin: 'SOURCE', correction_rule: null, as_filed_value: null, as_filed_concept: null, calculation_steps: null,
-    });
-    const m = new Map([
-      ['TOTAL_EQUITY', at('TOTAL_EQUITY', '85', 'A-2')],
-      ['STOCKHOLDERS_EQUITY', at('STOCKHOLDERS_EQUITY', '10824', 'A-2')],
-      ['ACCUMULATED_OCI', at('ACCUMULATED_OCI', '85', 'A-1')],
-    ]);
+    const m = figuresOf([
+      ['TOTAL_EQUITY', '85', 'A-2'],
+      ['STOCKHOLDERS_EQUITY', '10824', 'A-2'],
+      ['ACCUMULATED_OCI', '85', 'A-1'],
+    ], null, END);
     applyBalanceSheetCorrections(m);
     assert.deepEqual([m.get('TOTAL_EQUITY')!.value, m.get('TOTAL_EQUITY')!.correction_rule], ['85', null]);
   });
