@@ -6,8 +6,9 @@ import { statementFigure } from './figures.ts';
 /**
  * The income statement's corrections. Every correction keeps what was filed (as_filed_value /
  * as_filed_concept) and fires only when the filer's own figures prove the reading (here its gross
- * profit; for the cash flow, applyCashFlowCorrections, its sections and exchange-rate line): a
- * correction never guesses.
+ * profit; for the cash flow, applyCashFlowCorrections, its sections and exchange-rate line; for the
+ * balance sheet, applyBalanceSheetCorrections, its stockholders' equity and the lines of its equity
+ * section): a correction never guesses.
  */
 export function applyIncomeCorrections(
   figures: Map<string, StatementFigure>,
@@ -123,11 +124,11 @@ export function applyBalanceSheetCorrections(figures: Map<string, StatementFigur
   if (nci !== undefined && (nci.correction_rule !== null || !oneTelling(total, nci))) return;
   const expected = nci === undefined ? parent.value : add(parent.value, nci.value);
   if (decEquals(expected, total.value)) return;
-  const line = EQUITY_COMPONENTS.find((metric) => {
+  const tagsALine = EQUITY_COMPONENTS.some((metric) => {
     const f = figures.get(metric);
-    return f !== undefined && oneTelling(total, f) && f.value === total.value;
+    return f !== undefined && oneTelling(total, f) && decEquals(f.value, total.value);
   });
-  if (line === undefined) return;
+  if (!tagsALine) return;
   figures.set(
     'TOTAL_EQUITY',
     statementFigure({ ...total, value: expected, correction_rule: 'TOTAL_EQUITY_COMPONENT_REPLACED', as_filed_value: total.value, as_filed_concept: null }),
