@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Sql } from '../../db/client.ts';
 import { unpackFigure, type StoredFigure } from '../../db/figure-storage.ts';
-import { canonicalMetric } from '../../domain/catalog/index.ts';
+import { CANONICAL_METRICS, canonicalMetric } from '../../domain/catalog/index.ts';
 import { NON_NEGATIVE_METRICS } from '../../domain/catalog/traits.ts';
 import { addDays, daysBetween } from '../../domain/dates.ts';
 import { durationClass, YTD_QUARTERS } from '../../domain/fiscal-calendar.ts';
@@ -798,21 +798,16 @@ export interface NetChangeBeforeFxMeasure {
 /** the filings a figure was read from: its own, or its derivation's inputs' */
 const tellingOf = (f: StoredFigure) => (f.value_origin === 'SOURCE' ? f.source_accession : (f.calculation_steps ?? []).map((s) => s.source_accession).join('+'));
 
-/** the change in cash, the three section totals and the exchange-rate line, each in catalog order (continuing-operations totals after the totals) */
+/** the us-gaap candidate concepts of a catalog metric, in catalog order (bare names, as companyfacts facts carry them) */
+const usGaapConcepts = (metric: string) => (canonicalMetric(metric)?.concepts ?? []).filter((c) => c.taxonomy === 'us-gaap').map((c) => c.concept);
+
+/** the change in cash, the three section totals and the exchange-rate line, each in catalog order */
 const CASH_CHANGE = {
-  net: ['CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsPeriodIncreaseDecreaseIncludingExchangeRateEffect', 'CashAndCashEquivalentsPeriodIncreaseDecrease'],
-  sections: [
-    ['NetCashProvidedByUsedInOperatingActivities', 'NetCashProvidedByUsedInOperatingActivitiesContinuingOperations'],
-    ['NetCashProvidedByUsedInInvestingActivities', 'NetCashProvidedByUsedInInvestingActivitiesContinuingOperations'],
-    ['NetCashProvidedByUsedInFinancingActivities', 'NetCashProvidedByUsedInFinancingActivitiesContinuingOperations'],
-  ],
-  fx: [
-    'EffectOfExchangeRateOnCashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsIncludingDisposalGroupAndDiscontinuedOperations',
-    'EffectOfExchangeRateOnCashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents',
-    'EffectOfExchangeRateOnCashAndCashEquivalents',
-  ],
-  /** the balance each change-in-cash tag reconciles */
-  balance: { CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsPeriodIncreaseDecreaseIncludingExchangeRateEffect: 'CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents', CashAndCashEquivalentsPeriodIncreaseDecrease: 'CashAndCashEquivalentsAtCarryingValue' } as Record<string, string>,
+  net: usGaapConcepts('NET_CHANGE_IN_CASH'),
+  sections: ['OPERATING_CASH_FLOW', 'INVESTING_CASH_FLOW', 'FINANCING_CASH_FLOW'].map(usGaapConcepts),
+  fx: usGaapConcepts('EFFECT_OF_EXCHANGE_RATE_ON_CASH'),
+  /** the balance each change-in-cash tag reconciles: its restricted-cash scope, or cash alone */
+  balance: (net: string) => usGaapConcepts(/RestrictedCash/.test(net) ? 'CASH_CASH_EQUIVALENTS_AND_RESTRICTED_CASH' : 'CASH_AND_EQUIVALENTS')[0]!,
 };
 
 /**
@@ -858,7 +853,7 @@ export function measureNetChangeBeforeFx(corpus: Corpus): NetChangeBeforeFxMeasu
       companies.add(cik);
       beforeFx.set(id, { net: net.toFixed(), fx: fx.toFixed() });
       const [accession, start, end] = id.split('|') as [string, string, string];
-      const balance = CASH_CHANGE.balance[netConcept]!;
+      const balance = CASH_CHANGE.balance(netConcept);
       const opening = instants.get(`${accession}|${balance}|${addDays(start, -1)}`);
       const closing = instants.get(`${accession}|${balance}|${end}`);
       if (opening === undefined || closing === undefined) continue;
@@ -933,8 +928,10 @@ export interface EquityComponentTotalMeasure {
   served_otherwise: string[];
 }
 
-/** us-gaap lines of the equity section that make up stockholders' equity */
-const EQUITY_LINES = ['PreferredStockValue', 'CommonStockValue', 'CommonStocksIncludingAdditionalPaidInCapital', 'AdditionalPaidInCapital', 'AdditionalPaidInCapitalCommonStock', 'RetainedEarningsAccumulatedDeficit', 'AccumulatedOtherComprehensiveIncomeLossNetOfTax', 'TreasuryStockValue'];
+/** us-gaap lines of the equity section: the catalog's equity metrics other than the totals, temporary equity and noncontrolling interest */
+const EQUITY_LINES = CANONICAL_METRICS.filter(
+  (m) => m.category === 'EQUITY' && !['TOTAL_EQUITY', 'STOCKHOLDERS_EQUITY', 'LIABILITIES_AND_EQUITY', 'TEMPORARY_EQUITY', 'NONCONTROLLING_INTEREST'].includes(m.metric),
+).flatMap((m) => usGaapConcepts(m.metric));
 
 /**
  * Total equity tagged with a component's value, measured apart from the correction's code: from
