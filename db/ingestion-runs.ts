@@ -102,7 +102,13 @@ export async function recordCompanyIngestion(
       filings = EXCLUDED.filings, versions = EXCLUDED.versions`;
 }
 
-/** Issuers that file XBRL facts but have no submissions file still need a company row. */
+/**
+ * Issuers that file XBRL facts but have no submissions file still need a company row, and the
+ * ticker mappings an identity load made for the CIK before that row existed (`npm start` and
+ * `fds ingest` load identity first) take its company_id in the same statement: a mapping of a
+ * company in the reference never shows `company_id: null`, whatever order the loads ran in.
+ * One statement, so the company's transaction pipelines it as before.
+ */
 export async function ensureCompany(
   sql: Sql,
   cik: string,
@@ -111,10 +117,21 @@ export async function ensureCompany(
   now: Date,
   source: 'sec_companyfacts' | 'sec_filing_package' = 'sec_companyfacts',
 ): Promise<void> {
+  // a data-modifying CTE's rows are not visible to the rest of the statement through the table,
+  // only through RETURNING: the company_id is the inserted row's or the existing one's
   await sql`
-    INSERT INTO companies (cik, name, fiscal_year_end, source, source_loaded_at)
-    VALUES (${cik}, ${name}, ${fiscalYearEnd}, ${source}, ${now.toISOString()})
-    ON CONFLICT (cik) DO NOTHING`;
+    WITH inserted AS (
+      INSERT INTO companies (cik, name, fiscal_year_end, source, source_loaded_at)
+      VALUES (${cik}, ${name}, ${fiscalYearEnd}, ${source}, ${now.toISOString()})
+      ON CONFLICT (cik) DO NOTHING
+      RETURNING company_id
+    ), company AS (
+      SELECT company_id FROM inserted
+      UNION ALL
+      SELECT company_id FROM companies WHERE cik = ${cik}
+    )
+    UPDATE identity_mappings SET company_id = (SELECT company_id FROM company LIMIT 1)
+    WHERE cik = ${cik} AND company_id IS NULL`;
 }
 
 /** No company has been ingested yet (a fresh database). */

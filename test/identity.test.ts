@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { applyIdentityLoad } from '../db/identity-load.ts';
+import { ensureCompany } from '../db/ingestion-runs.ts';
 import { loadIdentity } from '../ingest/load-identity.ts';
 import { get } from './helpers/http.ts';
 import { SHARED_SEC, startTestService, type TestService } from './helpers/service.ts';
@@ -47,6 +48,34 @@ describe('identity on the real SEC mirror', () => {
     assert.equal(r.status, 200);
     assert.equal(r.body.data.identity.company_id, null);
     assert.equal(r.body.data.identity.cik, '0001418121');
+  });
+
+  it('gives a ticker of an issuer whose company row ingestion created (Walmart: company facts, no submissions file) the company_id its company routes use', async () => {
+    const [company] = await svc.sql<{ source: string }[]>`SELECT source FROM companies WHERE cik = '0000104169'`;
+    assert.equal(company!.source, 'sec_companyfacts', 'Walmart stands for the issuers identity loads before their company row exists');
+    const r = await get(`${svc.baseUrl}/v1/identity/resolve?ticker=WMT`, key);
+    assert.equal(r.status, 200);
+    const profile = await get(`${svc.baseUrl}/v1/edgar/companies/104169`, key);
+    assert.match(profile.body.data.company_id, /^[0-9a-f-]{36}$/);
+    assert.equal(r.body.data.identity.company_id, profile.body.data.company_id);
+  });
+
+  it('leaves no mapping of a company in the reference without its company_id, over the whole corpus', async () => {
+    const [row] = await svc.sql<{ linked: number; unlinked: number }[]>`
+      SELECT count(*) FILTER (WHERE im.company_id = c.company_id)::int AS linked,
+             count(*) FILTER (WHERE im.company_id IS DISTINCT FROM c.company_id)::int AS unlinked
+      FROM identity_mappings im JOIN companies c ON c.cik = im.cik`;
+    assert.equal(row!.unlinked, 0);
+    assert.ok(row!.linked > 40, `${row!.linked} mappings linked`);
+  });
+
+  it('links a mapping stored without company_id when ingestion meets its existing company row again', async () => {
+    const [before] = await svc.sql<{ company_id: string }[]>`SELECT company_id FROM companies WHERE cik = '0000104169'`;
+    await svc.sql`UPDATE identity_mappings SET company_id = NULL WHERE cik = '0000104169'`;
+    await ensureCompany(svc.sql, '0000104169', 'Walmart Inc.', '0131', new Date());
+    const rows = await svc.sql<{ company_id: string | null }[]>`SELECT company_id FROM identity_mappings WHERE cik = '0000104169'`;
+    assert.ok(rows.length > 0);
+    for (const m of rows) assert.equal(m.company_id, before!.company_id);
   });
 
   it('answers an as_of_date before the first load with NOT_FOUND naming the first observation', async () => {
