@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { wireDecimal } from '../domain/decimal.ts';
+import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
 import { checkIdentities } from '../domain/identity-checks.ts';
 import { CORRECTION_RULES, SELECTION_RULES, type FiscalPeriod, type StatementType } from '../domain/statement-types.ts';
 import type { StoredFigure } from '../db/figure-storage.ts';
@@ -57,11 +58,11 @@ export const FigureProvenance = {
 export const CalculationEvidenceOut = z.object({
   metric: z.string(),
   concept: z.string().describe('the total tag'),
-  children: z.array(z.object({ concept: z.string(), weight: z.number(), value: z.string().nullable().describe('as tagged; null when the filing reports none') })),
-  reported_value: z.string(),
-  computed_value: z.string(),
-  delta: z.string().describe('reported_value - computed_value'),
-  tolerance: z.string().describe("one unit of the total's reported precision"),
+  children: z.array(z.object({ concept: z.string(), weight: z.number(), value: DecimalString.nullable().describe('as tagged; null when the filing reports none') })),
+  reported_value: DecimalString,
+  computed_value: DecimalString,
+  delta: DecimalString.describe('reported_value - computed_value'),
+  tolerance: DecimalString.describe("one unit of the total's reported precision"),
   holds: z.boolean(),
   identity_rules: z.array(z.string()).describe('identity checks whose actual side is this metric'),
 });
@@ -102,10 +103,10 @@ const IdentityCheckOut = z.object({
   fiscal_period: FiscalPeriodParam,
   status: z.enum(['PASS', 'FAIL', 'WARNING', 'SKIPPED']),
   severity: z.enum(['NONE', 'LOW', 'MEDIUM', 'HIGH', 'CRITICAL']),
-  expected_value: z.string().nullable(),
-  actual_value: z.string().nullable(),
-  delta: z.string().nullable(),
-  tolerance: z.string().nullable(),
+  expected_value: DecimalString.nullable(),
+  actual_value: DecimalString.nullable(),
+  delta: DecimalString.nullable(),
+  tolerance: DecimalString.nullable(),
 });
 
 export const IdentityOut = z.object({
@@ -152,11 +153,39 @@ export const StatementVersionOut = z.object({
   }),
 });
 
-/** Accounting identities are a pure function of the figures, so they are computed on read. */
+const wireOrNull = (v: string | null) => (v === null ? null : wireDecimal(v));
+
+/**
+ * Accounting identities are a pure function of the figures, so they are computed on read; their
+ * amounts go on the wire as every decimal does (six fraction digits at least).
+ */
 function identityOf(row: VersionRow) {
   const values: Record<string, string> = {};
   for (const [m, f] of Object.entries(row.figures)) values[m] = f.value;
-  return checkIdentities({ statement_type: row.statement_type as StatementType, fiscal_year: row.fiscal_year, fiscal_period: row.fiscal_period as FiscalPeriod, values });
+  const summary = checkIdentities({ statement_type: row.statement_type as StatementType, fiscal_year: row.fiscal_year, fiscal_period: row.fiscal_period as FiscalPeriod, values });
+  return {
+    ...summary,
+    checks: summary.checks.map((c) => ({
+      ...c,
+      expected_value: wireOrNull(c.expected_value),
+      actual_value: wireOrNull(c.actual_value),
+      delta: wireOrNull(c.delta),
+      tolerance: wireOrNull(c.tolerance),
+    })),
+  };
+}
+
+/** The filer's calculation evidence with its amounts as wire decimals. */
+function evidenceOut(evidence: readonly CalculationEvidence[] | null | undefined) {
+  if (!evidence) return null;
+  return evidence.map((e) => ({
+    ...e,
+    children: e.children.map((c) => ({ ...c, value: wireOrNull(c.value) })),
+    reported_value: wireDecimal(e.reported_value),
+    computed_value: wireDecimal(e.computed_value),
+    delta: wireDecimal(e.delta),
+    tolerance: wireDecimal(e.tolerance),
+  }));
 }
 
 /** The version record every statement payload shares (the header, without figures). */
@@ -188,7 +217,7 @@ export function versionOut(row: VersionRow, isLatest: boolean, metricOrder: (a: 
     .map((m) => figureOut(m, row.figures[m]!));
   return {
     ...versionRecord(row, isLatest),
-    normalized_payload: { facts, _meta: { identity: identityOf(row), calculation_evidence: row.calculation_evidence ?? null } },
+    normalized_payload: { facts, _meta: { identity: identityOf(row), calculation_evidence: evidenceOut(row.calculation_evidence) } },
   };
 }
 

@@ -155,8 +155,8 @@ describe('calculation evidence', () => {
     assert.ok(Array.isArray(evidence) && evidence.length > 0, JSON.stringify(evidence));
     const assets = evidence.find((e: any) => e.metric === 'TOTAL_ASSETS');
     assert.equal(assets.concept, 'us-gaap:Assets');
-    assert.equal(assets.reported_value, '352583000000');
-    assert.equal(assets.computed_value, '352583000000');
+    assert.equal(assets.reported_value, '352583000000.000000');
+    assert.equal(assets.computed_value, '352583000000.000000');
     assert.equal(assets.holds, true);
     assert.deepEqual(
       assets.children.map((c: any) => c.concept),

@@ -87,7 +87,9 @@ describe('ingestion writes the ledger', () => {
       assert.ok(item, check.rule_id);
       assert.equal(item.rule_category, 'IDENTITY');
       assert.equal(item.status, check.status);
-      assert.equal(item.delta, check.delta === null ? null : `${check.delta}.000000`);
+      assert.equal(item.delta, check.delta, 'the same decimal, written alike (six fraction digits)');
+      assert.equal(item.expected_value, check.expected_value);
+      assert.equal(item.actual_value, check.actual_value);
     }
   });
 });

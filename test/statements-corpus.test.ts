@@ -61,7 +61,8 @@ describe('published figures', () => {
     const identity = bs.body.data.normalized_payload._meta.identity;
     const assetsRule = identity.checks.find((c: any) => c.rule_id === 'BS_ASSETS_EQUAL_LIABILITIES_AND_EQUITY');
     assert.equal(assetsRule.status, 'PASS');
-    assert.equal(assetsRule.delta, '0');
+    assert.equal(assetsRule.delta, '0.000000');
+    assert.equal(assetsRule.expected_value, '352583000000.000000', 'identity amounts are wire decimals with six fraction digits, like every figure');
 
     const cf = await statement(`cik=${APPLE}&statement_type=CASH_FLOW_STATEMENT&fiscal_year=2023&fiscal_period=FY`);
     assert.equal(fact(cf.body, 'OPERATING_CASH_FLOW').value, '110543000000.000000');
