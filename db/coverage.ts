@@ -78,6 +78,9 @@ export async function coverageInputs(sql: Sql, ciks: string[]): Promise<Map<stri
         sql,
         sql`v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.period_end,
           count(*) OVER (PARTITION BY v.cik, v.statement_type, v.fiscal_year, v.fiscal_period)::int AS versions,
+          -- restated: a version revised figures (it recorded an alert event); one adding later figures did not
+          bool_or(EXISTS (SELECT 1 FROM restatement_alert_events e WHERE e.statement_version_id = v.statement_version_id))
+            OVER (PARTITION BY v.cik, v.statement_type, v.fiscal_year, v.fiscal_period) AS restated,
           ARRAY(SELECT k FROM jsonb_object_keys(v.figures) k WHERE k = ANY(${[...ALL_CORE_METRICS]}::text[]) ORDER BY k) AS metrics`,
         sql`v.cik IN ${sql(ciks)}`,
       )}`,

@@ -301,9 +301,11 @@ export async function listIssues(sql: Sql, f: IssueFilter, page: { limit: number
     SELECT ${sql(ISSUE_COLUMNS)}, count(*) OVER ()::int AS total FROM dq_issues ${where}
     ORDER BY severity_rank DESC, cik, fiscal_year NULLS LAST, fiscal_period NULLS LAST, rule_code, issue_id
     LIMIT ${page.limit} OFFSET ${page.offset}`;
-  if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows };
+  // the window count is the page's total, not a field of the issue
+  const items = rows.map(({ total: _total, ...row }) => row);
+  if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows: items };
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM dq_issues ${where}`;
-  return { total: count?.total ?? 0, rows };
+  return { total: count?.total ?? 0, rows: items };
 }
 
 export interface VersionQuality {

@@ -72,8 +72,10 @@ export interface StatementPeriod {
   fiscal_period: string;
   /** metrics the latest version carries; only core metrics matter here, so callers may pass just those */
   metrics: readonly string[];
-  /** every version of the identity (1 unless restated) */
+  /** every version of the identity (1 unless a later filing restated or added figures) */
   versions: number;
+  /** a later version revised figures (a restatement); a version that only added figures is not one */
+  restated: boolean;
   period_end: string;
 }
 
@@ -254,7 +256,7 @@ export function companyCoverage(reports: readonly PeriodicReport[], statements: 
     latest_period_end: periodEnds[periodEnds.length - 1] ?? null,
     statement_periods: statements.length,
     statement_versions: statements.reduce((n, s) => n + s.versions, 0),
-    restated_statement_periods: statements.filter((s) => s.versions > 1).length,
+    restated_statement_periods: statements.filter((s) => s.restated).length,
     periodic_reports: reports.length,
     periodic_reports_without_facts: reports.length - placed.length,
     latest_filing_date: filingDates[filingDates.length - 1] ?? null,

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../domain/service-error.ts';
 import { DOWNLOAD_PREFIX, isValidKey, servesDownloads } from '../domain/bulk/blob-store.ts';
+import { expiryOf } from '../api/bulk-expiry.ts';
 import type { Services } from '../api/services.ts';
 import { sendError } from './http-io.ts';
 
@@ -50,6 +51,11 @@ export async function serveDownload(
   const expires = query.get('expires');
   const check = store.verify(key, expires, query.get('signature'), now);
   if (check !== 'ok') return sendError(res, downloadUrlInvalid(key, check, expires), traceId);
+
+  // a URL issued before its snapshot expired answers as the snapshot does: 410, files deleted
+  const slash = key.indexOf('/');
+  const expired = slash > 0 ? await expiryOf(services.sql, key.slice(0, slash)) : null;
+  if (expired) return sendError(res, expired, traceId);
 
   const notFound = new ServiceError('NOT_FOUND', `No bulk file ${key}; its snapshot may have been removed. Ask /v1/bulk/snapshots/latest for the current one.`);
   let fh: FileHandle;

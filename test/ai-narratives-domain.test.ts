@@ -28,14 +28,29 @@ function all(company: CorpusCompany): Narrative[] {
   return NARRATIVE_TYPES.flatMap((t) => STATEMENT_TYPES.flatMap((s) => generateNarratives(company.cik, view, t, s)));
 }
 
-/** The test's own rendering of an exact value (half-up, as documented), to check each printed figure. */
-function expectedRendering(unit: string, value: string): string {
+/** The test's own rendering of an exact value (half-up, as documented) with `extra` more decimals, to check each printed figure. */
+function expectedRendering(unit: string, value: string, extra = 0): string {
   const d = new Decimal(value);
-  if (unit === 'ratio') return `${d.times(100).toDecimalPlaces(1, Decimal.ROUND_HALF_UP).toFixed(1).replace(/^-0\.0$/, '0.0')}%`;
-  if (unit === 'times') return `${d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2)}x`;
+  const unsigned = (x: string) => x.replace(/^-(0(\.0+)?)$/, '$1');
+  if (unit === 'ratio') return `${unsigned(d.times(100).toDecimalPlaces(1 + extra, Decimal.ROUND_HALF_UP).toFixed(1 + extra))}%`;
+  if (unit === 'times') return `${unsigned(d.toDecimalPlaces(2 + extra, Decimal.ROUND_HALF_UP).toFixed(2 + extra))}x`;
   const abs = d.abs();
   const [size, suffix] = abs.gte(1e12) ? [1e12, 'T'] : abs.gte(1e9) ? [1e9, 'B'] : abs.gte(1e6) ? [1e6, 'M'] : abs.gte(1e3) ? [1e3, 'K'] : [1, ''];
-  return `${d.dividedBy(size).toDecimalPlaces(suffix ? 1 : 0, Decimal.ROUND_HALF_UP).toFixed(suffix ? 1 : 0).replace(/^-0(\.0)?$/, '0$1')}${suffix}`;
+  const places = (suffix ? 1 : 0) + extra;
+  return `${unsigned(d.dividedBy(size).toDecimalPlaces(places, Decimal.ROUND_HALF_UP).toFixed(places))}${suffix}`;
+}
+
+/**
+ * The documented rule, worked out here: the fewest extra decimals at which two different values
+ * print apart and, for ratios (in points) and multiples, their change does not print as zero.
+ */
+function expectedExtra(unit: string, from: string, to: string): number {
+  const change = new Decimal(to).minus(from);
+  if (change.isZero()) return 0;
+  for (let extra = 0; ; extra++) {
+    const changeShows = unit === 'currency' || !change.times(unit === 'ratio' ? 100 : 1).toDecimalPlaces((unit === 'ratio' ? 1 : 2) + extra, Decimal.ROUND_HALF_UP).isZero();
+    if (changeShows && expectedRendering(unit, from, extra) !== expectedRendering(unit, to, extra)) return extra;
+  }
 }
 
 function figure(rows: readonly SnapshotFigure[], type: string, year: number, period: string, metric: string): SnapshotFigure | undefined {
@@ -53,6 +68,14 @@ describe('render', () => {
     assert.equal(renderPoints('0.0153'), '+1.5 pp');
     assert.equal(renderPoints('-0.0004'), '0.0 pp');
     assert.equal(renderGrowth('-0.028'), '-2.8%');
+  });
+
+  it('prints extra decimals when asked', () => {
+    assert.equal(renderRatio('0.253096407052', 2), '25.310%');
+    assert.equal(renderPoints('-0.000034064409', 2), '-0.003 pp');
+    assert.equal(renderMoney('6497500000', 1), '6.50B');
+    assert.equal(renderMoney('812.4', 1), '812.4');
+    assert.equal(renderGrowth('0.0002', 1), '+0.02%');
   });
 
   it('finds every numeral of a text, with thousands separators and decimals', () => {
@@ -78,8 +101,14 @@ describe('every narrative of every company is grounded', () => {
           }
         }
         for (const c of n.claims) {
-          if (c.from) assert.equal(c.rendered.from, expectedRendering(c.unit, c.from.value), JSON.stringify(c));
-          if (c.measure !== 'EFFECT') assert.equal(c.rendered.to, expectedRendering(c.unit, c.to.value), JSON.stringify(c));
+          const extra = c.from ? expectedExtra(c.unit, c.from.value, c.to.value) : 0;
+          if (c.from) assert.equal(c.rendered.from, expectedRendering(c.unit, c.from.value, extra), JSON.stringify(c));
+          if (c.measure !== 'EFFECT') assert.equal(c.rendered.to, expectedRendering(c.unit, c.to.value, extra), JSON.stringify(c));
+          if (c.from && !new Decimal(c.change).isZero()) {
+            assert.notEqual(c.rendered.from, c.rendered.to, `different values print apart: ${JSON.stringify(c)}`);
+            if (c.unit !== 'currency') assert.ok(numeralsIn(c.rendered.change!).some((x) => /[1-9]/.test(x)), `a move prints as one: ${JSON.stringify(c)}`);
+            if (c.relative_change !== null) assert.ok(numeralsIn(c.rendered.relative_change!).some((x) => /[1-9]/.test(x)), `growth prints as one: ${JSON.stringify(c)}`);
+          }
           assert.ok(new Decimal(c.change).equals(c.measure === 'EFFECT' ? c.to.value : new Decimal(c.to.value).minus(c.from!.value)));
         }
       }
@@ -183,6 +212,20 @@ describe("Apple's FY2024 narratives", () => {
     assert.ok(gm('2023-09-30').minus(claim.from!.value).abs().lte('1e-12'));
     assert.match(n.sentences[0]!.text, /^Gross margin rose from 44\.1% in FY2023 to 46\.2% in FY2024 \(\+2\.1 pp\); the line that moved most: cost of revenue went from 55\.9% to 53\.8% of revenue \(-2\.1 pp\)\.$/);
     assert.match(n.text, /Net margin fell from 25\.3% in FY2023 to 24\.0% in FY2024/);
+  });
+
+  it('MARGINS_MOVE prints a margin move that one decimal would hide with the decimals that show it: 25.310% to 25.306% in FY2023, not 25.3% to 25.3%', () => {
+    const apple = universe.find((c) => c.cik === APPLE)!;
+    const n = generateNarratives(APPLE, new CompanyView(apple.rows), 'MARGINS_MOVE', 'INCOME_STATEMENT').find((x) => x.fiscal_year === 2023 && x.fiscal_period === 'FY')!;
+    const claim = n.claims.find((c) => c.metric === 'NET_MARGIN')!;
+    // FY2022: 99,803M net income over 394,328M revenue; FY2023: 96,995M over 383,285M
+    assert.ok(new Decimal('99803000000').dividedBy('394328000000').minus(claim.from!.value).abs().lte('1e-12'));
+    assert.ok(new Decimal('96995000000').dividedBy('383285000000').minus(claim.to.value).abs().lte('1e-12'));
+    assert.equal(renderRatio(claim.from!.value), renderRatio(claim.to.value), 'one decimal prints both as 25.3%');
+    assert.deepEqual([claim.rendered.from, claim.rendered.to, claim.rendered.change], ['25.310%', '25.306%', '-0.003 pp']);
+    assert.match(n.text, /Net margin fell from 25\.310% in FY2022 to 25\.306% in FY2023 \(-0\.003 pp\)/);
+    // the other margins of the same narrative moved enough to keep one decimal
+    assert.match(n.text, /^Gross margin rose from 43\.3% in FY2022 to 44\.1% in FY2023 \(\+0\.8 pp\)/);
   });
 
   it('CHANGE_SUMMARY leads with revenue against the prior year', () => {

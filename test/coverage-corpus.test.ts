@@ -68,6 +68,37 @@ describe('company coverage', () => {
     assert.match(c.last_ingested_at, /^\d{4}-\d{2}-\d{2}T/);
   });
 
+  it('Apple: restated periods are those a version revised (53, as the completeness route counts them), not every period with a later version (106)', async () => {
+    const c = await coverage('320193');
+    const { data } = await call(`/v1/edgar/companies/${APPLE}/completeness`);
+    assert.equal(c.restated_statement_periods, data.restated_statement_periods.total);
+    assert.equal(c.restated_statement_periods, 53);
+    const [several] = await svc.sql`
+      SELECT count(*)::int AS n FROM (SELECT 1 FROM statement_versions WHERE cik = ${APPLE}
+        GROUP BY statement_type, fiscal_year, fiscal_period HAVING count(*) > 1) p`;
+    assert.equal(several!.n, 106, 'periods with more than one version, restated or not');
+  });
+
+  it("Apple: the fiscal 2021 balance sheet is not restated: its second version (the 10-Q of 2022-01-28) only added long-term debt including current", async () => {
+    const versions = await svc.sql<{ statement_version_id: string; accession: string; figures: Record<string, { value: string }> }[]>`
+      SELECT statement_version_id, accession, figures FROM statement_versions
+      WHERE cik = ${APPLE} AND statement_type = 'BALANCE_SHEET' AND fiscal_year = 2021 AND fiscal_period = 'FY' ORDER BY version_sequence`;
+    assert.deepEqual(versions.map((v) => v.accession), ['0000320193-21-000105', '0000320193-22-000007']);
+    const [v1, v2] = versions;
+    const added = Object.keys(v2!.figures).filter((m) => !(m in v1!.figures));
+    assert.deepEqual(added, ['LONG_TERM_DEBT_INCLUDING_CURRENT']);
+    assert.equal(v2!.figures.LONG_TERM_DEBT_INCLUDING_CURRENT!.value, '118700000000');
+    for (const m of Object.keys(v1!.figures)) assert.equal(v2!.figures[m]?.value, v1!.figures[m]!.value, `${m} unchanged`);
+    const alerts = await call(`/v1/edgar/restatement-alerts?cik=320193&statement_type=BALANCE_SHEET&fiscal_year=2021&fiscal_period=FY`);
+    assert.equal(alerts.total, 0);
+    const revisions = await call(`/v1/edgar/statements/${v2!.statement_version_id}/fact-revisions`);
+    assert.equal(revisions.total, 0);
+    // coverage counts the periods with an alert event, and this one has none
+    const [restated] = await svc.sql`
+      SELECT count(DISTINCT (statement_type, fiscal_year, fiscal_period))::int AS n FROM restatement_alert_events WHERE cik = ${APPLE}`;
+    assert.equal((await coverage('320193')).restated_statement_periods, restated!.n);
+  });
+
   it('TSMC, a 20-F filer: annual periods only, no quarter expected, pre-XBRL 20-Fs counted but not expected', async () => {
     const c = await coverage(TSMC);
     assert.equal(c.status, 'COMPLETE');

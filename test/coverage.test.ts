@@ -23,7 +23,7 @@ function periodEnd(y: number, p: string): string {
 }
 
 function statements(y: number, p: string, types: StatementType[] = TYPES, metrics?: (t: StatementType) => string[]): StatementPeriod[] {
-  return types.map((t) => ({ statement_type: t, fiscal_year: y, fiscal_period: p, metrics: metrics ? metrics(t) : CORE[t], versions: 1, period_end: periodEnd(y, p) }));
+  return types.map((t) => ({ statement_type: t, fiscal_year: y, fiscal_period: p, metrics: metrics ? metrics(t) : CORE[t], versions: 1, restated: false, period_end: periodEnd(y, p) }));
 }
 
 /** A 10-K/10-Q filer reporting every period of `from`..`to`, with Q4 derived from each 10-K. */
@@ -179,8 +179,8 @@ describe('company coverage', () => {
   it("a label the filer's numbering skipped is not a gap when its neighbours are a year apart; a real missing year is", () => {
     // years ending 2014-01-31 labelled 2013 and 2015-01-31 labelled 2015: 2014 is never used
     const relabelled: StatementPeriod[] = [
-      { statement_type: 'INCOME_STATEMENT', fiscal_year: 2013, fiscal_period: 'FY', metrics: ['REVENUE'], versions: 1, period_end: '2014-01-31' },
-      { statement_type: 'INCOME_STATEMENT', fiscal_year: 2015, fiscal_period: 'FY', metrics: ['REVENUE'], versions: 1, period_end: '2015-01-31' },
+      { statement_type: 'INCOME_STATEMENT', fiscal_year: 2013, fiscal_period: 'FY', metrics: ['REVENUE'], versions: 1, restated: false, period_end: '2014-01-31' },
+      { statement_type: 'INCOME_STATEMENT', fiscal_year: 2015, fiscal_period: 'FY', metrics: ['REVENUE'], versions: 1, restated: false, period_end: '2015-01-31' },
     ];
     const reports = [report('10-K', 2013, 'FY'), report('10-K', 2015, 'FY')];
     const c = companyCoverage(reports, relabelled);
@@ -225,11 +225,12 @@ describe('company coverage', () => {
     assert.equal(preXbrl.latest_filing_date, '2005-05-01');
   });
 
-  it('counts versions and restated periods', () => {
-    const stmts = statements(2022, 'FY').map((s, i) => ({ ...s, versions: i + 1 }));
+  it('counts versions, and as restated only the periods a version revised: a version that only added figures does not count', () => {
+    // income statement: one version; balance sheet: a second version that only added figures; cash flow: three, one revising
+    const stmts = statements(2022, 'FY').map((s, i) => ({ ...s, versions: i + 1, restated: i === 2 }));
     const c = companyCoverage([report('10-K', 2022, 'FY'), report('10-K/A', 2022, 'FY')], stmts);
     assert.equal(c.statement_versions, 6);
-    assert.equal(c.restated_statement_periods, 2);
+    assert.equal(c.restated_statement_periods, 1);
     assert.equal(c.latest_period_end, '2022-12-31');
   });
 

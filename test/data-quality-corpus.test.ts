@@ -142,6 +142,20 @@ describe('GET /v1/data-quality/issues', () => {
     assert.ok(critical.items.every((i) => i.severity === 'CRITICAL'));
   });
 
+  it('an item carries exactly the fields the published schema declares: no page total leaks into it', async () => {
+    const spec = await get(`${svc.baseUrl}/openapi.json`);
+    const schema = spec.body.paths['/v1/data-quality/issues'].get.responses['200'].content['application/json'].schema;
+    const declared = Object.keys(schema.properties.items.items.properties).sort();
+    assert.ok(declared.includes('issue_id') && !declared.includes('total'));
+    for (const page of [1, 2]) {
+      const r = await api(`/v1/data-quality/issues?page_size=1&page=${page}`);
+      assert.equal(r.status, 200, r.text);
+      assert.ok(r.body.total > 1);
+      assert.equal(r.body.items.length, 1);
+      assert.deepEqual(Object.keys(r.body.items[0]).sort(), declared);
+    }
+  });
+
   it('refuses an unknown rule code with 400 naming the accepted codes', async () => {
     const r = await api(`/v1/data-quality/issues?rule_code=DQC_0015`);
     assert.equal(r.status, 400);

@@ -386,4 +386,32 @@ describe('bulk export on the real corpus (local store, service routes)', () => {
     assert.equal(again.carried_forward, split.files.length);
     assert.deepEqual(again.manifest.files, split.files.map((f) => ({ ...f, changed: false })));
   });
+
+  it('a download URL issued before its snapshot expired, still inside its ten minutes, answers 410 BULK_SNAPSHOT_EXPIRED, not 404', async () => {
+    const oldest = published.at(-7)!;
+    const listed = await api('/v1/bulk/snapshots?page_size=20');
+    assert.equal(listed.body.items.at(-1).snapshot_id, oldest.snapshot_id, 'the oldest of the seven kept');
+    const g = await api(`/v1/bulk/snapshots/${oldest.snapshot_id}/files/companies/part-0000.parquet`);
+    assert.equal(g.status, 200, g.text);
+    const valid = await fetch(g.body.data.url);
+    assert.equal(valid.status, 200);
+    await valid.arrayBuffer();
+    // a minute later the next publish expires it (and deletes its files); the URL has nine minutes left
+    clock += 60_000;
+    await build();
+    assert.ok(new Date(g.body.data.expires_at).getTime() > clock);
+    for (const method of ['GET', 'HEAD']) {
+      const r = await fetch(g.body.data.url, { method });
+      assert.equal(r.status, 410, `${method} ${r.status}`);
+      if (method === 'GET') {
+        const body = (await r.json()) as any;
+        assert.equal(body.error.code, 'BULK_SNAPSHOT_EXPIRED');
+        assert.equal(body.error.details.snapshot_id, oldest.snapshot_id);
+        assert.equal(body.error.details.latest_snapshot_id, published.at(-1)!.snapshot_id);
+      }
+    }
+    // as the snapshot routes answer
+    const gone = await api(`/v1/bulk/snapshots/${oldest.snapshot_id}`);
+    assert.deepEqual([gone.status, gone.body.error.code], [410, 'BULK_SNAPSHOT_EXPIRED']);
+  });
 });

@@ -6,6 +6,7 @@ import { ServiceError } from '../../domain/service-error.ts';
 import { blobKey } from '../../domain/bulk/blob-store.ts';
 import { DATASETS } from '../../domain/bulk/datasets.ts';
 import { SNAPSHOT_ID, type Manifest } from '../../domain/bulk/manifest.ts';
+import { snapshotExpired } from '../../api/bulk-expiry.ts';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';
 import { dataEnvelope, pageOf, paginated, PageParams, Timestamp } from '../../api/schemas.ts';
 
@@ -87,14 +88,7 @@ async function manifestFor(ctx: ToolContext, snapshotId: string): Promise<Manife
     return latest.manifest;
   }
   const row = await snapshotById(sql, snapshotId);
-  if (row?.status === 'expired') {
-    const latest = await latestPublished(sql);
-    throw new ServiceError(
-      'BULK_SNAPSHOT_EXPIRED',
-      `Snapshot ${snapshotId} is older than the seven kept and its files are deleted; use latest.`,
-      { snapshot_id: snapshotId, expired_at: row.expired_at, latest_snapshot_id: latest?.snapshot_id ?? null },
-    );
-  }
+  if (row?.status === 'expired') throw await snapshotExpired(sql, row);
   if (row?.status !== 'published' || !row.manifest) {
     throw new ServiceError('BULK_SNAPSHOT_NOT_FOUND', `No published snapshot ${snapshotId}; list them with /v1/bulk/snapshots.`, { snapshot_id: snapshotId });
   }

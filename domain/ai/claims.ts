@@ -52,15 +52,40 @@ export interface Sentence {
   claim_ids: string[];
 }
 
-function renderValue(unit: ClaimUnit, value: string): string {
-  return unit === 'currency' ? renderMoney(value) : unit === 'ratio' ? renderRatio(value) : renderMultiple(value);
+function renderValue(unit: ClaimUnit, value: string, extra = 0): string {
+  return unit === 'currency' ? renderMoney(value, extra) : unit === 'ratio' ? renderRatio(value, extra) : renderMultiple(value, extra);
 }
 
-function renderChange(unit: ClaimUnit, change: string): string {
-  if (unit === 'ratio') return renderPoints(change);
-  if (unit === 'times') return `${dec(change).isNegative() ? '' : '+'}${renderMultiple(change)}`;
+/** A ratio's or multiple's change at the values' decimals; an amount's change in its own unit of thousand. */
+function renderChange(unit: ClaimUnit, change: string, extra = 0): string {
+  if (unit === 'ratio') return renderPoints(change, extra);
+  if (unit === 'times') return `${dec(change).isNegative() ? '' : '+'}${renderMultiple(change, extra)}`;
   const money = renderMoney(change);
   return money.startsWith('-') ? money : `+${money}`;
+}
+
+const printsZero = (rendered: string) => /^[+-]?0(\.0+)?(?![.\d])/.test(rendered);
+
+/**
+ * Decimals beyond the unit's default that two different values need to print differently, and
+ * (ratios, multiples) their change to print as a move rather than zero: "fell from 26.0% to 26.0%
+ * (-0.1 pp)" would read as wrong, "fell from 26.04% to 25.96% (-0.08 pp)" does not. 0 when the
+ * values are equal or already print apart; finite, since the values are exact decimals.
+ */
+export function extraPlaces(unit: ClaimUnit, from: string, to: string): number {
+  const change = dec(to).minus(from);
+  if (change.isZero()) return 0;
+  let extra = 0;
+  while (renderValue(unit, from, extra) === renderValue(unit, to, extra) || (unit !== 'currency' && printsZero(renderChange(unit, change.toFixed(), extra)))) extra++;
+  return extra;
+}
+
+/** Decimals beyond the default a growth that is not zero needs to print as one: "rose 0.03%", not "rose 0.0%". */
+export function growthPlaces(relative: string): number {
+  if (dec(relative).isZero()) return 0;
+  let extra = 0;
+  while (printsZero(renderGrowth(relative, extra))) extra++;
+  return extra;
 }
 
 /** Collects a narrative's claims, numbering them in order of first use. */
@@ -79,14 +104,15 @@ export class ClaimBook {
     const change = dec(to.value).minus(from.value);
     const base = dec(from.value).abs();
     const relative = unit === 'currency' && !base.isZero() ? change.dividedBy(base).toDecimalPlaces(12).toFixed() : null;
+    const extra = extraPlaces(unit, from.value, to.value);
     const rendered: Record<string, string> = {
-      from: renderValue(unit, from.value),
-      to: renderValue(unit, to.value),
-      change: renderChange(unit, change.toFixed()),
+      from: renderValue(unit, from.value, extra),
+      to: renderValue(unit, to.value, extra),
+      change: renderChange(unit, change.toFixed(), extra),
       from_period: renderPeriod(from),
       to_period: renderPeriod(to),
     };
-    if (relative !== null) rendered.relative_change = renderGrowth(relative);
+    if (relative !== null) rendered.relative_change = renderGrowth(relative, growthPlaces(relative));
     return this.add({
       metric, measure, unit, of_metric: null, from, to, change: change.toFixed(), relative_change: relative,
       statement_version_ids: [...new Set(statementVersionIds)].sort(), rendered,

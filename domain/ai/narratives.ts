@@ -21,8 +21,11 @@ import { CompanyView, priorPeriodOf, priorYearOf, type PeriodRef, type Statement
 export const NARRATIVE_TYPES = ['CHANGE_SUMMARY', 'MARGINS_MOVE', 'ROIC_CHANGE'] as const;
 export type NarrativeType = (typeof NARRATIVE_TYPES)[number];
 
-/** Which generator wrote a text: the deterministic templates are the only one that ships. */
-export const TEMPLATE_GENERATOR = { generator_id: 'fds-template-narratives', generator_version: '1' } as const;
+/**
+ * Which generator wrote a text: the deterministic templates are the only one that ships. Version
+ * 2: two values that one decimal prints alike get the decimals that tell them apart (render.ts).
+ */
+export const TEMPLATE_GENERATOR = { generator_id: 'fds-template-narratives', generator_version: '2' } as const;
 
 export interface Narrative {
   /** stable: the same company, type, statement and period give the same id in every build */

@@ -11,6 +11,10 @@
  * - growth:    a relative change, signed, 1 decimal: -0.0280 -> "-2.8%"
  * - multiple:  2 decimals and an x: 1.234 -> "1.23x"
  * - period:    "FY2023", "Q3 FY2023"
+ *
+ * Each but period takes `extra` decimals beyond those: a claim whose two values differ but would
+ * print alike ("26.0% to 26.0%") prints as many more as make them differ, and a growth that is not
+ * zero as many as make it print so (claims.ts, `extraPlaces`, `growthPlaces`).
  */
 import { Decimal } from 'decimal.js';
 import { dec } from '../decimal.ts';
@@ -32,18 +36,18 @@ function unsignedZero(s: string): string {
 }
 
 /** A money amount in compact form (see the module comment). */
-export function renderMoney(value: string): string {
+export function renderMoney(value: string, extra = 0): string {
   const d = dec(value);
   const abs = d.abs();
   for (const [size, suffix] of UNITS) {
-    if (abs.greaterThanOrEqualTo(size)) return `${unsignedZero(halfUp(d.dividedBy(size), 1))}${suffix}`;
+    if (abs.greaterThanOrEqualTo(size)) return `${unsignedZero(halfUp(d.dividedBy(size), 1 + extra))}${suffix}`;
   }
-  return unsignedZero(halfUp(d, 0));
+  return unsignedZero(halfUp(d, extra));
 }
 
-/** A fraction as a percentage: 0.441311 -> "44.1%". */
-export function renderRatio(value: string): string {
-  return `${unsignedZero(halfUp(dec(value).times(100), 1))}%`;
+/** A fraction as a percentage: 0.441311 -> "44.1%" (extra 1: "44.13%"). */
+export function renderRatio(value: string, extra = 0): string {
+  return `${unsignedZero(halfUp(dec(value).times(100), 1 + extra))}%`;
 }
 
 function signed(s: string): string {
@@ -52,18 +56,18 @@ function signed(s: string): string {
 }
 
 /** A change of a fraction in percentage points: 0.0153 -> "+1.5 pp". */
-export function renderPoints(change: string): string {
-  return `${signed(halfUp(dec(change).times(100), 1))} pp`;
+export function renderPoints(change: string, extra = 0): string {
+  return `${signed(halfUp(dec(change).times(100), 1 + extra))} pp`;
 }
 
-/** A relative change: -0.028 -> "-2.8%". */
-export function renderGrowth(change: string): string {
-  return `${signed(halfUp(dec(change).times(100), 1))}%`;
+/** A relative change: -0.028 -> "-2.8%" (extra 1: "-2.80%"). */
+export function renderGrowth(change: string, extra = 0): string {
+  return `${signed(halfUp(dec(change).times(100), 1 + extra))}%`;
 }
 
 /** A multiple (turnover): 1.234 -> "1.23x". */
-export function renderMultiple(value: string): string {
-  return `${unsignedZero(halfUp(dec(value), 2))}x`;
+export function renderMultiple(value: string, extra = 0): string {
+  return `${unsignedZero(halfUp(dec(value), 2 + extra))}x`;
 }
 
 /** "FY2023" or "Q3 FY2023". */
