@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { MAX_INPUT_DEPTH, MAX_REPORTED_ISSUES } from '../api/seam.ts';
+import { get, post } from './helpers/http.ts';
+import { startTestService, type TestService } from './helpers/service.ts';
+
+/**
+ * The findings of a robustness sweep (every route and tool sent malformed input against the
+ * ingested corpus): each was a 500 or an outsized answer where a clear 4xx belongs.
+ */
+
+function rpcCall(name: string, args: string): string {
+  return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+}
+
+describe('robustness sweep: bad input gets a clear 4xx, never a 500', () => {
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ rateLimits: false });
+  });
+  after(async () => {
+    await svc?.close();
+  });
+
+  it('refuses JSON nested thousands of levels deep with 400 / -32602 on both surfaces instead of overflowing the stack', async () => {
+    const key = svc.keys.enterprise;
+    for (const depth of [MAX_INPUT_DEPTH + 1, 10_000, 150_000]) {
+      const arrays = '['.repeat(depth) + ']'.repeat(depth);
+      const objects = '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+      for (const body of [`{"query_type":"financial_state_time_series","parameters":${arrays}}`, objects]) {
+        const r = await post(`${svc.baseUrl}/v1/query/execute`, body, key);
+        assert.equal(r.status, 400, `depth ${depth}: ${r.text.slice(0, 200)}`);
+        assert.equal(r.body.error.code, 'VALIDATION_ERROR');
+        assert.match(r.body.error.message, /more than 32 levels deep/);
+      }
+      const tool = await post(`${svc.baseUrl}/mcp`, rpcCall('companies_resolve', `{"ticker":${arrays}}`), key);
+      assert.equal(tool.status, 200, `depth ${depth}: ${tool.text.slice(0, 200)}`);
+      assert.equal(tool.body.error.code, -32602);
+      assert.equal(tool.body.error.data.issues[0].code, 'too_deep');
+    }
+    const shallow = await post(`${svc.baseUrl}/v1/query/execute`, '{"query_type":"financial_state_time_series","parameters":{"cik":"320193","fiscal_year_from":2022,"fiscal_year_to":2023}}', key);
+    assert.equal(shallow.status, 200, 'an ordinary input still passes');
+  });
+
+  it('reports at most 20 issues: 100,000 bad array items no longer make a 10 MB error reply', async () => {
+    const key = svc.keys.enterprise;
+    const nuls = JSON.stringify(Array(100_000).fill('\u0000'));
+    const tool = await post(`${svc.baseUrl}/mcp`, rpcCall('fundamentals_time_series', `{"statement_type":"INCOME_STATEMENT","ciks":${nuls}}`), key);
+    assert.equal(tool.body.error.code, -32602);
+    assert.equal(tool.body.error.data.issues.length, MAX_REPORTED_ISSUES);
+    assert.ok(tool.text.length < 10_000, `${tool.text.length} bytes`);
+    const query = `ciks=${Array(3000).fill('%00').join(',')}`;
+    const http = await get(`${svc.baseUrl}/v1/fundamentals/time-series?statement_type=INCOME_STATEMENT&${query}`, key);
+    assert.equal(http.status, 400);
+    assert.ok(http.body.error.details.issues.length <= MAX_REPORTED_ISSUES);
+    assert.ok(http.text.length < 10_000, `${http.text.length} bytes`);
+  });
+});
