@@ -55,4 +55,19 @@ describe('robustness sweep: bad input gets a clear 4xx, never a 500', () => {
     assert.ok(http.body.error.details.issues.length <= MAX_REPORTED_ISSUES);
     assert.ok(http.text.length < 10_000, `${http.text.length} bytes`);
   });
+
+  it('refuses query_type "__proto__", "constructor" and "toString" with 400 naming the query types, not a 500', async () => {
+    const key = svc.keys.enterprise;
+    for (const queryType of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const body = JSON.stringify({ query_type: queryType, parameters: { cik: '320193' } });
+      const r = await post(`${svc.baseUrl}/v1/query/execute`, body, key);
+      assert.equal(r.status, 400, `${queryType}: ${r.text.slice(0, 200)}`);
+      assert.equal(r.body.error.code, 'VALIDATION_ERROR');
+      assert.match(r.body.error.message, /query types: financial_state_time_series/);
+      const tool = await post(`${svc.baseUrl}/mcp`, rpcCall('query_execute', body), key);
+      const failure = JSON.parse(tool.body.result.content[0].text);
+      assert.equal(tool.body.result.isError, true);
+      assert.equal(failure.http_status, 400, `${queryType}: ${failure.message}`);
+    }
+  });
 });
