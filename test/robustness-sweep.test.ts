@@ -70,4 +70,20 @@ describe('robustness sweep: bad input gets a clear 4xx, never a 500', () => {
       assert.equal(failure.http_status, 400, `${queryType}: ${failure.message}`);
     }
   });
+
+  it('refuses a segments period that is no calendar date or fiscal year (2024-02-30, 0000-00-00, 1899) with 400, not a PostgreSQL 500', async () => {
+    const key = svc.keys.enterprise;
+    for (const period of ['2024-02-30', '0000-00-00', '0000-01-01', '2024-13-01', '1900-02-29', '1899', '0000-FY']) {
+      const r = await get(`${svc.baseUrl}/v1/metrics/segments?cik=320193&period=${period}`, key);
+      assert.equal(r.status, 400, `${period}: ${r.text.slice(0, 200)}`);
+      assert.equal(r.body.error.code, 'VALIDATION_ERROR');
+      assert.match(r.body.error.message, /^Invalid input: period: (not a calendar date|dates run from|Too small|period is a)/);
+      const tool = await post(`${svc.baseUrl}/mcp`, rpcCall('metrics_segments', JSON.stringify({ cik: '320193', period })), key);
+      assert.equal(tool.body.error?.code, -32602, `${period}: ${tool.text.slice(0, 200)}`);
+    }
+    for (const period of ['2023-09-30', '2023', '2023-FY', '2024-02-29']) {
+      const r = await get(`${svc.baseUrl}/v1/metrics/segments?cik=320193&period=${period}`, key);
+      assert.equal(r.status, 200, `${period}: ${r.text.slice(0, 200)}`);
+    }
+  });
 });
