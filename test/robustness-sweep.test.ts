@@ -86,4 +86,13 @@ describe('robustness sweep: bad input gets a clear 4xx, never a 500', () => {
       assert.equal(r.status, 200, `${period}: ${r.text.slice(0, 200)}`);
     }
   });
+
+  it('refuses a filings list naming 70,000 form types with -32602 before postgres.js runs out of query parameters (was a 500)', async () => {
+    const forms = JSON.stringify(Array(70_000).fill('10-K'));
+    const tool = await post(`${svc.baseUrl}/mcp`, rpcCall('filings_list', `{"cik":"320193","form":${forms}}`), svc.keys.enterprise);
+    assert.equal(tool.body.error?.code, -32602, tool.text.slice(0, 300));
+    assert.equal(tool.body.error.data.issues[0].code, 'too_big');
+    const http = await get(`${svc.baseUrl}/v1/edgar/companies/320193/filings?form=${Array(51).fill('10-K').join(',')}`, svc.keys.enterprise);
+    assert.equal(http.status, 400);
+  });
 });
