@@ -95,4 +95,18 @@ describe('robustness sweep: bad input gets a clear 4xx, never a 500', () => {
     const http = await get(`${svc.baseUrl}/v1/edgar/companies/320193/filings?form=${Array(51).fill('10-K').join(',')}`, svc.keys.enterprise);
     assert.equal(http.status, 400);
   });
+
+  it('reads a POST body key "__proto__" as a key, not as the prototype of the input: its values are not taken, as on the tool server', async () => {
+    const key = svc.keys.enterprise;
+    const inner = { query_type: 'financial_state_time_series', parameters: { cik: '320193', fiscal_year_from: 2023, fiscal_year_to: 2023 } };
+    const body = `{"__proto__":${JSON.stringify(inner)}}`;
+    const r = await post(`${svc.baseUrl}/v1/query/execute`, body, key);
+    assert.equal(r.status, 400, r.text.slice(0, 300));
+    assert.match(r.body.error.message, /query_type/);
+    const tool = await post(`${svc.baseUrl}/mcp`, rpcCall('query_execute', body), key);
+    assert.equal(tool.body.error?.code, -32602, tool.text.slice(0, 300));
+    const nul = await post(`${svc.baseUrl}/v1/coverage/selection/release`, '{"cik":"320193","__proto__":{"x":"a\\u0000b"}}', key);
+    assert.equal(nul.status, 400, 'the shared NUL rule sees the values under the key');
+    assert.match(nul.body.error.message, /NUL/);
+  });
 });
