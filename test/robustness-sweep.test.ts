@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect as netConnect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { MAX_INPUT_DEPTH, MAX_REPORTED_ISSUES } from '../api/seam.ts';
 import { get, post } from './helpers/http.ts';
@@ -11,6 +12,17 @@ import { startTestService, type TestService } from './helpers/service.ts';
 
 function rpcCall(name: string, args: string): string {
   return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+}
+
+/** One request written raw on its own connection (node's client will not send CONNECT to a path); the whole answer. */
+function rawExchange(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = netConnect(port, '127.0.0.1', () => socket.write(text));
+    let answer = '';
+    socket.on('data', (d) => (answer += d.toString('utf8')));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
 }
 
 describe('robustness sweep: bad input gets a clear 4xx, never a 500', () => {
@@ -108,5 +120,16 @@ describe('robustness sweep: bad input gets a clear 4xx, never a 500', () => {
     const nul = await post(`${svc.baseUrl}/v1/coverage/selection/release`, '{"cik":"320193","__proto__":{"x":"a\\u0000b"}}', key);
     assert.equal(nul.status, 400, 'the shared NUL rule sees the values under the key');
     assert.match(nul.body.error.message, /NUL/);
+  });
+
+  it('answers CONNECT with a 405 envelope and an X-Trace-Id instead of dropping the connection unanswered', async () => {
+    const answer = await rawExchange(svc.running.port, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    const [head, body] = answer.split('\r\n\r\n');
+    assert.match(head!, /^HTTP\/1\.1 405 /);
+    assert.match(head!, /\r\nx-trace-id: [0-9a-f]{32}\r\n/);
+    assert.match(head!, /\r\nallow: GET, HEAD, POST, OPTIONS\r\n/);
+    const error = JSON.parse(body!).error;
+    assert.equal(error.code, 'METHOD_NOT_ALLOWED');
+    assert.equal(error.http_status, 405);
   });
 });
