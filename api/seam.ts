@@ -36,27 +36,53 @@ export interface InputIssue {
 export type ParsedInput = { ok: true; value: unknown } | { ok: false; issues: InputIssue[] };
 
 /**
- * Strings holding NUL, wherever they sit in an input: PostgreSQL text cannot store U+0000, so no
- * string parameter of any definition may carry one. Checked here, once, for every schema.
+ * How deeply an input may nest objects and arrays. Our deepest input (query.execute's parameters,
+ * a list inside an object inside the arguments) is three levels; a 1 MiB body can nest half a
+ * million, and walking that recursively overflowed the stack (a 500 instead of a 400).
  */
-function nulIssues(value: unknown, path: string[] = []): InputIssue[] {
-  if (typeof value === 'string') {
-    return value.includes('\u0000') ? [{ path: path.join('.') || '(input)', message: 'text may not contain a NUL character (U+0000)', code: 'invalid_string' }] : [];
+export const MAX_INPUT_DEPTH = 32;
+
+/** At most this many issues are reported: 100,000 bad array items made a 10 MB error reply. */
+export const MAX_REPORTED_ISSUES = 20;
+
+/**
+ * What no input of any definition may hold, checked here once for every schema, without
+ * recursion: text (values and keys) with NUL, which PostgreSQL text cannot store (U+0000), and
+ * nesting deeper than MAX_INPUT_DEPTH. Stops at the first MAX_REPORTED_ISSUES.
+ */
+function sharedRuleIssues(value: unknown): InputIssue[] {
+  const issues: InputIssue[] = [];
+  const nul = (path: string[]) => ({ path: path.join('.') || '(input)', message: 'text may not contain a NUL character (U+0000)', code: 'invalid_string' });
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  while (stack.length > 0 && issues.length < MAX_REPORTED_ISSUES) {
+    const { value: v, path } = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) issues.push(nul(path));
+      continue;
+    }
+    if (typeof v !== 'object' || v === null) continue;
+    if (path.length >= MAX_INPUT_DEPTH) {
+      return [{ path: path.slice(0, 4).join('.') + '…', message: `input nests objects or arrays more than ${MAX_INPUT_DEPTH} levels deep`, code: 'too_deep' }];
+    }
+    const entries = Array.isArray(v) ? v.map((item, i) => [String(i), item] as const) : Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, item] = entries[i]!;
+      if (!Array.isArray(v) && k.includes('\u0000')) issues.push(nul([...path, k]));
+      stack.push({ value: item, path: [...path, k] });
+    }
   }
-  if (Array.isArray(value)) return value.flatMap((v, i) => nulIssues(v, [...path, String(i)]));
-  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([k, v]) => nulIssues(v, [...path, k]));
-  return [];
+  return issues.slice(0, MAX_REPORTED_ISSUES);
 }
 
-/** The one validation both surfaces use: the definition's zod schema, after the NUL rule every text shares. */
+/** The one validation both surfaces use: the definition's zod schema, after the rules every input shares. */
 export function parseInput(def: ToolDefinition, raw: unknown): ParsedInput {
-  const nul = nulIssues(raw);
-  if (nul.length > 0) return { ok: false, issues: nul };
+  const shared = sharedRuleIssues(raw);
+  if (shared.length > 0) return { ok: false, issues: shared };
   const r = def.input.safeParse(raw ?? {});
   if (r.success) return { ok: true, value: r.data };
   return {
     ok: false,
-    issues: r.error.issues.map((i: z.core.$ZodIssue) => ({
+    issues: r.error.issues.slice(0, MAX_REPORTED_ISSUES).map((i: z.core.$ZodIssue) => ({
       path: i.path.map(String).join('.') || '(input)',
       message: i.message,
       code: i.code,
@@ -64,7 +90,8 @@ export function parseInput(def: ToolDefinition, raw: unknown): ParsedInput {
   };
 }
 
-export function validationError(issues: InputIssue[]): ServiceError {
+export function validationError(all: InputIssue[]): ServiceError {
+  const issues = all.slice(0, MAX_REPORTED_ISSUES);
   const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
   return new ServiceError('VALIDATION_ERROR', `Invalid input: ${summary}`, { issues });
 }

@@ -26,6 +26,10 @@ export function configureServer(server: Server, config: Pick<Config, 'requestTim
   server.headersTimeout = Math.max(1000, Math.floor(config.requestTimeoutMs / 3));
   server.keepAliveTimeout = KEEP_ALIVE_MS;
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket));
+  // without a listener node drops a CONNECT's socket unanswered; we are no proxy: say so
+  server.on('connect', (_req: unknown, socket: Duplex) =>
+    answerOnSocket(socket, new ServiceError('METHOD_NOT_ALLOWED', 'CONNECT is not served: this is an HTTP API, not a proxy. Routes answer GET, HEAD and POST.'), 'allow: GET, HEAD, POST, OPTIONS\r\n'),
+  );
 }
 
 function clientErrorOf(code: string | undefined): ServiceError {
@@ -43,13 +47,17 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
     socket.destroy();
     return;
   }
+  answerOnSocket(socket, clientErrorOf(err.code));
+}
+
+/** Our error envelope written straight onto a socket node has not turned into a request/response pair. */
+function answerOnSocket(socket: Duplex, error: ServiceError, extraHeaders = ''): void {
   const traceId = newTraceId();
-  const error = clientErrorOf(err.code);
   const body = JSON.stringify({ error: { code: error.code, http_status: error.httpStatus, message: error.message, details: error.details, trace_id: traceId } });
-  const reason = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[error.httpStatus] ?? 'Bad Request';
+  const reason = { 400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[error.httpStatus] ?? 'Bad Request';
   socket.end(
     `HTTP/1.1 ${error.httpStatus} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `x-trace-id: ${traceId}\r\nconnection: close\r\n\r\n${body}`,
+      `x-trace-id: ${traceId}\r\n${extraHeaders}connection: close\r\n\r\n${body}`,
   );
 }
 

@@ -117,9 +117,11 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
     record.route = def.name;
     let raw: Record<string, unknown>;
     try {
+      // spread, not Object.assign: a body key "__proto__" must stay a key (refused as unknown, seen
+      // by the shared input rules), not become the prototype whose values zod would read unchecked
       raw = queryToInput(def.input, query, pathParams.get(def)!);
-      if (method === 'POST') Object.assign(raw, await readJsonBody(req, res));
-      Object.assign(raw, match.params);
+      if (method === 'POST') raw = { ...raw, ...(await readJsonBody(req, res)) };
+      raw = { ...raw, ...match.params };
     } catch (err) {
       if (err instanceof ServiceError) {
         record.errorCode = err.code;

@@ -121,6 +121,20 @@ describe('the tool registry', () => {
     }
   });
 
+  it('bounds every array parameter with maxItems (an unbounded list of 65,535 form types passed postgres.js its parameter limit: a 500)', () => {
+    const unbounded: string[] = [];
+    const walk = (where: string, node: Record<string, any>) => {
+      for (const branch of node.anyOf ?? []) walk(where, branch);
+      if (node.type === 'array') {
+        if (typeof node.maxItems !== 'number') unbounded.push(where);
+        walk(`${where}[]`, node.items ?? {});
+      }
+      for (const [name, prop] of Object.entries(node.properties ?? {})) walk(`${where}.${name}`, prop as Record<string, any>);
+    };
+    for (const def of ALL_TOOLS) walk(def.name, schemasOf(def).input);
+    assert.deepEqual(unbounded, []);
+  });
+
   it('declares every path parameter in the input schema', () => {
     for (const def of ALL_TOOLS) {
       const props = Object.keys(def.input.shape);

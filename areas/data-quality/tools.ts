@@ -160,7 +160,7 @@ export const dataQualityIssues = defineTool({
   plan: 'free',
   input: z.object({
     cik: Cik.optional(),
-    rule_code: z.array(RuleCode).min(1).optional().describe('one or more rule codes'),
+    rule_code: z.array(RuleCode).min(1).max(DQ_RULE_CODES.length).optional().describe('one or more rule codes'),
     min_severity: z.enum(['NONE', ...ISSUE_SEVERITIES]).optional().describe('lowest severity listed: LOW, MEDIUM, HIGH or CRITICAL (NONE lists all)'),
     statement_type: StatementTypeParam.optional(),
     fiscal_year: FiscalYear.optional(),

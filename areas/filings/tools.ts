@@ -34,6 +34,9 @@ import {
 import { StatementVersionOut, versionOut } from '../../api/statement-shapes.ts';
 import { QUARTERS } from '../../domain/statements/types.ts';
 
+/** Form types one filings read may name: SEC has a few dozen in use; each becomes one SQL parameter. */
+const MAX_FORMS = 50;
+
 /**
  * Filings of a company, the statement versions they created, a company's statement versions, and
  * its financial state per fiscal period. The point-in-time reads live in tools/filing-as-of.ts.
@@ -63,7 +66,7 @@ export const filingsList = defineTool({
   plan: 'free',
   input: z.object({
     cik: Cik,
-    form: z.array(FormParam).optional().describe('only these form types; repeat the parameter or separate with commas (form=10-K&form=10-Q)'),
+    form: z.array(FormParam).max(MAX_FORMS).optional().describe(`only these form types, at most ${MAX_FORMS}; repeat the parameter or separate with commas (form=10-K&form=10-Q)`),
     filed_from: IsoDate.optional().describe('only filings with a filing date on or after this date (YYYY-MM-DD)'),
     filed_to: IsoDate.optional().describe('only filings with a filing date on or before this date (YYYY-MM-DD)'),
     ...PageParams,

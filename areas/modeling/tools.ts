@@ -14,6 +14,7 @@ import { wireDecimal } from '../../domain/decimal.ts';
 import { withPendingRebuild } from '../../domain/modeling/pending.ts';
 import { METRICS_BUNDLES, normalizeRequest, snapshotIdOf, strategyIdOf, type RowKind } from '../../domain/modeling/snapshot.ts';
 import type { Unavailable } from '../../domain/modeling/types.ts';
+import { STATEMENT_TYPES } from '../../domain/statements/types.ts';
 import type { FiscalPeriod } from '../../domain/statement-types.ts';
 import { BuildRow, GrowthRow, MultiYearRow, PeriodRow, RatioRow, TtmRow } from './shapes.ts';
 
@@ -139,7 +140,7 @@ export const modelingPitSnapshot = defineTool({
   input: z.object({
     ciks: z.array(Cik).min(1).max(MAX_CIKS).describe(`CIKs of the universe, 1 to ${MAX_CIKS}`),
     as_of_date: IsoDate.describe('point in time: versions whose SEC filing date is on or before this date'),
-    statement_types: z.array(StatementTypeParam).min(1).describe('statement types whose rows the snapshot serves (ratios and TTM read every type)'),
+    statement_types: z.array(StatementTypeParam).min(1).max(STATEMENT_TYPES.length).describe('statement types whose rows the snapshot serves (ratios and TTM read every type)'),
     metrics_bundle: z.enum(METRICS_BUNDLES).describe('all, or tier1 (figures exactly as tagged only)'),
     ...PageParams,
   }),

@@ -3,7 +3,7 @@ import { cikOfCompanyId, disclosureById, listDisclosures, listSegments, type Seg
 import { wireDecimal } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool } from '../../api/define-tool.ts';
-import { Cik, CikOut, dataEnvelope, DecimalString, FiscalPeriodParam, IsoDate, PageParams, pageOf, paginated, StatementTypeParam, Timestamp, Uuid } from '../../api/schemas.ts';
+import { Cik, CikOut, dataEnvelope, DecimalString, FiscalPeriodParam, FiscalYear, IsoDate, PageParams, pageOf, paginated, StatementTypeParam, Timestamp, Uuid } from '../../api/schemas.ts';
 import { DIMENSION_TYPES } from '../../domain/segments.ts';
 import { CanonicalMetricParam } from '../../api/params.ts';
 
@@ -144,7 +144,14 @@ export const metricSegments = defineTool({
     company_id: Uuid.optional().describe('company id (as in coverage and identity records); cik or company_id is required'),
     period: z
       .string()
-      .regex(PERIOD_FORMS, 'period is a period end (2023-09-30), a fiscal year (2023) or a fiscal year and period (2023-FY, 2023-Q2)')
+      .regex(PERIOD_FORMS, { message: 'period is a period end (2023-09-30), a fiscal year (2023) or a fiscal year and period (2023-FY, 2023-Q2)', abort: true })
+      // the shape alone let 2024-02-30 and 0000-00-00 through to PostgreSQL (a 500): the period end
+      // passes the date rules and the year the fiscal-year rules of every other parameter
+      .superRefine((period, ctx) => {
+        const m = PERIOD_FORMS.exec(period)!;
+        const r = m[3] ? IsoDate.safeParse(m[3]) : FiscalYear.safeParse(Number(m[1]));
+        for (const issue of r.error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message });
+      })
       .optional()
       .describe('period end YYYY-MM-DD, fiscal year YYYY, or YYYY-FY / YYYY-Q1..Q4'),
     dimension_type: DimensionType.optional().describe('BUSINESS_SEGMENT, GEOGRAPHIC, PRODUCT_SERVICE or MAJOR_CUSTOMER'),

@@ -96,7 +96,8 @@ export const queryExecute = defineTool({
   }),
   output: ExecuteOut,
   handler: async (ctx, input) => {
-    const type = QUERY_TYPES[input.query_type];
+    // own keys only: "__proto__" or "constructor" would find Object.prototype's members
+    const type = Object.hasOwn(QUERY_TYPES, input.query_type) ? QUERY_TYPES[input.query_type] : undefined;
     if (!type) {
       throw new ServiceError('VALIDATION_ERROR', `Unknown query_type ${JSON.stringify(input.query_type)}; query types: ${QUERY_TYPE_NAMES.join(', ')}.`, {
         query_type: input.query_type,
