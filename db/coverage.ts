@@ -24,14 +24,22 @@ const universe = (sql: Sql) => sql`
   LEFT JOIN companies c ON c.cik = u.cik
   LEFT JOIN company_ingestion ci ON ci.cik = u.cik`;
 
-/** One page of known companies, by CIK (then the company row). */
-export async function coverageCompanies(sql: Sql, page: { limit: number; offset: number }): Promise<{ total: number; rows: CoverageCompanyRow[] }> {
+/**
+ * One page of known companies, by CIK (then the company row); with `withinCiks`, only those (a
+ * Free-plan key's held companies), null for all.
+ */
+export async function coverageCompanies(
+  sql: Sql,
+  page: { limit: number; offset: number },
+  withinCiks: string[] | null = null,
+): Promise<{ total: number; rows: CoverageCompanyRow[] }> {
+  const within = withinCiks ? sql`WHERE cik IN (SELECT jsonb_array_elements_text(${sql.json(withinCiks)}::jsonb))` : sql``;
   const rows = await sql<(CoverageCompanyRow & { total: number })[]>`
-    SELECT *, count(*) OVER ()::int AS total FROM (${universe(sql)}) k
+    SELECT *, count(*) OVER ()::int AS total FROM (${universe(sql)}) k ${within}
     ORDER BY cik, company_id NULLS LAST
     LIMIT ${page.limit} OFFSET ${page.offset}`;
   if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows: rows.map(({ total: _, ...r }) => r) };
-  const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM (${universe(sql)}) k`;
+  const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM (${universe(sql)}) k ${within}`;
   return { total: count?.total ?? 0, rows: [] };
 }
 

@@ -136,8 +136,8 @@ describe('production hardening: the defects of issue 14', () => {
     assert.equal((reply.body as any).error.data.max_reply_bytes, oneListing * 2);
   });
 
-  it('shows a Free key only the companies it holds on the cross-company lists (restatement alerts, data-quality issues)', async () => {
-    for (const list of ['/v1/edgar/restatement-alerts?page_size=200', '/v1/data-quality/issues?page_size=200']) {
+  it('shows a Free key only the companies it holds on the cross-company lists (restatement alerts, data-quality issues, company coverage)', async () => {
+    for (const list of ['/v1/edgar/restatement-alerts?page_size=200', '/v1/data-quality/issues?page_size=200', '/v1/coverage/companies?page_size=200']) {
       const all = await get(`${svc.baseUrl}${list}`, svc.keys.enterprise);
       const companies = [...new Set(all.body.items.map((i: { cik: string }) => i.cik))] as string[];
       assert.ok(companies.length >= 2, `${list}: the corpus has items of several companies (${companies.length})`);
@@ -153,7 +153,8 @@ describe('production hardening: the defects of issue 14', () => {
       const paid = await get(`${svc.baseUrl}${list}`, svc.keys.growth);
       assert.equal(paid.body.total, all.body.total, 'paid plans see every company');
     }
-    const described = ALL_TOOLS.filter((d) => ['/v1/edgar/restatement-alerts', '/v1/data-quality/issues'].includes(d.http.path));
+    const described = ALL_TOOLS.filter((d) => ['/v1/edgar/restatement-alerts', '/v1/data-quality/issues', '/v1/coverage/companies'].includes(d.http.path));
+    assert.equal(described.length, 3);
     for (const d of described) assert.match(d.description, /Free plan the list shows only the companies this key holds/);
   });
 

@@ -91,14 +91,17 @@ export const coverageCompaniesList = defineTool({
   description:
     'Company coverage for every company we know (the company reference plus every ingested filer), ordered by CIK: what should exist against what does, so an empty read can be told apart from a gap. ' +
     COVERAGE_RULES +
-    ' Paginated. Listing does not take Free-plan coverage slots.',
+    ' Paginated. On the Free plan the list shows only the companies this key holds (its coverage selection, /v1/coverage/selection); listing takes no slot. ' +
+    'To learn whether we cover a company before taking a slot for it, resolve or search it (identity routes take no slot).',
   http: { method: 'GET', path: '/v1/coverage/companies' },
   tool: false,
   plan: 'free',
   input: z.object({ ...PageParams }),
   output: paginated(CompanyCoverage),
-  handler: async ({ services }, input) => {
-    const { total, rows } = await coverageCompanies(services.sql, { limit: input.page_size, offset: (input.page - 1) * input.page_size });
+  handler: async (ctx, input) => {
+    const { services } = ctx;
+    const page = { limit: input.page_size, offset: (input.page - 1) * input.page_size };
+    const { total, rows } = await coverageCompanies(services.sql, page, await ctx.visibleCompanies());
     const inputs = await coverageInputs(services.sql, rows.map((r) => r.cik));
     return pageOf(rows.map((r) => coverageOut(r, inputs.get(r.cik))), total, input.page, input.page_size);
   },
