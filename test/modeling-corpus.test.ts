@@ -230,6 +230,18 @@ describe('modeling snapshots on the real corpus', () => {
     assert.equal(tooMany.status, 400);
   });
 
+  it('the build refuses an as_of_date after today, which filings still to come would contradict, and builds nothing for it', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    for (const date of [tomorrow, '9999-12-31']) {
+      const r = await post(`${svc.baseUrl}/v1/modeling/universe/pit-snapshot`, snapshotBody({ ciks: [APPLE], as_of_date: date }), svc.keys.growth);
+      assert.equal(r.status, 400, r.text);
+      assert.equal(r.body.error.code, 'VALIDATION_ERROR');
+      assert.match(r.body.error.message, /in the future/);
+      const [kept] = await svc.sql`SELECT count(*)::int AS n FROM modeling_snapshots WHERE as_of_date = ${date}`;
+      assert.equal(kept!.n, 0, `no snapshot requested for ${date}`);
+    }
+  });
+
   it('a Free key gets 403 FEATURE_NOT_AVAILABLE on the build, the company routes and the tools', async () => {
     const build = await post(`${svc.baseUrl}/v1/modeling/universe/pit-snapshot`, snapshotBody({ ciks: [APPLE], as_of_date: AS_OF }), svc.keys.free);
     assert.equal(build.status, 403);

@@ -10,6 +10,7 @@ import { Cik, IsoDate, PageParams, pageOf, paginated, StatementTypeParam } from 
 import { CompanyIdParam, companySnapshot, snapshotFields } from '../../api/company-snapshot.ts';
 import { flatRowsPage, lateVersions, rowsPage } from '../../db/modeling-rows.ts';
 import { requestSnapshot } from '../../db/modeling-snapshots.ts';
+import { ServiceError } from '../../domain/service-error.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { withPendingRebuild } from '../../domain/modeling/pending.ts';
 import { METRICS_BUNDLES, normalizeRequest, snapshotIdOf, strategyIdOf, type RowKind } from '../../domain/modeling/snapshot.ts';
@@ -133,7 +134,7 @@ export const modelingPitSnapshot = defineTool({
   description:
     'Builds the point-in-time snapshot the modeling reads need (modeling_periods, modeling_ttm, modeling_growth, modeling_ratios, modeling_valuation_inputs): ciks (1 to 50), as_of_date, statement_types (array), metrics_bundle (all: every figure; tier1: only figures exactly as tagged), all required. ' +
     'The snapshot sees exactly the statement versions knowable at the end of as_of_date. Answers status ready with the paginated rows once built, or status computing (HTTP 202) while the build runs: wait a few seconds and call again with the same arguments (it never starts a second build), or go straight to the reads once built. ' +
-    'The reads take as_of = as_of_date.',
+    'The reads take as_of = as_of_date; an as_of_date after today (UTC) is refused with 400.',
   http: { method: 'POST', path: '/v1/modeling/universe/pit-snapshot' },
   tool: true,
   plan: 'growth',
@@ -157,6 +158,14 @@ export const modelingPitSnapshot = defineTool({
   },
   annotations: { readOnlyHint: false, idempotentHint: true },
   handler: async (ctx, input) => {
+    const today = ctx.services.now().toISOString().slice(0, 10);
+    if (input.as_of_date > today) {
+      // a build is kept and answered again for the same arguments: a boundary past today would keep
+      // a snapshot that filings still to come contradict
+      throw new ServiceError('VALIDATION_ERROR', `as_of_date ${input.as_of_date} is in the future (today is ${today} UTC); a snapshot sees only what was knowable by its date.`, {
+        as_of_date: input.as_of_date,
+      });
+    }
     const request = normalizeRequest({ ciks: input.ciks, as_of_date: input.as_of_date, statement_types: input.statement_types, metrics_bundle: input.metrics_bundle });
     const { snapshot } = await requestSnapshot(ctx.services.sql, snapshotIdOf(request), request);
     const head = { snapshot_id: snapshot.snapshot_id, as_of_snapshot_id: snapshot.as_of_snapshot_id };
