@@ -46,18 +46,27 @@ export const MAX_INPUT_DEPTH = 32;
 export const MAX_REPORTED_ISSUES = 20;
 
 /**
+ * The longest text any input may hold (a value or a key). No parameter needs more (the longest are
+ * search text and comma-joined lists, split before validation); without it an unknown 900 KB
+ * metric name came back whole in its error message.
+ */
+export const MAX_TEXT_LENGTH = 4_096;
+
+/**
  * What no input of any definition may hold, checked here once for every schema, without
- * recursion: text (values and keys) with NUL, which PostgreSQL text cannot store (U+0000), and
- * nesting deeper than MAX_INPUT_DEPTH. Stops at the first MAX_REPORTED_ISSUES.
+ * recursion: text (values and keys) with NUL, which PostgreSQL text cannot store (U+0000), text
+ * longer than MAX_TEXT_LENGTH, and nesting deeper than MAX_INPUT_DEPTH. Stops at the first MAX_REPORTED_ISSUES.
  */
 function sharedRuleIssues(value: unknown): InputIssue[] {
   const issues: InputIssue[] = [];
   const nul = (path: string[]) => ({ path: path.join('.') || '(input)', message: 'text may not contain a NUL character (U+0000)', code: 'invalid_string' });
+  const tooLong = (path: string[]) => ({ path: path.join('.') || '(input)', message: `text may be at most ${MAX_TEXT_LENGTH} characters long`, code: 'too_big' });
   const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
   while (stack.length > 0 && issues.length < MAX_REPORTED_ISSUES) {
     const { value: v, path } = stack.pop()!;
     if (typeof v === 'string') {
-      if (v.includes('\u0000')) issues.push(nul(path));
+      if (v.length > MAX_TEXT_LENGTH) issues.push(tooLong(path));
+      else if (v.includes('\u0000')) issues.push(nul(path));
       continue;
     }
     if (typeof v !== 'object' || v === null) continue;
@@ -67,7 +76,8 @@ function sharedRuleIssues(value: unknown): InputIssue[] {
     const entries = Array.isArray(v) ? v.map((item, i) => [String(i), item] as const) : Object.entries(v);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [k, item] = entries[i]!;
-      if (!Array.isArray(v) && k.includes('\u0000')) issues.push(nul([...path, k]));
+      if (!Array.isArray(v) && k.length > MAX_TEXT_LENGTH) issues.push(tooLong([...path, k.slice(0, 40) + '…']));
+      else if (!Array.isArray(v) && k.includes('\u0000')) issues.push(nul([...path, k]));
       stack.push({ value: item, path: [...path, k] });
     }
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect as netConnect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { MAX_INPUT_DEPTH, MAX_REPORTED_ISSUES } from '../api/seam.ts';
+import { MAX_INPUT_DEPTH, MAX_REPORTED_ISSUES, MAX_TEXT_LENGTH } from '../api/seam.ts';
 import { get, post } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
@@ -66,6 +66,21 @@ describe('robustness sweep: bad input gets a clear 4xx, never a 500', () => {
     assert.equal(http.status, 400);
     assert.ok(http.body.error.details.issues.length <= MAX_REPORTED_ISSUES);
     assert.ok(http.text.length < 10_000, `${http.text.length} bytes`);
+  });
+
+  it('refuses text longer than 4,096 characters before any lookup, so an unknown 900 KB metric name is not echoed back whole', async () => {
+    const key = svc.keys.enterprise;
+    const name = 'X'.repeat(900_000);
+    const tool = await post(`${svc.baseUrl}/mcp`, rpcCall('metrics_definition', `{"metric":"${name}"}`), key);
+    assert.equal(tool.body.error.code, -32602);
+    assert.match(JSON.stringify(tool.body.error.data), new RegExp(`at most ${MAX_TEXT_LENGTH} characters`));
+    assert.ok(tool.text.length < 10_000, `${tool.text.length} bytes`);
+    const longKey = await post(`${svc.baseUrl}/v1/query/execute`, JSON.stringify({ query_type: 'statement_as_of', parameters: { ['k'.repeat(MAX_TEXT_LENGTH + 1)]: 1 } }), key);
+    assert.equal(longKey.status, 400);
+    assert.ok(longKey.text.length < 10_000, `${longKey.text.length} bytes`);
+    const atLimit = await post(`${svc.baseUrl}/mcp`, rpcCall('metrics_definition', `{"metric":"${'X'.repeat(MAX_TEXT_LENGTH)}"}`), key);
+    assert.equal(atLimit.body.error.code, -32602);
+    assert.match(JSON.stringify(atLimit.body.error.data), /unknown metric/, "a name at the limit reaches the metric's own rule");
   });
 
   it('refuses query_type "__proto__", "constructor" and "toString" with 400 naming the query types, not a 500', async () => {
