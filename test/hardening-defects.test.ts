@@ -8,19 +8,8 @@ import { ALL_TOOLS } from '../areas/index.ts';
 import { JsonRpcDispatcher, MAX_BATCH } from '../api/jsonrpc.ts';
 import { buildSnapshot, SCRATCH } from '../export/build.ts';
 import { SERVER_INFO } from '../service.ts';
-import { get, post } from './helpers/http.ts';
+import { get, post, rawExchange } from './helpers/http.ts';
 import { SHARED_SEC, startTestService, type TestService } from './helpers/service.ts';
-
-/** Raw HTTP over a socket: what node's client would refuse to send (a 20 KB request line). */
-function rawExchange(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = netConnect(port, '127.0.0.1', () => socket.write(text));
-    let answer = '';
-    socket.on('data', (d) => (answer += d.toString('utf8')));
-    socket.on('end', () => resolve(answer));
-    socket.on('error', reject);
-  });
-}
 
 /**
  * Streams `bytes` of body in 64 KiB writes over a plain socket and waits for both the answer and

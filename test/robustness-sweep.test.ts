@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { connect as netConnect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { MAX_INPUT_DEPTH, MAX_REPORTED_ISSUES, MAX_TEXT_LENGTH } from '../api/seam.ts';
-import { get, post } from './helpers/http.ts';
+import { get, post, rawExchange } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
 /**
@@ -12,17 +11,6 @@ import { startTestService, type TestService } from './helpers/service.ts';
 
 function rpcCall(name: string, args: string): string {
   return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
-}
-
-/** One request written raw on its own connection (node's client will not send CONNECT to a path); the whole answer. */
-function rawExchange(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = netConnect(port, '127.0.0.1', () => socket.write(text));
-    let answer = '';
-    socket.on('data', (d) => (answer += d.toString('utf8')));
-    socket.on('close', () => resolve(answer));
-    socket.on('error', reject);
-  });
 }
 
 describe('robustness sweep: bad input gets a clear 4xx, never a 500', () => {
