@@ -21,6 +21,23 @@ export const CanonicalMetricParam = z
   })
   .describe('canonical metric name, e.g. REVENUE, NET_INCOME, TOTAL_ASSETS (the metrics_definitions tool lists them)');
 
+/**
+ * A point-in-time boundary (`as_of_date` of a deterministic query or a modeling build), checked
+ * against today (UTC): the result is kept and answered again for the same arguments, so a date
+ * after today would keep what filings still to come contradict. Refused with 400.
+ */
+export function pastBoundary(asOfDate: string, now: Date): string {
+  const today = now.toISOString().slice(0, 10);
+  if (asOfDate > today) {
+    throw new ServiceError(
+      'VALIDATION_ERROR',
+      `as_of_date ${asOfDate} is in the future (today is ${today} UTC); a point-in-time result sees only what was knowable by its date, and later filings would change it.`,
+      { as_of_date: asOfDate },
+    );
+  }
+  return asOfDate;
+}
+
 /** cik or ticker, exactly one; a ticker resolves to today's CIK and is reported to the coverage gate. */
 export async function companyOf(ctx: ToolContext, input: { cik?: string | undefined; ticker?: string | undefined }): Promise<string> {
   if (input.cik && input.ticker) throw new ServiceError('VALIDATION_ERROR', 'Pass cik or ticker, not both.', {});

@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';
 import { Cik, IsoDate, PageParams, pageOf, paginated, StatementTypeParam } from '../../api/schemas.ts';
 import { CompanyIdParam, companySnapshot, snapshotFields } from '../../api/company-snapshot.ts';
+import { pastBoundary } from '../../api/params.ts';
 import { flatRowsPage, lateVersions, rowsPage } from '../../db/modeling-rows.ts';
 import { requestSnapshot } from '../../db/modeling-snapshots.ts';
-import { ServiceError } from '../../domain/service-error.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { withPendingRebuild } from '../../domain/modeling/pending.ts';
 import { METRICS_BUNDLES, normalizeRequest, snapshotIdOf, strategyIdOf, type RowKind } from '../../domain/modeling/snapshot.ts';
@@ -158,14 +158,7 @@ export const modelingPitSnapshot = defineTool({
   },
   annotations: { readOnlyHint: false, idempotentHint: true },
   handler: async (ctx, input) => {
-    const today = ctx.services.now().toISOString().slice(0, 10);
-    if (input.as_of_date > today) {
-      // a build is kept and answered again for the same arguments: a boundary past today would keep
-      // a snapshot that filings still to come contradict
-      throw new ServiceError('VALIDATION_ERROR', `as_of_date ${input.as_of_date} is in the future (today is ${today} UTC); a snapshot sees only what was knowable by its date.`, {
-        as_of_date: input.as_of_date,
-      });
-    }
+    pastBoundary(input.as_of_date, ctx.services.now());
     const request = normalizeRequest({ ciks: input.ciks, as_of_date: input.as_of_date, statement_types: input.statement_types, metrics_bundle: input.metrics_bundle });
     const { snapshot } = await requestSnapshot(ctx.services.sql, snapshotIdOf(request), request);
     const head = { snapshot_id: snapshot.snapshot_id, as_of_snapshot_id: snapshot.as_of_snapshot_id };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { insertManifest, manifestByToken } from '../../db/query-manifests.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
+import { pastBoundary } from '../../api/params.ts';
 import { planError, validationError } from '../../api/seam.ts';
 import { planAllows } from '../../domain/plans.ts';
 import { CikOut, dataEnvelope, IsoDate, Timestamp } from '../../api/schemas.ts';
@@ -105,11 +106,7 @@ export const queryExecute = defineTool({
       });
     }
     const now = ctx.services.now();
-    const today = now.toISOString().slice(0, 10);
-    const asOf = input.as_of_date ?? today;
-    if (asOf > today) {
-      throw new ServiceError('VALIDATION_ERROR', `as_of_date ${asOf} is in the future (today is ${today} UTC); a future boundary would let later filings change the result.`, { as_of_date: asOf });
-    }
+    const asOf = pastBoundary(input.as_of_date ?? now.toISOString().slice(0, 10), now);
     const parsed = type.parameters.safeParse(input.parameters);
     if (!parsed.success) {
       throw validationError(parsed.error.issues.map((i) => ({ path: ['parameters', ...i.path.map(String)].join('.'), message: i.message, code: i.code })));
