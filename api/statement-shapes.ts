@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { wireDecimal } from '../domain/decimal.ts';
+import { wireDecimal, wireDecimalOrNull } from '../domain/decimal.ts';
 import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
 import { checkIdentities } from '../domain/identity-checks.ts';
 import { CORRECTION_RULES, SELECTION_RULES, type FiscalPeriod, type StatementType } from '../domain/statement-types.ts';
@@ -90,7 +90,7 @@ export function figureOut(metric: string, f: StoredFigure): z.input<typeof FactO
     selection_rule: f.selection_rule,
     value_origin: f.value_origin,
     correction_rule: f.correction_rule,
-    as_filed_value: f.as_filed_value === null ? null : wireDecimal(f.as_filed_value),
+    as_filed_value: wireDecimalOrNull(f.as_filed_value),
     as_filed_concept: f.as_filed_concept,
     calculation_steps: f.calculation_steps?.map((s) => ({ ...s, value: wireDecimal(s.value) })) ?? null,
   };
@@ -153,8 +153,6 @@ export const StatementVersionOut = z.object({
   }),
 });
 
-const wireOrNull = (v: string | null) => (v === null ? null : wireDecimal(v));
-
 /**
  * Accounting identities are a pure function of the figures, so they are computed on read; their
  * amounts go on the wire as every decimal does (six fraction digits at least).
@@ -167,10 +165,10 @@ function identityOf(row: VersionRow) {
     ...summary,
     checks: summary.checks.map((c) => ({
       ...c,
-      expected_value: wireOrNull(c.expected_value),
-      actual_value: wireOrNull(c.actual_value),
-      delta: wireOrNull(c.delta),
-      tolerance: wireOrNull(c.tolerance),
+      expected_value: wireDecimalOrNull(c.expected_value),
+      actual_value: wireDecimalOrNull(c.actual_value),
+      delta: wireDecimalOrNull(c.delta),
+      tolerance: wireDecimalOrNull(c.tolerance),
     })),
   };
 }
@@ -180,7 +178,7 @@ function evidenceOut(evidence: readonly CalculationEvidence[] | null | undefined
   if (!evidence) return null;
   return evidence.map((e) => ({
     ...e,
-    children: e.children.map((c) => ({ ...c, value: wireOrNull(c.value) })),
+    children: e.children.map((c) => ({ ...c, value: wireDecimalOrNull(c.value) })),
     reported_value: wireDecimal(e.reported_value),
     computed_value: wireDecimal(e.computed_value),
     delta: wireDecimal(e.delta),

@@ -25,6 +25,14 @@ const universe = (sql: Sql) => sql`
   LEFT JOIN company_ingestion ci ON ci.cik = u.cik`;
 
 /**
+ * Whether the statement period of the version row `v` was restated: one of its versions revised
+ * figures (recorded an alert event); a version that only added later figures is no restatement.
+ * Company coverage and completeness count restated periods by this one rule.
+ */
+const restatedPeriod = (sql: Sql) => sql`EXISTS (SELECT 1 FROM restatement_alert_events e
+  WHERE e.cik = v.cik AND e.statement_type = v.statement_type AND e.fiscal_year = v.fiscal_year AND e.fiscal_period = v.fiscal_period)`;
+
+/**
  * One page of known companies, by CIK (then the company row); with `withinCiks`, only those (a
  * Free-plan key's held companies), null for all.
  */
@@ -86,9 +94,7 @@ export async function coverageInputs(sql: Sql, ciks: string[]): Promise<Map<stri
         sql,
         sql`v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.period_end,
           count(*) OVER (PARTITION BY v.cik, v.statement_type, v.fiscal_year, v.fiscal_period)::int AS versions,
-          -- restated: a version revised figures (it recorded an alert event); one adding later figures did not
-          bool_or(EXISTS (SELECT 1 FROM restatement_alert_events e WHERE e.statement_version_id = v.statement_version_id))
-            OVER (PARTITION BY v.cik, v.statement_type, v.fiscal_year, v.fiscal_period) AS restated,
+          ${restatedPeriod(sql)} AS restated,
           ARRAY(SELECT k FROM jsonb_object_keys(v.figures) k WHERE k = ANY(${[...ALL_CORE_METRICS]}::text[]) ORDER BY k) AS metrics`,
         sql`v.cik IN ${sql(ciks)}`,
       )}`,
@@ -123,11 +129,9 @@ export async function companyCompleteness(sql: Sql, cik: string): Promise<Comple
     sql<CompletenessRow['counts']>`
       SELECT statement_type, sum(n)::int AS versions, count(*)::int AS periods, count(*) FILTER (WHERE restated)::int AS restated_periods
       FROM (SELECT v.statement_type, count(*) AS n,
-              -- restated: a version revised figures (an alert event); a version adding later figures is not a restatement
-              EXISTS (SELECT 1 FROM restatement_alert_events e WHERE e.cik = ${cik} AND e.statement_type = v.statement_type
-                        AND e.fiscal_year = v.fiscal_year AND e.fiscal_period = v.fiscal_period) AS restated
+              ${restatedPeriod(sql)} AS restated
             FROM statement_versions v WHERE v.cik = ${cik}
-            GROUP BY v.statement_type, v.fiscal_year, v.fiscal_period) p
+            GROUP BY v.cik, v.statement_type, v.fiscal_year, v.fiscal_period) p
       GROUP BY statement_type`,
   ]);
   return { latest_filing: any ?? null, latest_periodic_filing: periodic ?? null, counts };

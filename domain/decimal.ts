@@ -64,6 +64,11 @@ export function wireDecimal(value: string): string {
   return digits >= WIRE_SCALE ? v : v + '0'.repeat(WIRE_SCALE - digits);
 }
 
+/** wireDecimal of a value that may be absent (null stays null). */
+export function wireDecimalOrNull(value: string | null): string | null {
+  return value === null ? null : wireDecimal(value);
+}
+
 const DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
 
 /**

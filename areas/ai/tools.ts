@@ -15,7 +15,7 @@ import type { Claim } from '../../domain/ai/claims.ts';
 import { CLIP, EMBEDDING_DIMENSIONS, FEATURES } from '../../domain/ai/embedding.ts';
 import { NARRATIVE_TYPES, type Narrative } from '../../domain/ai/narratives.ts';
 import { findPeers } from '../../domain/ai/peers.ts';
-import { wireDecimal } from '../../domain/decimal.ts';
+import { wireDecimal, wireDecimalOrNull } from '../../domain/decimal.ts';
 import type { FiscalPeriod } from '../../domain/statement-types.ts';
 import { EmbeddingMetadata, ExplanationItem, NarrativeItem, PeerItem } from './shapes.ts';
 
@@ -24,13 +24,12 @@ const READ_NOTE =
   'Needs company_id (our UUID: field company_id of identity_search or of the identity records; a CIK is refused) and as_of naming a built modeling snapshot (NOT_FOUND otherwise; build one with modeling_pit_snapshot). ' +
   'An empty result means nothing was generated for that company and date (the snapshot did not include it, or its figures allow none).';
 
-const wire = (v: string | null) => (v === null ? null : wireDecimal(v));
 const wireClaim = (c: Claim) => ({
   ...c,
   from: c.from ? { ...c.from, value: wireDecimal(c.from.value) } : null,
   to: { ...c.to, value: wireDecimal(c.to.value) },
   change: wireDecimal(c.change),
-  relative_change: wire(c.relative_change),
+  relative_change: wireDecimalOrNull(c.relative_change),
 });
 
 function companyIdOf(s: CompanySnapshot, companyId: string) {
@@ -80,9 +79,9 @@ function wireExplanation(x: AnomalyExplanation) {
       delta: wireDecimal(x.amount.delta),
       tolerance: wireDecimal(x.amount.tolerance),
     },
-    evidence: x.evidence.map((e) => ({ ...e, value: wire(e.value) })),
-    compared: x.compared.map((c) => ({ ...c, value: wire(c.value) })),
-    served: { ...x.served, value: wire(x.served.value) },
+    evidence: x.evidence.map((e) => ({ ...e, value: wireDecimalOrNull(e.value) })),
+    compared: x.compared.map((c) => ({ ...c, value: wireDecimalOrNull(c.value) })),
+    served: { ...x.served, value: wireDecimalOrNull(x.served.value) },
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadStates, observationsBetween, observationsUpTo } from '../../db/macro.ts';
-import { wireDecimal } from '../../domain/decimal.ts';
+import { wireDecimalOrNull } from '../../domain/decimal.ts';
 import { contextEntry } from '../../domain/macro/context.ts';
 import { yearsBefore } from '../../domain/macro/observations.ts';
 import { MACRO_SERIES, MACRO_SERIES_CODES, macroSeries, type MacroSeries } from '../../domain/macro/series-registry.ts';
@@ -144,7 +144,7 @@ export const macroObservations = defineTool({
         from_date: input.from_date,
         to_date: input.to_date,
         as_of_date: input.as_of_date ?? null,
-        observations: rows.map((r) => ({ date: r.observation_date, value: r.value === null ? null : wireDecimal(r.value), knowable_from: r.knowable_from })),
+        observations: rows.map((r) => ({ date: r.observation_date, value: wireDecimalOrNull(r.value), knowable_from: r.knowable_from })),
         missing_dates: rows.filter((r) => r.value === null).map((r) => r.observation_date),
       },
     };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cikOfCompanyId, disclosureById, listDisclosures, listSegments, type SegmentFilter } from './queries.ts';
-import { wireDecimal } from '../../domain/decimal.ts';
+import { wireDecimal, wireDecimalOrNull } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, DecimalString, FiscalPeriodParam, FiscalYear, IsoDate, PageParams, pageOf, paginated, StatementTypeParam, Timestamp, Uuid } from '../../api/schemas.ts';
@@ -185,7 +185,7 @@ export const metricSegments = defineTool({
       fiscal_period: r.fiscal_period,
       dimension_type: r.dimension_type,
       value: wireDecimal(r.value),
-      consolidated_value: r.consolidated_value === null ? null : wireDecimal(r.consolidated_value),
+      consolidated_value: wireDecimalOrNull(r.consolidated_value),
     }));
     return pageOf(items, total, input.page, input.page_size);
   },
