@@ -62,11 +62,7 @@ const IssueOut = z.object({
 const FindingOut = IssueOut.pick({ issue_id: true, dq_run_id: true, rule_code: true, severity: true, metric: true, message: true, evidence: true, detected_at: true });
 
 function issueOut(r: IssueRow): z.input<typeof IssueOut> {
-  return {
-    issue_id: r.issue_id, dq_run_id: r.dq_run_id, rule_code: r.rule_code, severity: r.severity, cik: r.cik,
-    statement_type: r.statement_type, fiscal_year: r.fiscal_year, fiscal_period: r.fiscal_period, version_sequence: r.version_sequence,
-    statement_version_id: r.statement_version_id, metric: r.metric, message: r.message, evidence: r.evidence, detected_at: r.detected_at,
-  };
+  return { ...r, statement_type: r.statement_type, fiscal_period: r.fiscal_period };
 }
 
 function findingOut(r: IssueRow): z.input<typeof FindingOut> {
