@@ -7,14 +7,27 @@ export const COMPRESS_MIN_BYTES = 1024;
 
 type Encoding = 'br' | 'gzip' | 'identity';
 
-/** The caller's preferred encoding we speak (br before gzip on equal weight); q=0 refuses one. */
+/** A quality value as RFC 9110 12.4.2 writes one: 0 to 1 with at most three decimals. */
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * The caller's preferred encoding we speak (br before gzip on equal weight); q=0 refuses one. A
+ * coding whose quality is not a valid qvalue (`gzip;q=abc`, `br;q=2`) is not taken: the body then
+ * goes uncompressed, which every client reads, rather than in a coding the client may not have meant.
+ */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return 'identity';
   const weights = new Map<string, number>();
   for (const part of acceptEncoding.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
-    weights.set(name!.trim(), q ? Number(q[1]) : 1);
+    let weight = 1;
+    for (const param of params) {
+      const eq = param.indexOf('=');
+      if (eq === -1 || param.slice(0, eq).trim() !== 'q') continue;
+      const value = param.slice(eq + 1).trim();
+      weight = QVALUE.test(value) ? Number(value) : 0;
+    }
+    weights.set(name!.trim(), weight);
   }
   const weight = (e: string) => weights.get(e) ?? weights.get('*') ?? 0;
   const br = weight('br');

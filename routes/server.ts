@@ -163,6 +163,15 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
       drainRefusedBody(req);
       return sendJson(res, 413, { jsonrpc: '2.0', id: null, error: { code: RPC.INVALID_REQUEST, message: 'Request body exceeds 1 MiB' } });
     }
+    // as on the HTTP API's POST routes (and MCP's Streamable HTTP transport): a body that does not
+    // say it is JSON is not read as JSON-RPC (a form post, text/plain) but refused as what it is
+    if (!JSON_CONTENT_TYPE.test(header(req, 'content-type') ?? '')) {
+      return sendJson(res, 415, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: RPC.INVALID_REQUEST, message: 'Send the JSON-RPC body with Content-Type: application/json.' },
+      });
+    }
     const reply = await rpc.handle(body.text, {
       apiKey: header(req, 'x-api-key'),
       traceId,
@@ -214,6 +223,9 @@ export function originAllowed(origin: string, allowed: readonly string[]): boole
   }
 }
 
+/** The media type a POST body must declare, with or without parameters (`; charset=utf-8`). */
+const JSON_CONTENT_TYPE = /^\s*application\/json\s*(?:;|$)/i;
+
 /** POST bodies: at most 1 MiB of a JSON object; anything else is a clear 4xx. */
 async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<Record<string, unknown>> {
   const body = await readBody(req);
@@ -222,8 +234,7 @@ async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<
     throw new ServiceError('PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MiB.', { limit_bytes: BODY_LIMIT_BYTES });
   }
   if (body.text.trim() === '') return {};
-  const type = req.headers['content-type'] ?? '';
-  if (!/^application\/json\b/i.test(type)) {
+  if (!JSON_CONTENT_TYPE.test(req.headers['content-type'] ?? '')) {
     throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON with Content-Type: application/json.');
   }
   let parsed: unknown;

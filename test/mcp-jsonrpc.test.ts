@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { request as httpRequest } from 'node:http';
 import { createApiKey } from '../db/keys.ts';
 import { API_KEY_PREFIX } from '../domain/api-key.ts';
 import { RATE_LIMITS } from '../domain/plans.ts';
@@ -400,6 +401,36 @@ describe('HTTP transport', () => {
     const res = await fetch(`${svc.baseUrl}/mcp`, { method: 'DELETE' });
     assert.equal(res.status, 405);
     await res.arrayBuffer();
+  });
+
+  it('a body that does not declare Content-Type application/json is refused 415 with a JSON-RPC error, and runs nothing', async () => {
+    const body = JSON.stringify(call('ping'));
+    for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'application/json-seq']) {
+      const r = await postRaw(body, { 'content-type': type });
+      assert.equal(r.status, 415, type);
+      const res = JSON.parse(r.text);
+      assert.equal(res.jsonrpc, '2.0');
+      assert.equal(res.id, null);
+      assert.equal(res.error.code, -32600);
+      assert.match(res.error.message, /Content-Type: application\/json/);
+    }
+    // no Content-Type at all (node's own client sends none for a string body)
+    const bare = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest(`${svc.baseUrl}/mcp`, { method: 'POST' }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => resolve({ status: res.statusCode!, text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    assert.equal(bare.status, 415);
+    assert.equal(JSON.parse(bare.text).error.code, -32600);
+    // the type with parameters, in any case, is JSON
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON']) {
+      const r = await postRaw(body, { 'content-type': type });
+      assert.equal(r.status, 200, type);
+      assert.deepEqual(JSON.parse(r.text).result, {});
+    }
   });
 
   it('a body over 1 MiB is answered HTTP 413', async () => {
