@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { CATALOG_FINGERPRINT } from '../domain/catalog/fingerprint.ts';
 import { versionContentHash } from '../domain/statements/versions.ts';
@@ -89,7 +89,7 @@ export async function ingestCompany(
   }
 
   // decoded only now: an unchanged company never needs the text
-  const text = raw === null ? null : raw.toString('utf8');
+  const text = raw === null ? null : decodeCompanyFacts(raw);
   const parsed = text === null ? null : parseCompanyFacts(text, { bytes });
   const { packages, skipped } = await readCompanyPackages(source, listing.folders);
   const factFilings = parsed ? filingsFromFacts(parsed.facts) : [];
@@ -165,6 +165,15 @@ export async function ingestCompany(
     skipped_folders: skipped,
     ms: performance.now() - started,
   };
+}
+
+/**
+ * The company-facts file as text. SEC writes these files in ASCII (non-ASCII characters escaped):
+ * ASCII bytes are copied as Latin-1, which gives the same string as UTF-8 decoding without the
+ * decoder's per-byte work (the mirror's 71.5 MB: ~46 -> ~15 ms); anything else is decoded as UTF-8.
+ */
+export function decodeCompanyFacts(raw: Buffer): string {
+  return isAscii(raw) ? raw.toString('latin1') : raw.toString('utf8');
 }
 
 /**

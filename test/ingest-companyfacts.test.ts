@@ -13,7 +13,7 @@ import {
   PERIODIC_FORMS,
   readCompanyFacts,
 } from '../ingest/companyfacts.ts';
-import { companySourceHash, NORMALIZER_VERSION } from '../ingest/ingest-company.ts';
+import { companySourceHash, decodeCompanyFacts, NORMALIZER_VERSION } from '../ingest/ingest-company.ts';
 import { openSecSource } from '../ingest/source.ts';
 import { readSubmissions, type SubmissionsRead } from '../ingest/submissions.ts';
 
@@ -393,5 +393,25 @@ describe('the skip hash of a company (companySourceHash)', () => {
     const bad = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0x80, 0xe2, 0x82, 0x22, 0x7d]);
     assert.equal(companySourceHash(bad, null, ''), textHash(bad.toString('utf8'), null, ''));
     assert.notEqual(companySourceHash(bad, null, ''), createHash('sha256').update(`normalizer:${NORMALIZER_VERSION}|catalog:${CATALOG_FINGERPRINT}\n`).update(bad).update('\npackages:').digest('hex'));
+  });
+});
+
+describe('decoding a company-facts file (decodeCompanyFacts)', () => {
+  test('gives the UTF-8 decoding exactly, for every company-facts file of the mirror and for non-ASCII, BOM and invalid bytes', () => {
+    const dir = new URL('../../shared/sec/data.sec.gov/api/xbrl/companyfacts/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    assert.ok(files.length >= 20, `mirror files: ${files.length}`);
+    for (const f of files) {
+      const raw = readFileSync(new URL(f, dir));
+      assert.equal(decodeCompanyFacts(raw), raw.toString('utf8'), f);
+    }
+    for (const raw of [
+      Buffer.from('{"entityName":"Soci\u00e9t\u00e9 G\u00e9n\u00e9rale"}', 'utf8'),
+      Buffer.from('\ufeff{"entityName":"Société Générale € 𝄞"}', 'utf8'),
+      Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0x80, 0xe2, 0x82, 0x22, 0x7d]),
+      Buffer.from('{"a":"\u00ff"}', 'latin1'),
+    ]) {
+      assert.equal(decodeCompanyFacts(raw), raw.toString('utf8'), raw.toString('hex'));
+    }
   });
 });
