@@ -27,7 +27,8 @@ import { readSubmissions, type SubmissionsRead } from './submissions.ts';
  * change what a few statements serve; 5: derived quarters against reported ones;
  * 6: the balance sheet as the sign witness of working-capital lines, splits shown by the figures;
  * 7: concept moves between lines told as before, like-with-like derivations, the never-negative sign witness;
- * 8: the year-to-date sign witness of quarters). With the catalog's
+ * 8: the year-to-date sign witness of quarters; 9: the change in cash tagged before the exchange-rate
+ * effect, an equity line tagged as total equity, continuity after a correction). With the catalog's
  * fingerprint it is part of every company's skip hash, so a changed rule or catalog re-normalizes
  * stored companies on the next run; a statement whose figures move gets a new version (stored
  * versions are never rewritten).

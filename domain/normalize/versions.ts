@@ -135,8 +135,8 @@ function retaggedFigure(before: StatementFigure, offered: StatementFigure, alter
  * one the previous value under the SCALE_SLIP_PREVIOUS_VALUE_KEPT (SIGN_SLIP_PREVIOUS_VALUE_KEPT) override.
  */
 export function foldPresentation(versions: BuiltVersion[], p: Presentation, filing: FilingInfo, context: Partial<FoldContext> = {}): BuiltVersion | null {
-  const { slips = [], splits = NO_SPLITS, filedOn = NO_DATES, ownDerivations = NO_DERIVATIONS, balanceAt = NO_BALANCES, offeredWith = new Map() } = context;
-  const { quarterOnRecord = NO_FIGURES, yearToDate = NO_FLOWS, restoreYearToDate = NO_RESTORE } = context;
+  const { slips = [], splits = NO_SPLITS, filedOn = NO_DATES, ownDerivations = NO_DERIVATIONS, balanceAt = NOTHING_ON_RECORD, offeredWith = new Map() } = context;
+  const { quarterOnRecord = NOTHING_ON_RECORD, yearToDate = NOTHING_ON_RECORD, restoreYearToDate = NO_RESTORE } = context;
   const latest = versions[versions.length - 1];
   if (!latest) {
     const v: BuiltVersion = {
@@ -335,9 +335,8 @@ export interface FoldContext {
 const NO_SPLITS: readonly StockSplit[] = [];
 const NO_DATES: ReadonlyMap<string, string> = new Map();
 const NO_DERIVATIONS: OwnDerivations = new WeakMap();
-const NO_BALANCES = (): undefined => undefined;
-const NO_FIGURES = (): undefined => undefined;
-const NO_FLOWS = (): undefined => undefined;
+/** the default of every lookup of the fold context (balances, quarters, year-to-dates): nothing on record */
+const NOTHING_ON_RECORD = (): undefined => undefined;
 const NO_RESTORE = (): boolean => false;
 
 /** 1-4 for a quarter, null for a year */
