@@ -16,14 +16,14 @@ import { createHttpServer, type ServiceServer } from './routes/server.ts';
 import { drainServer } from './routes/lifecycle.ts';
 import { postgresBudgets } from './api/budgets.ts';
 import { loadMacro } from './ingest/macro/load-macro.ts';
-import { ALL_TOOLS } from './areas/index.ts';
+import { ALL_TOOLS } from './tools/index.ts';
 import { Authenticator } from './api/auth.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { slotCoverage } from './api/coverage-gate.ts';
 import type { ServerInfo } from './api/jsonrpc.ts';
 import type { Services } from './api/services.ts';
 import type { ToolDefinition } from './api/define-tool.ts';
-import { SERVICE_VERSION } from './areas/system/tools.ts';
+import { SERVICE_VERSION } from './tools/system/tools.ts';
 
 export const SERVER_INFO: ServerInfo = { name: 'fds', title: 'Financial Filings Data Service', version: SERVICE_VERSION };
 

@@ -39,7 +39,7 @@ export interface Services {
   /** validate every handler's output against its schema (tests turn this on) */
   checkOutputs: boolean;
   /**
-   * The registry by definition name, injected at start-up (api/ cannot import areas/), so
+   * The registry by definition name, injected at start-up (api/ cannot import tools/), so
    * ToolContext.invoke can call a definition by name through the seam.
    */
   registry: ReadonlyMap<string, ToolDefinition>;

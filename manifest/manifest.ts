@@ -9,7 +9,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ServerInfo }
  */
 export function buildManifest(tools: readonly ToolDefinition[], info: ServerInfo) {
   return {
-    generated_from: 'areas/index.ts (the registry)',
+    generated_from: 'tools/index.ts (the registry)',
     server: info,
     endpoint: '/mcp',
     transport: 'JSON-RPC 2.0 over HTTP POST; one JSON body per response; no event stream',

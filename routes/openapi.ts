@@ -132,7 +132,7 @@ export function buildOpenApi(tools: readonly ToolDefinition[], info: ServerInfo)
       title: info.title,
       version: info.version,
       description: [
-        'Normalized financial statements from SEC XBRL filings. Generated from the tool registry (areas/index.ts).',
+        'Normalized financial statements from SEC XBRL filings. Generated from the tool registry (tools/index.ts).',
         'Authentication: X-Api-Key header. Every response carries X-Trace-Id and X-Request-ID.',
         `Pagination: page (from 1) and page_size (default ${PAGE_SIZE_DEFAULT}, at most ${PAGE_SIZE_MAX}); envelope { page, page_size, total, items }.`,
         'Decimal values are strings. Dates are YYYY-MM-DD; timestamps ISO 8601 UTC.',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { issueGrant, type GrantRequest } from '../areas/bulk/grant-queries.ts';
+import { issueGrant, type GrantRequest } from '../tools/bulk/grant-queries.ts';
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { DAILY_BYTE_CAP } from '../domain/bulk-budget.ts';

@@ -4,7 +4,7 @@ import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ALL_TOOLS } from '../areas/index.ts';
+import { ALL_TOOLS } from '../tools/index.ts';
 import { JsonRpcDispatcher, MAX_BATCH } from '../api/jsonrpc.ts';
 import { buildSnapshot, SCRATCH } from '../export/build.ts';
 import { SERVER_INFO } from '../service.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ALL_TOOLS } from '../areas/index.ts';
+import { ALL_TOOLS } from '../tools/index.ts';
 import { schemasOf } from '../api/json-schema.ts';
 import { toolName, type ToolDefinition } from '../api/define-tool.ts';
 import { startTestService, type TestService } from './helpers/service.ts';

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { AddressInfo } from 'node:net';
-import { ALL_TOOLS } from '../areas/index.ts';
+import { ALL_TOOLS } from '../tools/index.ts';
 import { defineTool } from '../api/define-tool.ts';
 import { chooseEncoding } from '../routes/encoding.ts';
 import { drainServer } from '../routes/lifecycle.ts';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { z } from 'zod';
 import { createApiKey } from '../db/keys.ts';
-import { ALL_TOOLS } from '../areas/index.ts';
+import { ALL_TOOLS } from '../tools/index.ts';
 import { openApiPath } from '../routes/openapi.ts';
 import { defineTool } from '../api/define-tool.ts';
 import { Cik, IsoDate, PageParams } from '../api/schemas.ts';

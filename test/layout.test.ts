@@ -18,7 +18,7 @@ const SKIP = new Set(['node_modules', '.git', '.data', 'test', 'bench']);
 const FREE = new Set(['test', 'bench', '(root)']);
 
 /**
- * What each room may import besides itself. `areas/*` stands for every area folder. `config` is
+ * What each room may import besides itself. `tools/*` stands for every area folder. `config` is
  * config.ts, the environment read once (it imports nothing of ours); pure domain/ never reads it.
  */
 const RULES: Record<string, readonly string[]> = {
@@ -26,28 +26,28 @@ const RULES: Record<string, readonly string[]> = {
   domain: [],
   db: ['domain', 'config'],
   api: ['domain', 'db', 'config'],
-  'areas/*': ['domain', 'db', 'api'],
+  'tools/*': ['domain', 'db', 'api'],
   // the registry: the one module that lists every area
-  'areas/index.ts': ['areas/*', 'api'],
+  'tools/index.ts': ['tools/*', 'api'],
   ingest: ['domain', 'db', 'config'],
   export: ['domain', 'db', 'config'],
   jobs: ['domain', 'db', 'export', 'ingest', 'config'],
-  routes: ['domain', 'api', 'manifest', 'areas/index.ts', 'config'],
-  manifest: ['domain', 'api', 'areas/index.ts'],
+  routes: ['domain', 'api', 'manifest', 'tools/index.ts', 'config'],
+  manifest: ['domain', 'api', 'tools/index.ts'],
 };
 
-/** The room a repository path belongs to: `areas/<area>` for an area, `areas/index.ts` for the registry, else the top folder. */
+/** The room a repository path belongs to: `tools/<area>` for an area, `tools/index.ts` for the registry, else the top folder. */
 export function roomOf(path: string): string {
   const parts = path.split('/');
   if (path === 'config.ts') return 'config';
   if (parts.length === 1) return '(root)';
-  if (parts[0] === 'areas') return `areas/${parts[1]}`;
+  if (parts[0] === 'tools') return `tools/${parts[1]}`;
   return parts[0]!;
 }
 
 function ruleOf(room: string): readonly string[] | undefined {
-  if (room === 'areas/index.ts') return RULES['areas/index.ts'];
-  if (room.startsWith('areas/')) return RULES['areas/*'];
+  if (room === 'tools/index.ts') return RULES['tools/index.ts'];
+  if (room.startsWith('tools/')) return RULES['tools/*'];
   return RULES[room];
 }
 
@@ -55,7 +55,7 @@ function allowed(from: string, to: string): boolean {
   if (from === to || FREE.has(from)) return true;
   const rule = ruleOf(from);
   if (!rule) return false;
-  return rule.some((r) => r === to || (r === 'areas/*' && to.startsWith('areas/') && to !== 'areas/index.ts'));
+  return rule.some((r) => r === to || (r === 'tools/*' && to.startsWith('tools/') && to !== 'tools/index.ts'));
 }
 
 function sourceFiles(dir = ''): string[] {
@@ -92,7 +92,7 @@ function edges(): Edge[] {
     const src = readFileSync(join(ROOT, file), 'utf8');
     for (const spec of importsOf(src)) {
       const target = relative(ROOT, normalize(join(ROOT, dirname(file), spec))).split('\\').join('/');
-      const room = (p: string) => (p === 'areas/index.ts' ? 'areas/index.ts' : roomOf(p));
+      const room = (p: string) => (p === 'tools/index.ts' ? 'tools/index.ts' : roomOf(p));
       out.push({ file, target, from: room(file), to: room(target) });
     }
   }
@@ -138,7 +138,7 @@ describe('the layout', () => {
 
   it('finds the imports of the repository (the rules are checked against real edges)', () => {
     assert.ok(all.length > 300, `only ${all.length} imports found`);
-    assert.ok(all.some((e) => e.from.startsWith('areas/') && e.to === 'api'));
+    assert.ok(all.some((e) => e.from.startsWith('tools/') && e.to === 'api'));
   });
 
   it('gives every folder a rule: a new top-level folder must be added to RULES in test/layout.test.ts', () => {
@@ -165,8 +165,8 @@ describe('the layout', () => {
   it('detects a cycle and a forbidden import when shown one', () => {
     assert.deepEqual(roomCycles(new Map([['db', new Set(['export'])], ['export', new Set(['db'])]])), [['db', 'export']]);
     assert.deepEqual(roomCycles(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]])), [['a', 'b', 'c']]);
-    assert.equal(allowed('areas/filings', 'areas/statements'), false);
-    assert.equal(allowed('areas/modeling', 'api'), true);
+    assert.equal(allowed('tools/filings', 'tools/statements'), false);
+    assert.equal(allowed('tools/modeling', 'api'), true);
     assert.equal(allowed('domain', 'db'), false);
     assert.equal(allowed('jobs', 'ingest'), true);
     assert.equal(allowed('jobs', 'api'), false);

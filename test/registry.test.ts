@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PLANS } from '../domain/plans.ts';
 import { pathParamNames, Router } from '../routes/router.ts';
-import { ALL_TOOLS } from '../areas/index.ts';
+import { ALL_TOOLS } from '../tools/index.ts';
 import { toolName } from '../api/define-tool.ts';
 import { schemasOf, toolSchemasOf } from '../api/json-schema.ts';
 import { buildOpenApi } from '../routes/openapi.ts';

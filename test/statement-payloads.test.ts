@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { compactJson } from '../api/mcp-envelope.ts';
 import { jsonBytesOf, keptWith, memoOf, prepared } from '../api/prepared-json.ts';
-import { VersionPayloads } from '../areas/statements/version-payloads.ts';
+import { VersionPayloads } from '../tools/statements/version-payloads.ts';
 import { insertNextVersion } from './helpers/next-version.ts';
 import { get, post } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';

@@ -6,7 +6,7 @@ import { createApiKey } from '../../db/keys.ts';
 import { PLANS, type Plan } from '../../domain/plans.ts';
 import { createHttpServer } from '../../routes/server.ts';
 import { SERVER_INFO, startService, type RunningService } from '../../service.ts';
-import { ALL_TOOLS } from '../../areas/index.ts';
+import { ALL_TOOLS } from '../../tools/index.ts';
 import type { ToolDefinition } from '../../api/define-tool.ts';
 import type { Services } from '../../api/services.ts';
 import { createTestDatabase } from './database.ts';

@@ -1,4 +1,4 @@
-import { ALL_TOOLS } from '../../areas/index.ts';
+import { ALL_TOOLS } from '../../tools/index.ts';
 import { toolName } from '../../api/define-tool.ts';
 
 /**
