@@ -66,6 +66,10 @@ export async function startStdioService(
   }
 
   const loading = startLoading(core, settings, log, { devKeys: false });
+  // A loaded database is ready within a second (key check, macro refresh): the first call of a
+  // one-shot client should get data, not "retry shortly". A first load takes minutes: the protocol
+  // is served at once and tool calls answer SERVICE_UNAVAILABLE until it is done.
+  await settledOrLoading(loading.ready, () => services.status.phase === 'loading', STARTUP_WAIT_MS);
   const rpc = new JsonRpcDispatcher(services, ALL_TOOLS, SERVER_INFO, {}, 'The API key is the one this stdio process was started with (FDS_API_KEY).');
   const server = serveStdio(rpc, {
     input: io.input,
@@ -83,6 +87,20 @@ export async function startStdioService(
     await closeCore();
   });
   return { done, stop: () => server.stop() };
+}
+
+/** How long start-up may hold the protocol back for a database that needs no load (a slow macro source). */
+const STARTUP_WAIT_MS = 5_000;
+
+async function settledOrLoading(ready: Promise<void>, loadingStarted: () => boolean, maxMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const poll = new Promise<void>((resolve) => {
+    const started = Date.now();
+    const tick = () => (loadingStarted() || Date.now() - started >= maxMs ? resolve() : (timer = setTimeout(tick, 25)));
+    tick();
+  });
+  await Promise.race([ready.catch(() => {}), poll]);
+  clearTimeout(timer);
 }
 
 /**
