@@ -1,7 +1,7 @@
 import { toolPageSize, toolSchemasOf } from './json-schema.ts';
 import type { ToolDefinition } from './define-tool.ts';
 import { toolName } from './define-tool.ts';
-import { toolFailure, toolSuccess } from './mcp-envelope.ts';
+import { toolFailure, toolSuccess, type ToolResult } from './mcp-envelope.ts';
 import {
   classifyRequest,
   claimsStatelessRevision,
@@ -231,7 +231,7 @@ export class JsonRpcDispatcher {
 
   /** A 2026-07-28 request, already checked against its revision's rules: results carry resultType and serverInfo. */
   private async statelessMessage(id: Id, method: string, params: Record<string, unknown>, meta: RpcCallMeta): Promise<{ status: number; body: RpcResponse }> {
-    const complete = (result: Record<string, unknown>) => ({
+    const complete = (result: object) => ({
       status: 200,
       body: { jsonrpc: '2.0' as const, id, result: { resultType: 'complete', ...result, _meta: this.resultMeta } },
     });
@@ -249,7 +249,7 @@ export class JsonRpcDispatcher {
         return complete({ tools: this.listing, ttlMs: LISTING_TTL_MS, cacheScope: 'public' });
       case 'tools/call': {
         const answer = await this.callTool(id, params, meta, 'stateless');
-        return 'error' in answer ? { status: 200, body: answer } : complete(answer.result as unknown as Record<string, unknown>);
+        return 'error' in answer ? { status: 200, body: answer } : complete(answer.result);
       }
       default: {
         const r = statelessMethodNotFound(method);
@@ -284,7 +284,7 @@ export class JsonRpcDispatcher {
    * VALIDATION_ERROR the HTTP route answers), as that revision asks, after the key, budget and plan
    * checks the HTTP route runs first.
    */
-  private async callTool(id: Id, params: Record<string, unknown>, meta: RpcCallMeta, era: 'handshake' | 'stateless'): Promise<RpcResponse> {
+  private async callTool(id: Id, params: Record<string, unknown>, meta: RpcCallMeta, era: 'handshake' | 'stateless'): Promise<RpcError | { jsonrpc: '2.0'; id: Id; result: ToolResult }> {
     const name = params.name;
     if (typeof name !== 'string') return rpcError(id, RPC.INVALID_PARAMS, 'Invalid params: "name" must be a string');
     const def = this.byName.get(name);
