@@ -75,8 +75,9 @@ async function main(argv: string[]): Promise<number> {
       // the assistant starts us from wherever it likes: relative settings (DATA_DIR, SEC_SOURCE,
       // MACRO_SOURCE) mean what they mean for `npm start` in this checkout
       process.chdir(REPO_ROOT);
-      const { claimStdout, startStdioService, StartRefused } = await import('./stdio-service.ts');
-      const output = claimStdout();
+      // stdout is the protocol's before anything else loads (a module could print as it loads)
+      const output = (await import('./api/stdio.ts')).claimStdout();
+      const { startStdioService, StartRefused } = await import('./stdio-service.ts');
       try {
         const svc = await startStdioService(loadConfig(), { apiKey: process.env.FDS_API_KEY, input: process.stdin, output, log });
         process.once('SIGINT', () => svc.stop());

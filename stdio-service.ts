@@ -1,4 +1,4 @@
-import { Writable, type Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { Config } from './config.ts';
 import { looksLikeApiKey } from './domain/api-key.ts';
 import { PLAN_LABELS } from './domain/plans.ts';
@@ -101,21 +101,4 @@ async function settledOrLoading(ready: Promise<void>, loadingStarted: () => bool
   });
   await Promise.race([ready.catch(() => {}), poll]);
   clearTimeout(timer);
-}
-
-/**
- * Keeps stdout for the protocol: returns a writable over the real stdout, and sends everything
- * else that writes to process.stdout (console.log, a library's banner) to stderr from here on.
- */
-export function claimStdout(): Writable {
-  const stdout = process.stdout;
-  const write = stdout.write.bind(stdout);
-  const protocol = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      write(chunk, (err) => callback(err ?? null));
-    },
-  });
-  stdout.on('error', (err) => protocol.destroy(err));
-  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
-  return protocol;
 }

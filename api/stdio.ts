@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Readable, Writable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import { MAX_MESSAGE_BYTES, oversizedMessageError, RPC, truncatedMessageError, type JsonRpcDispatcher, type RpcCallMeta, type RpcResponse } from './jsonrpc.ts';
 import { jsonBytesOf } from './prepared-json.ts';
 
@@ -153,6 +153,25 @@ export function serveStdio(rpc: JsonRpcDispatcher, o: StdioOptions): StdioServer
   o.input.resume();
 
   return { done, stop: endInput };
+}
+
+/**
+ * Keeps stdout for the protocol: returns a writable over the real stdout, and sends everything
+ * else that writes to process.stdout (console.log, a library's banner) to stderr from here on.
+ */
+export function claimStdout(): Writable {
+  const stdout = process.stdout;
+  const write = stdout.write.bind(stdout);
+  const protocol = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      write(chunk, (err) => callback(err ?? null));
+    },
+  });
+  stdout.on('error', (err) => protocol.destroy(err));
+  const toStderr: typeof process.stdout.write = (chunk: string | Uint8Array, encodingOrDone?: BufferEncoding | ((err?: Error | null) => void), done?: (err?: Error | null) => void) =>
+    typeof encodingOrDone === 'function' ? process.stderr.write(chunk, encodingOrDone) : process.stderr.write(chunk, encodingOrDone, done);
+  process.stdout.write = toStderr;
+  return protocol;
 }
 
 function newId(): string {

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -184,6 +187,25 @@ describe('the stdio tool server on its raw pipe', () => {
     assert.deepEqual(messages[2]!.error!.data, oversized.body.error.data);
     assert.equal(messages[4]!.error!.code, -32700);
     assert.match(messages[4]!.error!.message, /newline/);
+  });
+
+  it('once stdout is claimed, console output and direct writes to process.stdout go to stderr; only the protocol writes to stdout', async () => {
+    const script = [
+      `import { claimStdout } from ${JSON.stringify(new URL('../api/stdio.ts', import.meta.url).href)};`,
+      'const protocol = claimStdout();',
+      "console.log('a library says hello'); console.info('info'); console.warn('warn');",
+      "process.stdout.write('written to process.stdout\\n');",
+      'protocol.write(\'{"jsonrpc":"2.0","id":1,"result":{}}\\n\');',
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: fileURLToPath(new URL('..', import.meta.url)) });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
+    child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
+    const [code] = (await once(child, 'close')) as [number];
+    assert.equal(code, 0, err);
+    assert.equal(out, '{"jsonrpc":"2.0","id":1,"result":{}}\n');
+    for (const noise of ['a library says hello', 'info', 'warn', 'written to process.stdout']) assert.ok(err.includes(noise), noise);
   });
 
   it('exits 0 on SIGTERM after answering what it had read', async () => {
