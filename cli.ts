@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { createApiKey } from './db/keys.ts';
@@ -18,6 +19,9 @@ const USAGE = `Usage: npm run fds -- <command> [options]
 
 Commands:
   serve                                   migrate, load data when the database is empty, serve on PORT (default 8080)
+  mcp                                     the tool server over stdio (MCP's stdio transport) for a local assistant,
+                                          as the key in FDS_API_KEY; newline-delimited JSON-RPC on stdin/stdout,
+                                          logs on stderr; settings are read relative to this checkout
   migrate                                 apply pending database migrations
   worker                                  run only a job-queue worker (snapshot builds, the daily export), no HTTP;
                                           it shares the queue with every other instance on the same database
@@ -39,6 +43,9 @@ Commands:
 Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see README).`;
 
 const log = (m: string) => console.error(m);
+
+/** The checkout this file is in. */
+const REPO_ROOT = path.dirname(fileURLToPath(import.meta.url));
 
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
@@ -63,6 +70,27 @@ async function main(argv: string[]): Promise<number> {
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
       return new Promise(() => {}); // serve until signalled
+    }
+    case 'mcp': {
+      // the assistant starts us from wherever it likes: relative settings (DATA_DIR, SEC_SOURCE,
+      // MACRO_SOURCE) mean what they mean for `npm start` in this checkout
+      process.chdir(REPO_ROOT);
+      // stdout is the protocol's before anything else loads (a module could print as it loads)
+      const output = (await import('./api/stdio.ts')).claimStdout();
+      const { startStdioService, StartRefused } = await import('./stdio-service.ts');
+      try {
+        const svc = await startStdioService(loadConfig(), { apiKey: process.env.FDS_API_KEY, input: process.stdin, output, log });
+        process.once('SIGINT', () => svc.stop());
+        process.once('SIGTERM', () => svc.stop());
+        await svc.done;
+        return 0;
+      } catch (err) {
+        if (err instanceof StartRefused) {
+          log(err.message);
+          return err.exitCode;
+        }
+        throw err;
+      }
     }
     case 'worker': {
       const [{ installQueue, startJobWorker }, { openBlobStore }] = await Promise.all([import('./jobs/runner.ts'), import('./export/stores.ts')]);

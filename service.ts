@@ -54,9 +54,10 @@ export interface StartOptions {
   logger?: Logger;
 }
 
-/** The structured JSON log: one object per line on stdout, at LOG_LEVEL. */
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, base: { service: 'fds' } });
+/** The structured JSON log: one object per line at LOG_LEVEL, on stdout (fd 1) unless `fd` says otherwise (stdio mode: 2). */
+export function createLogger(config: Config, fd = 1): Logger {
+  const options = { level: config.logLevel, base: { service: 'fds' } };
+  return fd === 1 ? pino(options) : pino(options, pino.destination(fd));
 }
 
 export function buildServices(
@@ -99,47 +100,64 @@ async function loadMacroSeries(services: Services, log: (m: string) => void): Pr
   }
 }
 
+/** What every serving process opens before it answers anything: the database, migrated and with the queue's schema, the bulk store and the services. */
+export interface ServiceCore {
+  services: Services;
+  database: Database;
+  bulkStore: BlobStore;
+}
+
 /**
- * Start-up: database (embedded unless DATABASE_URL), migrations, the HTTP server (listening at once
- * so health probes answer), then loading when the database is empty, then development keys.
- * Data routes answer 503 until loading is done; readiness says "loading" meanwhile.
+ * Database (embedded unless DATABASE_URL or an open one in `options`), migrations, the job queue's
+ * schema, the bulk store (`baseUrl` signs its download links), the services and their change feed.
  */
-export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
+export async function openServiceCore(config: Config, options: StartOptions, baseUrl: () => string): Promise<ServiceCore> {
   const log = options.log ?? ((m: string) => console.log(m));
   const database = options.database ?? (await openDatabase(config, log));
-  const { applied } = await migrate(database.sql);
-  if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
-  // every instance can enqueue (snapshot builds), so the queue's schema is installed even with JOBS=off
-  await installQueue(database.url, log);
-
-  let port = 0;
-  const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const bulkStore = await openBlobStore(config, () => config.publicBaseUrl ?? `http://${localHost}:${port}`);
-  const services = buildServices(config, database, bulkStore, options.now, ALL_TOOLS, options.logger);
-  // read caches stay off (every read goes to PostgreSQL) unless this instance hears every change
-  if (config.readCache) await services.changes.start().catch((err) => log(`change notifications unavailable, reads go uncached: ${(err as Error).message}`));
-  const server = createHttpServer(services, ALL_TOOLS, SERVER_INFO);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
-      const where = `${config.host}:${config.port}`;
-      if (err.code === 'EADDRINUSE') reject(new Error(`port ${config.port} is in use (${where}): stop what holds it or set PORT to a free port`));
-      else if (err.code === 'EACCES') reject(new Error(`not allowed to listen on ${where}: use a PORT above 1023 or run with the right to bind it`));
-      else reject(err);
-    });
-    server.listen(config.port, config.host, () => resolve());
-  }).catch(async (err) => {
+  try {
+    const { applied } = await migrate(database.sql);
+    if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
+    // every instance can enqueue (snapshot builds), so the queue's schema is installed even with JOBS=off
+    await installQueue(database.url, log);
+    const bulkStore = await openBlobStore(config, baseUrl);
+    const services = buildServices(config, database, bulkStore, options.now, ALL_TOOLS, options.logger);
+    // read caches stay off (every read goes to PostgreSQL) unless this instance hears every change
+    if (config.readCache) await services.changes.start().catch((err) => log(`change notifications unavailable, reads go uncached: ${(err as Error).message}`));
+    return { services, database, bulkStore };
+  } catch (err) {
     if (!options.database) await database.close();
     throw err;
-  });
-  port = (server.address() as AddressInfo).port;
-  log(`listening on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port} (reference at /docs)`);
+  }
+}
 
+export interface Loading {
+  /** resolves once start-up loading is done and the service reports ready */
+  ready: Promise<void>;
+  devKeys: IssuedKey[];
+  jobs(): JobWorker | null;
+  /**
+   * No job worker starts from here on; the running one stops taking jobs (running ones finish).
+   * With `abandonLoading`, a load still in progress is not waited for (its database is about to
+   * close under it; the next start resumes it).
+   */
+  stop(options?: { abandonLoading?: boolean }): Promise<void>;
+}
+
+/**
+ * In the background: development keys (when `devKeys`), company identity and the company facts
+ * when the database holds none, macro series, then ready and this instance's job worker. Data
+ * calls answer SERVICE_UNAVAILABLE (retryable) until then.
+ */
+export function startLoading(core: ServiceCore, config: Config, log: (m: string) => void, options: { devKeys: boolean }): Loading {
+  const { services, database, bulkStore } = core;
   const devKeys: IssuedKey[] = [];
   let jobs: JobWorker | null = null;
   let closing = false;
+  let abandoned = false;
+  let settled = false;
   const ready = (async () => {
     // keys first, so the ingestion status can be read with one while loading runs
-    if (config.devKeys && (await countKeys(database.sql, 'dev')) === 0) {
+    if (options.devKeys && (await countKeys(database.sql, 'dev')) === 0) {
       for (const plan of PLANS) devKeys.push(await createApiKey(database.sql, 'dev', plan, `development key (${plan})`));
       log('development API keys for org "dev" (shown once, stored hashed):');
       for (const k of devKeys) log(`  ${k.plan.padEnd(10)} ${k.key}`);
@@ -191,25 +209,69 @@ export async function startService(config: Config, options: StartOptions = {}): 
         log,
       });
     }
-  })();
+  })().finally(() => (settled = true));
   ready.catch((err) => {
+    if (abandoned) return; // a load cut short by its database closing is not a start-up failure
     services.status.progress = `start-up failed: ${(err as Error).message}`;
     log(`start-up failed: ${(err as Error).message ?? err}`);
     services.logger.error({ err }, 'start-up failed');
   });
+  return {
+    ready,
+    devKeys,
+    jobs: () => jobs,
+    stop: async (o = {}) => {
+      closing = true;
+      if (o.abandonLoading && !settled) {
+        abandoned = true;
+        return;
+      }
+      await ready.catch(() => {});
+      await jobs?.stop();
+    },
+  };
+}
 
+/**
+ * Start-up: database (embedded unless DATABASE_URL), migrations, the HTTP server (listening at once
+ * so health probes answer), then loading when the database is empty, then development keys.
+ * Data routes answer 503 until loading is done; readiness says "loading" meanwhile.
+ */
+export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
+  const log = options.log ?? ((m: string) => console.log(m));
+  let port = 0;
+  const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const core = await openServiceCore(config, options, () => config.publicBaseUrl ?? `http://${localHost}:${port}`);
+  const { services, database } = core;
+  const server = createHttpServer(services, ALL_TOOLS, SERVER_INFO);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const where = `${config.host}:${config.port}`;
+      if (err.code === 'EADDRINUSE') reject(new Error(`port ${config.port} is in use (${where}): stop what holds it or set PORT to a free port`));
+      else if (err.code === 'EACCES') reject(new Error(`not allowed to listen on ${where}: use a PORT above 1023 or run with the right to bind it`));
+      else reject(err);
+    });
+    server.listen(config.port, config.host, () => resolve());
+  }).catch(async (err) => {
+    await services.changes.stop();
+    if (!options.database) await database.close();
+    throw err;
+  });
+  port = (server.address() as AddressInfo).port;
+  log(`listening on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port} (reference at /docs)`);
+
+  const loading = startLoading(core, config, log, { devKeys: config.devKeys });
   return {
     services,
     server,
     port,
     database,
-    ready,
-    devKeys,
-    jobs: () => jobs,
+    ready: loading.ready,
+    devKeys: loading.devKeys,
+    jobs: loading.jobs,
     close: async (o = {}) => {
-      closing = true;
       // the job worker stops taking jobs at once (running ones finish) while HTTP drains
-      const jobsStopped = ready.catch(() => {}).then(() => jobs?.stop());
+      const jobsStopped = loading.stop();
       const drained = await drainServer(server, services.status, {
         delayMs: o.delayMs ?? config.shutdownDelayMs,
         timeoutMs: o.timeoutMs ?? config.shutdownTimeoutMs,

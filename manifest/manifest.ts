@@ -2,6 +2,7 @@ import { FREE_COVERAGE, PLANS, RATE_LIMITS } from '../domain/plans.ts';
 import { toolName, type ToolDefinition } from '../api/define-tool.ts';
 import { toolSchemasOf } from '../api/json-schema.ts';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type ServerInfo } from '../api/jsonrpc.ts';
+import { STATELESS_PROTOCOL_VERSIONS } from '../api/mcp-revisions.ts';
 
 /**
  * The tool-server manifest (GET /mcp/manifest, no key): generated from the registry, never edited
@@ -12,10 +13,12 @@ export function buildManifest(tools: readonly ToolDefinition[], info: ServerInfo
     generated_from: 'tools/index.ts (the registry)',
     server: info,
     endpoint: '/mcp',
-    transport: 'JSON-RPC 2.0 over HTTP POST; one JSON body per response; no event stream',
+    transport: 'JSON-RPC 2.0 over HTTP POST (one JSON body per response; no event stream), or over stdio from a checkout (npx fds mcp, the key in FDS_API_KEY)',
     protocol_versions: SUPPORTED_PROTOCOL_VERSIONS,
     default_protocol_version: LATEST_PROTOCOL_VERSION,
-    authentication: { header: 'X-Api-Key', not_required_for: ['initialize', 'ping', 'tools/list', 'GET /mcp/manifest'] },
+    /** served without initialize: every request carries its version and client capabilities in params._meta */
+    stateless_protocol_versions: STATELESS_PROTOCOL_VERSIONS,
+    authentication: { header: 'X-Api-Key', not_required_for: ['initialize', 'ping', 'server/discover', 'tools/list', 'GET /mcp/manifest'] },
     plans: PLANS,
     tools: tools
       .filter((t) => t.tool)

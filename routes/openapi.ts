@@ -116,11 +116,20 @@ export function buildOpenApi(tools: readonly ToolDefinition[], info: ServerInfo)
       operationId: 'mcp',
       summary: 'Tool server (JSON-RPC 2.0)',
       description:
-        'Methods initialize, ping, tools/list (no key) and tools/call (X-Api-Key). Notifications are answered 202 with no body; JSON-RPC errors come with HTTP 200; bodies over 1 MiB get 413.',
+        'MCP over Streamable HTTP, two eras on one endpoint. Handshake revisions (2025-06-18, 2025-03-26, 2024-11-05): methods initialize, ping, tools/list (no key) and tools/call (X-Api-Key); JSON-RPC errors come with HTTP 200. ' +
+        'Stateless 2026-07-28 (params._meta carries io.modelcontextprotocol/protocolVersion and clientCapabilities; headers MCP-Protocol-Version, Mcp-Method and, on tools/call, Mcp-Name mirror the body): server/discover, tools/list, tools/call; ' +
+        'a bad _meta is -32602, an unsupported version -32022, headers that contradict the body -32020, each with HTTP 400; a method it does not define -32601 with 404. ' +
+        'Notifications are answered 202 with no body; bodies over 1 MiB get 413.',
       tags: ['mcp'],
       security: [],
       requestBody: { required: true, content: { 'application/json': { schema: { type: ['object', 'array'] } } } },
-      responses: { '200': { description: 'JSON-RPC response or batch' }, '202': { description: 'notifications only' }, '413': { description: 'body over 1 MiB' } },
+      responses: {
+        '200': { description: 'JSON-RPC response or batch' },
+        '202': { description: 'notifications only' },
+        '400': { description: '2026-07-28 request refused by its revision (-32602, -32022, -32020; a batch holding one: -32600)' },
+        '404': { description: '2026-07-28 request for a method it does not define (-32601)' },
+        '413': { description: 'body over 1 MiB' },
+      },
     },
   };
   paths['/mcp/manifest'] = {

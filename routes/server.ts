@@ -5,7 +5,7 @@ import { ServiceError } from '../domain/service-error.ts';
 import { DOWNLOAD_PREFIX } from '../domain/bulk/blob-store.ts';
 import { buildManifest } from '../manifest/manifest.ts';
 import type { ToolDefinition } from '../api/define-tool.ts';
-import { JsonRpcDispatcher, RPC, type ServerInfo } from '../api/jsonrpc.ts';
+import { JsonRpcDispatcher, oversizedMessageError, RPC, type ServerInfo } from '../api/jsonrpc.ts';
 import { runTool } from '../api/seam.ts';
 import type { Services } from '../api/services.ts';
 import { applyCors, corsAllows } from './cors.ts';
@@ -161,7 +161,7 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
     const body = await readBody(req);
     if (!body.ok) {
       drainRefusedBody(req);
-      return sendJson(res, 413, { jsonrpc: '2.0', id: null, error: { code: RPC.INVALID_REQUEST, message: 'Request body exceeds 1 MiB' } });
+      return sendJson(res, 413, oversizedMessageError('Request body'));
     }
     // as on the HTTP API's POST routes (and MCP's Streamable HTTP transport): a body that does not
     // say it is JSON is not read as JSON-RPC (a form post, text/plain) but refused as what it is
@@ -176,6 +176,8 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
       apiKey: header(req, 'x-api-key'),
       traceId,
       requestId,
+      // 2026-07-28 requests are checked against the headers that mirror their body
+      headers: { protocolVersion: header(req, 'mcp-protocol-version'), method: header(req, 'mcp-method'), name: header(req, 'mcp-name') },
       onToolCall: (tool, outcome) => {
         record.tools.push(tool);
         if (outcome.caller) Object.assign(record, outcome.caller);
@@ -188,7 +190,7 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
       res.end();
       return;
     }
-    return sendJson(res, 200, reply.body);
+    return sendJson(res, reply.status, reply.body);
   }
 
   const server = createServer(serverOptions(), (req, res) => {
