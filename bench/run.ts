@@ -1,8 +1,17 @@
 /**
  * `npm run bench [-- <suite> [args...]]`: runs one benchmark suite (default: http). Each suite is a
  * file under bench/suites/ exporting `run(args)`; add one by adding it to SUITES.
+ * `npm run bench -- --docs [suite ...]`: runs the named suites (default: every suite of the table)
+ * one after another, prints the performance table and rewrites those suites' rows of it in
+ * docs/performance.md (bench/lib/perf-table.ts).
  */
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { isShuttingDown, markShuttingDown, runCleanups } from './lib/cleanup.ts';
+import { BENCH_DIR, REPO_ROOT } from './lib/paths.ts';
+import { BLOCK, refreshDocument, rowsOf, TABLE_SUITES, type PerfRow } from './lib/perf-table.ts';
+import { readBlock } from '../manifest/doc-blocks.ts';
 import type { SuiteModule } from './lib/suite.ts';
 
 const SUITES: Record<string, { description: string; load: () => Promise<SuiteModule> }> = {
@@ -60,10 +69,56 @@ async function onSignal(signal: NodeJS.Signals): Promise<void> {
 process.on('SIGINT', (s) => void onSignal(s));
 process.on('SIGTERM', (s) => void onSignal(s));
 
+const PERFORMANCE_DOC = path.join(REPO_ROOT, 'docs/performance.md');
+
+/** The results file a suite wrote since `since` (each suite writes .bench/<suite>-<time>.json). */
+function resultsSince(suite: string, since: number): unknown {
+  const files = readdirSync(BENCH_DIR)
+    .filter((f) => f.startsWith(`${suite}-`) && f.endsWith('.json'))
+    .map((f) => path.join(BENCH_DIR, f))
+    .filter((f) => statSync(f).mtimeMs >= since)
+    .sort();
+  const last = files.at(-1);
+  if (!last) throw new Error(`suite "${suite}" wrote no results file under .bench/`);
+  return JSON.parse(readFileSync(last, 'utf8'));
+}
+
+/** `--docs`: run each suite, then print the table and rewrite those suites' rows in docs/performance.md. */
+async function runForDocs(names: string[]): Promise<number> {
+  const suites = names.length > 0 ? names : TABLE_SUITES;
+  const unknown = suites.filter((n) => !SUITES[n] || !TABLE_SUITES.includes(n));
+  if (unknown.length > 0) {
+    console.error(`--docs takes suites of the performance table (${TABLE_SUITES.join(', ')}); not: ${unknown.join(', ')}`);
+    return 2;
+  }
+  const done: string[] = [];
+  const failed: string[] = [];
+  for (const name of suites) {
+    const since = Date.now() - 1000;
+    const run = { date: new Date().toISOString().slice(0, 10), cpus: os.cpus().length, load1: os.loadavg()[0]! };
+    console.log(`\n=== ${name} (load average ${run.load1.toFixed(1)})`);
+    const code = await (await SUITES[name]!.load()).run([]);
+    await runCleanups();
+    if (code !== 0) {
+      failed.push(name);
+      console.log(`suite "${name}" exited ${code}: its rows of the table are left as they were`);
+      continue;
+    }
+    // written after each suite, so a later suite's failure keeps what the earlier ones measured
+    const rows: PerfRow[] = rowsOf(name, resultsSince(name, since), run);
+    writeFileSync(PERFORMANCE_DOC, refreshDocument(readFileSync(PERFORMANCE_DOC, 'utf8'), rows));
+    done.push(name);
+  }
+  console.log(`\n${readBlock(readFileSync(PERFORMANCE_DOC, 'utf8'), BLOCK)}\n`);
+  console.log(`docs/performance.md: rows of ${done.join(', ') || 'no suite'} rewritten${failed.length ? `; ${failed.join(', ')} failed` : ''}`);
+  return failed.length > 0 ? 1 : 0;
+}
+
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === '--docs') return runForDocs(argv.slice(1));
   const [name = DEFAULT_SUITE, ...rest] = argv;
   if (name === 'help' || name === '--help' || name === '-h') {
-    console.log(`Usage: npm run bench [-- <suite>]\n\nSuites:\n${listSuites()}`);
+    console.log(`Usage: npm run bench [-- <suite>]\n       npm run bench -- --docs [suite ...]   (run, then refresh the table of docs/performance.md)\n\nSuites:\n${listSuites()}`);
     return 0;
   }
   const suite = SUITES[name];

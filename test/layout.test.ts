@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The import rules of ARCHITECTURE.md, enforced on every .ts file of the repository: each folder
+ * The import rules of docs/architecture.md, enforced on every .ts file of the repository: each folder
  * ("room") may import only the rooms its rule names, an area never imports another area, and no
  * two rooms import each other (directly or round a longer cycle). A new area folder gets the area
  * rule by itself; a new top-level folder fails here until it is given a rule.
