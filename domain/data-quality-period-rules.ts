@@ -3,7 +3,7 @@
  * filed: scale breaks against the prior period, quarters larger than their year.
  */
 import { canonicalMetric } from './catalog/index.ts';
-import { NON_NEGATIVE_METRICS } from './catalog/traits.ts';
+import { NON_NEGATIVE_METRICS, SCALE_CHECKED_METRICS } from './catalog/traits.ts';
 import { dec, equalAtReportedPrecision, leadingPlace, wireDecimal } from './decimal.ts';
 import { SCALE_BREAK_SLACK, SCALE_FACTORS, type QualityFinding, type QualityVersion } from './data-quality-rules.ts';
 import { finding, label, point, readable, tierOf } from './data-quality-findings.ts';
@@ -52,21 +52,6 @@ function priorPeriods(type: string, year: number, period: string): [number, stri
     default: return [];
   }
 }
-
-/**
- * Metrics steady enough from one period to the next that a 1,000x move means a scale error: top
- * lines, operating costs, statement totals, working-capital balances, fixed assets and share
- * counts. Lumpy flows and balances (debt raised or repaid, investments bought or sold, buybacks,
- * cash, goodwill after an acquisition) legitimately move by such factors and are left out.
- */
-export const SCALE_CHECKED_METRICS: ReadonlySet<string> = new Set([
-  'REVENUE', 'COST_OF_REVENUE', 'RESEARCH_AND_DEVELOPMENT', 'SELLING_GENERAL_AND_ADMINISTRATIVE', 'SELLING_AND_MARKETING',
-  'GENERAL_AND_ADMINISTRATIVE', 'OPERATING_EXPENSES', 'COSTS_AND_EXPENSES', 'WEIGHTED_AVERAGE_SHARES_BASIC',
-  'WEIGHTED_AVERAGE_SHARES_DILUTED', 'TOTAL_ASSETS', 'TOTAL_CURRENT_ASSETS', 'TOTAL_CURRENT_LIABILITIES', 'TOTAL_LIABILITIES',
-  'LIABILITIES_AND_EQUITY', 'ACCOUNTS_RECEIVABLE', 'INVENTORY', 'ACCOUNTS_PAYABLE', 'PROPERTY_PLANT_EQUIPMENT_GROSS',
-  'PROPERTY_PLANT_EQUIPMENT_NET', 'ACCUMULATED_DEPRECIATION', 'SHARES_OUTSTANDING', 'SHARES_ISSUED',
-  'DEPRECIATION_AND_AMORTIZATION', 'DEPRECIATION',
-]);
 
 /** SCALE_BREAK_SLACK parsed once (decimal.js values are immutable) */
 const BREAK_SLACK = dec(SCALE_BREAK_SLACK);

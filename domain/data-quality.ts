@@ -31,7 +31,6 @@ import { identityFailures, missingCore, negativeValues } from './data-quality-ve
 
 export * from './data-quality-rules.ts';
 export { readable } from './data-quality-findings.ts';
-export { SCALE_CHECKED_METRICS } from './data-quality-period-rules.ts';
 
 const RULE_ORDER = new Map(DQ_RULE_CODES.map((c, i) => [c, i]));
 

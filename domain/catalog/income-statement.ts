@@ -13,20 +13,21 @@ export const INCOME_STATEMENT_METRICS: CanonicalMetric[] = [
   incomeMetric({
     metric: 'REVENUE', display_name: 'Revenue', category: 'REVENUE',
     // banks and insurers report no revenue total, so its absence is less telling than net income's
-    traits: { non_negative: true, headline: true, quality_required: 'MEDIUM', coverage_core: true, trust_requirement: 'REVENUE' },
+    traits: { non_negative: true, headline: true, quality_required: 'MEDIUM', coverage_core: true, trust_requirement: 'REVENUE', scale_checked: true, ttm: { as: 'flow', place: 1 }, valuation_input: 1 },
     concepts: [usgaap('Revenues'), usgaap('RevenueFromContractWithCustomerExcludingAssessedTax'), usgaap('RevenueFromContractWithCustomerIncludingAssessedTax'), usgaap('SalesRevenueNet'), usgaap('SalesRevenueGoodsNet'), ifrs('Revenue')],
     sign_convention: 'positive, as tagged',
     source_notes: 'Total revenue: us-gaap Revenues first, then the ASC 606 contract-revenue tags (excluding, then including, assessed tax), then the pre-2018 SalesRevenueNet; SalesRevenueGoodsNet is used only by filers that tagged nothing broader (net sales of goods-only companies); IFRS Revenue last.',
   }),
   incomeMetric({
     metric: 'COST_OF_REVENUE', display_name: 'Cost of revenue', category: 'EXPENSES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true, ttm: { as: 'flow', place: 2 } },
     concepts: [usgaap('CostOfRevenue'), usgaap('CostOfGoodsAndServicesSold'), usgaap('CostOfGoodsSold'), usgaap('CostOfServices'), ifrs('CostOfSales')],
     sign_convention: EXPENSE_POSITIVE,
     source_notes: 'CostOfRevenue, then CostOfGoodsAndServicesSold, CostOfGoodsSold, CostOfServices (IFRS CostOfSales); a positive expense. Depreciation a filer shows outside cost of sales is not added back in.',
   }),
   incomeMetric({
     metric: 'GROSS_PROFIT', display_name: 'Gross profit', category: 'PROFITABILITY',
+    traits: { ttm: { as: 'flow', place: 3 }, valuation_input: 2 },
     concepts: [usgaap('GrossProfit'), ifrs('GrossProfit')],
     sign_convention: 'positive profit, negative loss',
     source_notes: 'GrossProfit as tagged; filers that do not present a gross-profit line (retailers, service companies) have none, and it is not computed here.',
@@ -34,42 +35,42 @@ export const INCOME_STATEMENT_METRICS: CanonicalMetric[] = [
   // ---- operating expenses
   incomeMetric({
     metric: 'RESEARCH_AND_DEVELOPMENT', display_name: 'Research and development', category: 'EXPENSES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('ResearchAndDevelopmentExpense'), ifrs('ResearchAndDevelopmentExpense')],
     sign_convention: EXPENSE_POSITIVE,
     source_notes: 'ResearchAndDevelopmentExpense (IFRS ResearchAndDevelopmentExpense); a positive expense. Acquired in-process R&D written off separately is not included.',
   }),
   incomeMetric({
     metric: 'SELLING_GENERAL_AND_ADMINISTRATIVE', display_name: 'Selling, general and administrative', category: 'EXPENSES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('SellingGeneralAndAdministrativeExpense'), ifrs('SellingGeneralAndAdministrativeExpense')],
     sign_convention: EXPENSE_POSITIVE,
     source_notes: 'SellingGeneralAndAdministrativeExpense only; filers that present selling/marketing and G&A as separate lines have those two metrics instead, and their sum is not substituted here.',
   }),
   incomeMetric({
     metric: 'SELLING_AND_MARKETING', display_name: 'Selling and marketing', category: 'EXPENSES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('SellingAndMarketingExpense'), ifrs('SalesAndMarketingExpense')],
     sign_convention: EXPENSE_POSITIVE,
     source_notes: 'SellingAndMarketingExpense (IFRS SalesAndMarketingExpense), for filers that split SG&A; a positive expense.',
   }),
   incomeMetric({
     metric: 'GENERAL_AND_ADMINISTRATIVE', display_name: 'General and administrative', category: 'EXPENSES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('GeneralAndAdministrativeExpense'), ifrs('GeneralAndAdministrativeExpense')],
     sign_convention: EXPENSE_POSITIVE,
     source_notes: 'GeneralAndAdministrativeExpense (IFRS GeneralAndAdministrativeExpense), for filers that split SG&A; a positive expense.',
   }),
   incomeMetric({
     metric: 'OPERATING_EXPENSES', display_name: 'Operating expenses', category: 'EXPENSES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('OperatingExpenses'), ifrs('OperatingExpenseExcludingCostOfSales')],
     sign_convention: EXPENSE_POSITIVE,
     source_notes: 'Total operating expenses excluding cost of revenue: us-gaap OperatingExpenses (IFRS OperatingExpenseExcludingCostOfSales). CostsAndExpenses includes cost of revenue and is a different total (COSTS_AND_EXPENSES); a single expense line never stands in for this total.',
   }),
   incomeMetric({
     metric: 'COSTS_AND_EXPENSES', display_name: 'Total costs and expenses', category: 'EXPENSES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('CostsAndExpenses'), usgaap('OperatingCostsAndExpenses')],
     sign_convention: EXPENSE_POSITIVE,
     source_notes: 'Total costs and expenses including cost of revenue, for filers that present one expense total above operating income: CostsAndExpenses, then OperatingCostsAndExpenses.',
@@ -96,7 +97,7 @@ export const INCOME_STATEMENT_METRICS: CanonicalMetric[] = [
   // ---- operating income and non-operating items
   incomeMetric({
     metric: 'OPERATING_INCOME', display_name: 'Operating income', category: 'PROFITABILITY',
-    traits: { coverage_core: true, trust_requirement: 'OPERATING_INCOME' },
+    traits: { coverage_core: true, trust_requirement: 'OPERATING_INCOME', ttm: { as: 'flow', place: 4 }, valuation_input: 3 },
     concepts: [usgaap('OperatingIncomeLoss'), ifrs('ProfitLossFromOperatingActivities')],
     sign_convention: 'positive income, negative loss',
     source_notes: 'OperatingIncomeLoss (IFRS ProfitLossFromOperatingActivities); filers that present no operating-income line have none.',
@@ -147,12 +148,14 @@ export const INCOME_STATEMENT_METRICS: CanonicalMetric[] = [
   // ---- pre-tax income, taxes, net income
   incomeMetric({
     metric: 'PRETAX_INCOME', display_name: 'Income before income taxes', category: 'PROFITABILITY',
+    traits: { ttm: { as: 'flow', place: 5 } },
     concepts: [usgaap('IncomeLossFromContinuingOperationsBeforeIncomeTaxesExtraordinaryItemsNoncontrollingInterest'), usgaap('IncomeLossFromContinuingOperationsBeforeIncomeTaxesMinorityInterestAndIncomeLossFromEquityMethodInvestments'), ifrs('ProfitLossBeforeTax')],
     sign_convention: 'positive income, negative loss',
     source_notes: 'Income from continuing operations before tax: the standard total first, then the before-equity-method variant most filers used for the same line until about 2020 (it differs only when equity-method income sits below it). The domestic/foreign split is never used.',
   }),
   incomeMetric({
     metric: 'INCOME_TAX_EXPENSE', display_name: 'Income tax expense (benefit)', category: 'EXPENSES',
+    traits: { ttm: { as: 'flow', place: 6 } },
     concepts: [usgaap('IncomeTaxExpenseBenefit'), usgaap('IncomeTaxExpenseBenefitContinuingOperations'), ifrs('IncomeTaxExpenseContinuingOperations')],
     sign_convention: 'positive expense, negative benefit, as tagged',
     source_notes: 'IncomeTaxExpenseBenefit, then the older IncomeTaxExpenseBenefitContinuingOperations (IFRS IncomeTaxExpenseContinuingOperations); a tax benefit is negative.',
@@ -189,7 +192,7 @@ export const INCOME_STATEMENT_METRICS: CanonicalMetric[] = [
   }),
   incomeMetric({
     metric: 'NET_INCOME', display_name: 'Net income attributable to parent', category: 'PROFITABILITY',
-    traits: { quality_required: 'HIGH', coverage_core: true, trust_requirement: 'NET_INCOME' },
+    traits: { quality_required: 'HIGH', coverage_core: true, trust_requirement: 'NET_INCOME', ttm: { as: 'flow', place: 7 }, valuation_input: 4 },
     concepts: [usgaap('NetIncomeLoss'), ifrs('ProfitLossAttributableToOwnersOfParent')],
     sign_convention: 'positive income, negative loss',
     source_notes: 'Net income attributable to the parent\'s shareholders: us-gaap NetIncomeLoss (IFRS ProfitLossAttributableToOwnersOfParent). ProfitLoss includes the noncontrolling share and is NET_INCOME_INCLUDING_NONCONTROLLING.',
@@ -209,7 +212,7 @@ export const INCOME_STATEMENT_METRICS: CanonicalMetric[] = [
   }),
   incomeMetric({
     metric: 'EPS_DILUTED', display_name: 'Earnings per share, diluted', category: 'PER_SHARE', unit_type: 'per_share',
-    traits: { coverage_core: true, trust_requirement: 'EPS_DILUTED' },
+    traits: { coverage_core: true, trust_requirement: 'EPS_DILUTED', valuation_input: 5 },
     concepts: [usgaap('EarningsPerShareDiluted'), usgaap('EarningsPerShareBasicAndDiluted'), ifrs('DilutedEarningsLossPerShare')],
     sign_convention: 'positive earnings, negative loss per share',
     source_notes: 'EarningsPerShareDiluted, then EarningsPerShareBasicAndDiluted (one figure stated for both, so it serves basic and diluted alike); IFRS DilutedEarningsLossPerShare.',
@@ -228,14 +231,14 @@ export const INCOME_STATEMENT_METRICS: CanonicalMetric[] = [
   }),
   incomeMetric({
     metric: 'WEIGHTED_AVERAGE_SHARES_BASIC', display_name: 'Weighted average shares, basic', category: 'SHARES', unit_type: 'shares',
-    traits: { non_negative: true, headline: true },
+    traits: { non_negative: true, headline: true, scale_checked: true },
     concepts: [usgaap('WeightedAverageNumberOfSharesOutstandingBasic'), usgaap('WeightedAverageNumberOfShareOutstandingBasicAndDiluted'), ifrs('WeightedAverageShares')],
     sign_convention: 'positive share count',
     source_notes: 'Weighted average shares over the period for basic EPS: WeightedAverageNumberOfSharesOutstandingBasic, then the basic-and-diluted tag; IFRS WeightedAverageShares.',
   }),
   incomeMetric({
     metric: 'WEIGHTED_AVERAGE_SHARES_DILUTED', display_name: 'Weighted average shares, diluted', category: 'SHARES', unit_type: 'shares',
-    traits: { non_negative: true, headline: true },
+    traits: { non_negative: true, headline: true, scale_checked: true, valuation_input: 6 },
     concepts: [usgaap('WeightedAverageNumberOfDilutedSharesOutstanding'), usgaap('WeightedAverageNumberOfShareOutstandingBasicAndDiluted'), ifrs('AdjustedWeightedAverageShares')],
     sign_convention: 'positive share count',
     source_notes: 'WeightedAverageNumberOfDilutedSharesOutstanding, then the basic-and-diluted tag (one count stated for both); IFRS AdjustedWeightedAverageShares.',
