@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { MARGIN_MOVERS } from '../domain/ai/narratives.ts';
 import { CANONICAL_METRICS } from '../domain/catalog/index.ts';
-import { placedMetrics, SCALE_CHECKED_METRICS, TTM_BALANCE_METRICS, TTM_FLOW_METRICS, VALUATION_INPUT_METRICS } from '../domain/catalog/traits.ts';
+import { MARGIN_LINES, placedMetrics, SCALE_CHECKED_METRICS, TTM_BALANCE_METRICS, TTM_FLOW_METRICS, VALUATION_INPUT_METRICS } from '../domain/catalog/traits.ts';
 import { SCALE_CHECKED_METRICS as DQ_SCALE_CHECKED } from '../domain/data-quality.ts';
+import { GROWTH_DEFS } from '../domain/modeling/growth.ts';
 import { REPORTED_VALUATION_INPUTS, VALUATION_INPUT_NAMES } from '../domain/modeling/multi-year.ts';
 import { TTM_BALANCES, TTM_FLOWS, TTM_NAMES } from '../domain/modeling/ttm.ts';
 
 /**
- * The scale-break rule and the modeling rows read their metric lists off the catalog entries'
- * traits. The lists are pinned here as the rules have always served them: a trait edited by
+ * The scale-break rule, the modeling rows and the margin narrative read their metric lists off the
+ * catalog entries' traits. The lists are pinned here as the rules have always served them: a trait edited by
  * mistake changes a list (and, for the rows, their field order), and fails here.
  */
 describe('rule lists derived from catalog traits', () => {
@@ -17,6 +19,11 @@ describe('rule lists derived from catalog traits', () => {
     assert.equal(TTM_FLOWS, TTM_FLOW_METRICS);
     assert.equal(TTM_BALANCES, TTM_BALANCE_METRICS);
     assert.equal(REPORTED_VALUATION_INPUTS, VALUATION_INPUT_METRICS);
+    assert.deepEqual(MARGIN_MOVERS.map(([, lines]) => lines), [
+      MARGIN_LINES.gross,
+      [...MARGIN_LINES.gross, ...MARGIN_LINES.operating],
+      [...MARGIN_LINES.gross, ...MARGIN_LINES.operating, ...MARGIN_LINES.below_operating],
+    ]);
   });
 
   it('checks for scale breaks the steady lines: top lines, operating costs, totals, working capital, fixed assets, share counts', () => {
@@ -45,6 +52,32 @@ describe('rule lists derived from catalog traits', () => {
       'CASH_AND_EQUIVALENTS', 'TOTAL_ASSETS', 'TOTAL_LIABILITIES', 'STOCKHOLDERS_EQUITY', 'SHARES_OUTSTANDING',
       'EBITDA', 'FREE_CASH_FLOW', 'TOTAL_DEBT', 'NET_DEBT', 'PRICE', 'MARKET_CAPITALIZATION', 'ENTERPRISE_VALUE',
     ]);
+  });
+
+  it('explains margin moves by cost of revenue, the operating costs, and the lines between operating and net income', () => {
+    assert.deepEqual(MARGIN_MOVERS.map(([margin]) => margin), ['GROSS_MARGIN', 'OPERATING_MARGIN', 'NET_MARGIN']);
+    assert.deepEqual(MARGIN_LINES.gross, ['COST_OF_REVENUE']);
+    assert.deepEqual(MARGIN_LINES.operating, [
+      'RESEARCH_AND_DEVELOPMENT', 'SELLING_GENERAL_AND_ADMINISTRATIVE', 'SELLING_AND_MARKETING', 'GENERAL_AND_ADMINISTRATIVE',
+      'RESTRUCTURING_CHARGES', 'GOODWILL_IMPAIRMENT', 'ASSET_IMPAIRMENT_CHARGES',
+    ]);
+    assert.deepEqual(MARGIN_LINES.below_operating, [
+      'INTEREST_EXPENSE', 'INTEREST_INCOME', 'NET_INTEREST_INCOME_EXPENSE', 'OTHER_INCOME_EXPENSE', 'NON_OPERATING_INCOME_EXPENSE',
+      'EQUITY_METHOD_INCOME', 'GAIN_LOSS_ON_DEBT_EXTINGUISHMENT', 'INCOME_TAX_EXPENSE', 'INCOME_FROM_DISCONTINUED_OPERATIONS',
+    ]);
+  });
+
+  it('puts each growth metric on the statement type of the line it compares', () => {
+    assert.deepEqual(
+      GROWTH_DEFS.map((d) => [d.metric, d.statement_type]),
+      [
+        ['REVENUE_GROWTH_YOY', 'INCOME_STATEMENT'], ['REVENUE_GROWTH_QOQ', 'INCOME_STATEMENT'], ['GROSS_PROFIT_GROWTH_YOY', 'INCOME_STATEMENT'],
+        ['OPERATING_INCOME_GROWTH_YOY', 'INCOME_STATEMENT'], ['NET_INCOME_GROWTH_YOY', 'INCOME_STATEMENT'], ['NET_INCOME_GROWTH_QOQ', 'INCOME_STATEMENT'],
+        ['EPS_DILUTED_GROWTH_YOY', 'INCOME_STATEMENT'], ['REVENUE_CAGR', 'INCOME_STATEMENT'], ['NET_INCOME_CAGR', 'INCOME_STATEMENT'],
+        ['OPERATING_CASH_FLOW_GROWTH_YOY', 'CASH_FLOW_STATEMENT'], ['CAPITAL_EXPENDITURES_GROWTH_YOY', 'CASH_FLOW_STATEMENT'],
+        ['TOTAL_ASSETS_GROWTH_YOY', 'BALANCE_SHEET'], ['STOCKHOLDERS_EQUITY_GROWTH_YOY', 'BALANCE_SHEET'],
+      ],
+    );
   });
 
   it('refuses places that repeat or leave a gap, so no row order is left to catalog order', () => {

@@ -18,6 +18,7 @@ describe('metric traits on the catalog entries', () => {
     });
     assert.deepEqual(m.traits, {
       non_negative: true, headline: false, quality_required: null, coverage_core: false, trust_requirement: null, scale_checked: false, ttm: null, valuation_input: null,
+      margin_line: null,
     });
   });
 

@@ -1,8 +1,8 @@
 /**
  * The lists the rules read, derived from the traits on each catalog entry (never typed again):
  * data quality's non-negative, headline, required and scale-checked metrics, coverage's core
- * metrics, the trust score's core requirements, and the lines of the modeling rows (trailing
- * twelve months, multi-year valuation inputs). Adding a metric with a trait is one catalog entry.
+ * metrics, the trust score's core requirements, the lines of the modeling rows (trailing twelve
+ * months, multi-year valuation inputs) and the lines that explain margin moves in narratives. Adding a metric with a trait is one catalog entry.
  *
  * Non-negative means never negative under the metric's sign convention ("positive balance",
  * "positive expense", "positive payment", share counts). Left out on purpose: metrics that may
@@ -52,6 +52,13 @@ export const TTM_BALANCE_METRICS = placedMetrics(CANONICAL_METRICS, 'ttm balance
 
 /** The reported valuation inputs of the multi-year row, in row order. */
 export const VALUATION_INPUT_METRICS = placedMetrics(CANONICAL_METRICS, 'valuation inputs', (m) => m.traits.valuation_input);
+
+/** The lines whose share of revenue explains a move of each margin, in catalog order (trait `margin_line`). */
+export const MARGIN_LINES: Readonly<Record<'gross' | 'operating' | 'below_operating', readonly string[]>> = Object.freeze({
+  gross: Object.freeze(CANONICAL_METRICS.filter((m) => m.traits.margin_line === 'gross').map((m) => m.metric)),
+  operating: Object.freeze(CANONICAL_METRICS.filter((m) => m.traits.margin_line === 'operating').map((m) => m.metric)),
+  below_operating: Object.freeze(CANONICAL_METRICS.filter((m) => m.traits.margin_line === 'below_operating').map((m) => m.metric)),
+});
 
 /** Per statement type, the metrics a statement should carry, with the severity of their absence (catalog order). */
 export const QUALITY_REQUIRED_METRICS = byStatement((ms) =>

@@ -82,6 +82,12 @@ export interface MetricTraits {
   ttm: { as: 'flow' | 'balance'; place: number } | null;
   /** its place (from 1) among the reported valuation inputs of the multi-year row; null when not one */
   valuation_input: number | null;
+  /**
+   * a line whose share of revenue explains a margin move: cost of revenue for the gross margin, an
+   * operating cost for the operating margin, a line between operating and net income for the net
+   * margin (each margin also counts the lines above it); null for any other line
+   */
+  margin_line: 'gross' | 'operating' | 'below_operating' | null;
 }
 
 export interface CanonicalMetric extends MetricDefinition {
