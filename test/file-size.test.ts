@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -10,7 +10,18 @@ import { fileURLToPath } from 'node:url';
  * A file that grows past it is split by what its parts do (STYLE.md, "Small files").
  */
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
+/** the repository root: the nearest folder above this file holding package.json (so the suite may move within test/) */
+function repositoryRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('no package.json above the test file');
+    dir = up;
+  }
+  return dir;
+}
+
+const ROOT = repositoryRoot();
 export const MAX_LINES = 400;
 /** what is source: code, SQL and shell scripts (documents and lock files are not) */
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs|sql|sh)$/;
