@@ -15,10 +15,12 @@ export function readable(value: string): string {
   return `${sign}${digits}${frac ? `.${frac}` : ''}`;
 }
 
+/** a version as messages name it: `INCOME_STATEMENT 2024 Q3 v2` */
 export function label(v: Pick<QualityVersion, 'statement_type' | 'fiscal_year' | 'fiscal_period' | 'version_sequence'>): string {
   return `${v.statement_type} ${v.fiscal_year} ${v.fiscal_period} v${v.version_sequence}`;
 }
 
+/** one compared figure of a finding's evidence: `metric` of version `v`, in the role it plays */
 export function point(role: string, v: QualityVersion, metric: string): EvidencePoint {
   return {
     role,
@@ -31,6 +33,7 @@ export function point(role: string, v: QualityVersion, metric: string): Evidence
   };
 }
 
+/** a finding on version `v`, every field of the version it names filled from it */
 export function finding(
   v: QualityVersion,
   rule_code: string,
@@ -54,4 +57,5 @@ export function finding(
   };
 }
 
+/** the severity of a finding on a metric: HIGH for statement totals and share counts, MEDIUM otherwise */
 export const tierOf = (metric: string): IssueSeverity => (HEADLINE_METRICS.has(metric) ? 'HIGH' : 'MEDIUM');

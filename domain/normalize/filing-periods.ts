@@ -14,6 +14,7 @@ const BALANCE_ANCHORS = ['TOTAL_ASSETS', 'LIABILITIES_AND_EQUITY', 'TOTAL_LIABIL
 /** how far a year-to-date period may start from the fiscal-year start (52/53-week drift) */
 export const START_TOLERANCE_DAYS = 20;
 
+/** an annual report, domestic or foreign, or its amendment */
 export function isAnnualForm(form: string): boolean {
   return ANNUAL_FORMS.test(form);
 }
@@ -26,6 +27,7 @@ export interface Period {
   metrics: Map<string, Candidate[]>;
 }
 
+/** a period over time (a quarter or a year-to-date): it has a start */
 export interface FlowPeriod extends Period {
   start: string;
 }

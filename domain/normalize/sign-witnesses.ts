@@ -70,6 +70,7 @@ export function balanceSignWitness(metric: string, before: StatementFigure, p: P
   return witness;
 }
 
+/** -1 for a value written with a minus sign, else 1 */
 export function signOf(value: string): 1 | -1 {
   return value.charCodeAt(0) === 45 ? -1 : 1;
 }

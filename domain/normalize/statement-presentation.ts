@@ -36,6 +36,7 @@ export function periodName(quarter: number): FiscalPeriod {
   return quarter === 4 ? 'FY' : (`Q${quarter}` as FiscalPeriod);
 }
 
+/** the unit a metric's figures carry in a filing of `currency`: the currency, per share of it, or shares */
 export function unitOf(m: CanonicalMetric, currency: string | null): string {
   return m.unit_type === 'currency' ? currency ?? 'USD' : m.unit_type === 'per_share' ? `${currency ?? 'USD'}/shares` : 'shares';
 }
@@ -54,6 +55,7 @@ export type Chooser = ((list: readonly Candidate[], type: StatementType) => { ca
  */
 export type OwnDerivations = WeakMap<StatementFigure, StatementFigure>;
 
+/** a presentation of no figures yet, in the one shape every presentation has */
 export function emptyPresentation(
   type: StatementType,
   fiscalYear: number,
@@ -67,6 +69,7 @@ export function emptyPresentation(
   return { statement_type: type, fiscal_year: fiscalYear, fiscal_period: fp, period_start: start, period_end: end, currency, figures: new Map(), alternatives: undefined, partial: false };
 }
 
+/** the presentation of one statement of a period: each metric of `type` among `metrics`, from the candidate `choose` picks */
 export function present(
   type: StatementType,
   fiscalYear: number,

@@ -27,6 +27,7 @@ export function isNameStartAt(doc: string, from: number, to: number): boolean {
   return !((first >= 48 && first <= 57) || first === 45 || first === 46 || first === 0xb7);
 }
 
+/** XML white space: space, LF, TAB, CR */
 export function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 9 || c === 13;
 }
@@ -76,6 +77,7 @@ function sameText(doc: string, a: number, aEnd: number, b: number, bEnd: number)
   return true;
 }
 
+/** a qualified name's prefix ('' for none) and local part; refuses an empty part or a second colon */
 export function qname(name: string): { prefix: string; local: string } {
   const colon = name.indexOf(':');
   if (colon === -1) return { prefix: '', local: name };
@@ -116,6 +118,7 @@ export function skipDoctype(doc: string, from: number): number {
 /** A document the scanner refuses; the message starts with the line and column (1-based) of the construct it failed in. */
 export class XmlScanError extends Error {}
 
+/** throws the scanner's error; XmlScanParser.close puts the line and column in front */
 export function fail(message: string): never {
   throw new XmlScanError(message);
 }
