@@ -251,7 +251,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
  * spare for the service's other work), else all six on one.
  */
 function streamLanes(sql: Sql): readonly (readonly DatasetName[])[] {
-  const max = sql.options?.max ?? 1;
+  const max = (sql as unknown as { options?: { max?: number } }).options?.max ?? 1;
   return max >= 4 ? STREAM_LANES : [STREAM_ORDER];
 }
 

@@ -13,7 +13,7 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import type { Candidate } from '../domain/normalize/candidates.ts';
 import { applyBalanceSheetCorrections, applyCashFlowCorrections, applyIncomeCorrections } from '../domain/normalize/corrections.ts';
 import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
-import type { Presentation } from '../domain/normalize/statement-presentation.ts';
+import type { Presentation } from '../domain/normalize/presentations.ts';
 import { foldPresentation, type BuiltVersion } from '../domain/normalize/versions.ts';
 import type { FiscalPeriod, StatementFigure, StatementType } from '../domain/statement-types.ts';
 

@@ -11,7 +11,7 @@ import { before, describe, it } from 'node:test';
 import { balanceMetric, cashFlowMetric, incomeMetric, usgaap } from '../domain/catalog/builders.ts';
 import { dec, plain } from '../domain/decimal.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
-import type { CatalogView } from '../domain/normalize/catalog-view.ts';
+import type { CatalogView } from '../domain/normalize/presentations.ts';
 import {
   dimensionTypeOf,
   instanceCurrency,

@@ -14,8 +14,7 @@ import { dec, plain } from '../decimal.ts';
 import { evaluateIdentityRule, IDENTITY_RULES, type IdentityRule } from '../identity-checks.ts';
 import { LEDGER_ONLY_IDENTITY_RULES } from '../reconciliation/identity-rules.ts';
 import { stableUuid } from '../stable-id.ts';
-import type { Severity } from '../statement-types.ts';
-import { FISCAL_PERIODS, STATEMENT_TYPES } from '../statements/types.ts';
+import type { Severity, StatementType } from '../statement-types.ts';
 import { diagnose, type CauseEvidence, type CauseFinding, type Equation, type EquationTerm, type FigureFacts, type LikelyCause } from './anomaly-causes.ts';
 
 export { LIKELY_CAUSES, type LikelyCause, type FigureFacts } from './anomaly-causes.ts';
@@ -257,13 +256,9 @@ function servedBlock(ctx: ExplainContext, subject: Subject, metric: string | nul
   if (!s) return { statement_version_id: null, version_sequence: null, this_version: false, value: null, rule_status: null, text: 'The snapshot holds no version of this statement.' };
   const values = valuesOf(ctx, s.statement_version_id);
   const value = metric ? (values[metric] ?? null) : null;
-  // the stored texts as the types they are (the tables' CHECK constraints allow no others)
-  const statementType = STATEMENT_TYPES.find((t) => t === subject.statement_type);
-  const fiscalPeriod = FISCAL_PERIODS.find((p) => p === subject.fiscal_period);
-  const rule_status =
-    identity && statementType && fiscalPeriod
-      ? evaluateIdentityRule(identity, { statement_type: statementType, fiscal_year: subject.fiscal_year!, fiscal_period: fiscalPeriod, values }).status
-      : null;
+  const rule_status = identity
+    ? evaluateIdentityRule(identity, { statement_type: subject.statement_type as StatementType, fiscal_year: subject.fiscal_year!, fiscal_period: subject.fiscal_period as never, values }).status
+    : null;
   const shown = metric ? (value === null ? `, which has no ${metric}` : `, ${metric} ${readable(value)}`) : '';
   const status = rule_status ? `; the identity's status there is ${rule_status}` : '';
   const text =

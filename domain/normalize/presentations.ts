@@ -11,6 +11,10 @@ import { deriveQuarter } from './quarter-derivation.ts';
 import type { CatalogView } from './catalog-view.ts';
 import { periodName, present, unitOf, type Chooser, type OwnDerivations, type Presentation } from './statement-presentation.ts';
 
+/** the types of presentFiling's signature, where its callers look for them */
+export type { CatalogView } from './catalog-view.ts';
+export type { Presentation } from './statement-presentation.ts';
+
 /** No face: the same shape as a face of no statements, so choosing reads one shape (a null read first late recompiled presentFiling) */
 const NO_FILING_FACE: { statements: StatementConcepts; own: boolean } = { statements: new Map(), own: false };
 

@@ -40,10 +40,7 @@ export interface FilingSummary {
   form: string | null;
 }
 
-/** the fields of a report that a Report child element's text gives as it stands */
-type TextField = 'htmlFileName' | 'shortName' | 'longName' | 'menuCategory' | 'role' | 'reportType';
-
-const REPORT_FIELDS: Record<string, TextField | 'position'> = {
+const REPORT_FIELDS: Record<string, keyof FilingSummaryReport> = {
   HtmlFileName: 'htmlFileName',
   ShortName: 'shortName',
   LongName: 'longName',
@@ -83,7 +80,7 @@ export async function parseFilingSummary(input: XmlInput): Promise<FilingSummary
     if (report && path[path.length - 1] === 'Report') {
       const field = REPORT_FIELDS[tag.local];
       if (field === 'position') report.position = value && Number.isFinite(Number(value)) ? Number(value) : null;
-      else if (field) report[field] = value || null;
+      else if (field) (report as unknown as Record<string, string | null>)[field] = value || null;
     } else if (tag.local === 'Report' && report) {
       reports.push(report);
       report = null;
