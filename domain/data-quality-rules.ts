@@ -4,7 +4,7 @@
  * domain/data-quality.ts.
  */
 import type { CalculationStep, Severity, StatementType, ValueOrigin } from './statement-types.ts';
-import { NON_NEGATIVE_METRICS, QUALITY_REQUIRED_METRICS } from './catalog/traits.ts';
+import { NON_NEGATIVE_METRICS, QUALITY_REQUIRED_METRICS, SCALE_CHECKED_METRICS } from './catalog/traits.ts';
 import { IDENTITY_RULES } from './identity-checks.ts';
 
 export type IssueSeverity = Exclude<Severity, 'NONE'>;
@@ -26,7 +26,7 @@ export interface QualityRule {
 }
 
 /** Read from the catalog entries' traits (domain/catalog/traits.ts); re-exported for the rules' tests. */
-export { NON_NEGATIVE_METRICS };
+export { NON_NEGATIVE_METRICS, SCALE_CHECKED_METRICS };
 
 /** Metrics every statement of a type should carry, with the severity of their absence (catalog trait quality_required). */
 export const CORE_METRICS: Readonly<Record<StatementType, readonly { metric: string; severity: IssueSeverity }[]>> = QUALITY_REQUIRED_METRICS;

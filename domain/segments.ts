@@ -14,7 +14,7 @@ import { negate } from './decimal.ts';
 import type { Fact } from './facts.ts';
 import { reportingCurrency, unitFits } from './normalize/candidates.ts';
 import { stableUuid } from './stable-id.ts';
-import type { CatalogView } from './normalize/presentations.ts';
+import type { CatalogView } from './normalize/catalog-view.ts';
 import type { ParsedInstance, QName, XbrlFact } from './xbrl.ts';
 
 export const DIMENSION_TYPES = ['BUSINESS_SEGMENT', 'GEOGRAPHIC', 'PRODUCT_SERVICE', 'MAJOR_CUSTOMER'] as const;

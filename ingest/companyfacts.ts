@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Fact, FilingInfo } from '../domain/facts.ts';
 import { durationClass } from '../domain/fiscal-calendar.ts';
 import { isPeriodicForm, PERIODIC_FORMS } from '../domain/normalize/history.ts';
-import { isAnnualForm } from '../domain/normalize/presentations.ts';
+import { isAnnualForm } from '../domain/normalize/filing-periods.ts';
 import { COMPANYFACTS_FOLDER_URL } from './cik-folder.ts';
 import type { FilingRef } from './filing-columns.ts';
 import { asRecord, cikFrom, requiredString } from './json-shape.ts';

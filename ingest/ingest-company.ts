@@ -10,7 +10,7 @@ import { appendVersions, storedVersionRefs, upsertFilings, type PackageInfo, typ
 import type { Fact, FilingInfo } from '../domain/facts.ts';
 import type { StatementFigure } from '../domain/statement-types.ts';
 import { buildStatementHistory, isPeriodicForm } from '../domain/normalize/history.ts';
-import type { CatalogView } from '../domain/normalize/presentations.ts';
+import type { CatalogView } from '../domain/normalize/catalog-view.ts';
 import { statementKey, type BuiltVersion } from '../domain/normalize/versions.ts';
 import { mergePackageFacts } from '../domain/package-facts.ts';
 import { assemblePackages, evidenceForVersions, type AssembledPackages } from './package-assembly.ts';

@@ -1,7 +1,7 @@
 import type { FilingInfo } from '../domain/facts.ts';
 import { htmlToText, titleFromConcept } from '../domain/html-text.ts';
 import type { PresentedStatement, StatementHistory } from '../domain/normalize/history.ts';
-import type { CatalogView } from '../domain/normalize/presentations.ts';
+import type { CatalogView } from '../domain/normalize/catalog-view.ts';
 import { durationClass } from '../domain/fiscal-calendar.ts';
 import type { DisclosureRow, SegmentRow } from '../domain/package-rows.ts';
 import { metricDimensionId, segmentFacts } from '../domain/segments.ts';

@@ -16,7 +16,10 @@ describe('metric traits on the catalog entries', () => {
       metric: 'EXAMPLE_TOTAL', display_name: 'Example', category: 'ASSETS', concepts: [usgaap('Assets')],
       sign_convention: 'positive balance', source_notes: 'an example', traits: { non_negative: true },
     });
-    assert.deepEqual(m.traits, { non_negative: true, headline: false, quality_required: null, coverage_core: false, trust_requirement: null });
+    assert.deepEqual(m.traits, {
+      non_negative: true, headline: false, quality_required: null, coverage_core: false, trust_requirement: null, scale_checked: false, ttm: null, valuation_input: null,
+      margin_line: null,
+    });
   });
 
   it('data quality, coverage and the trust score use the lists the traits give, not lists of their own', () => {

@@ -12,6 +12,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { canonicalMetric, derivedMetric, metricsForStatement } from '../catalog/index.ts';
+import { MARGIN_LINES } from '../catalog/traits.ts';
 import { dec } from '../decimal.ts';
 import { stableUuid } from '../stable-id.ts';
 import type { StatementType } from '../statement-types.ts';
@@ -54,15 +55,15 @@ const ANCHOR: Record<StatementType, string> = {
   CASH_FLOW_STATEMENT: 'OPERATING_CASH_FLOW',
 };
 
-/** Operating cost lines whose share of revenue explains an operating-margin move. */
-const OPERATING_LINES = [
-  'RESEARCH_AND_DEVELOPMENT', 'SELLING_GENERAL_AND_ADMINISTRATIVE', 'SELLING_AND_MARKETING', 'GENERAL_AND_ADMINISTRATIVE',
-  'RESTRUCTURING_CHARGES', 'GOODWILL_IMPAIRMENT', 'ASSET_IMPAIRMENT_CHARGES',
-];
-/** Lines between operating income and net income whose share of revenue explains a net-margin move. */
-const BELOW_OPERATING_LINES = [
-  'INTEREST_EXPENSE', 'INTEREST_INCOME', 'NET_INTEREST_INCOME_EXPENSE', 'OTHER_INCOME_EXPENSE', 'NON_OPERATING_INCOME_EXPENSE',
-  'EQUITY_METHOD_INCOME', 'GAIN_LOSS_ON_DEBT_EXTINGUISHMENT', 'INCOME_TAX_EXPENSE', 'INCOME_FROM_DISCONTINUED_OPERATIONS',
+/**
+ * The lines whose share of revenue explains each margin's move (catalog trait `margin_line`): cost
+ * of revenue for the gross margin, with the operating costs for the operating margin, and with the
+ * lines between operating and net income for the net margin.
+ */
+export const MARGIN_MOVERS: readonly [string, readonly string[]][] = [
+  ['GROSS_MARGIN', [...MARGIN_LINES.gross]],
+  ['OPERATING_MARGIN', [...MARGIN_LINES.gross, ...MARGIN_LINES.operating]],
+  ['NET_MARGIN', [...MARGIN_LINES.gross, ...MARGIN_LINES.operating, ...MARGIN_LINES.below_operating]],
 ];
 
 const SHARE_SCALE = 12;
@@ -177,13 +178,8 @@ function marginsMove(view: CompanyView, s: StatementView, book: ClaimBook): Sent
   const prior = view.statement('INCOME_STATEMENT', priorYearOf(s));
   if (!prior) return [];
   // each margin is revenue less the lines above it, so those lines' shares of revenue move it
-  const parts: [string, string[]][] = [
-    ['GROSS_MARGIN', ['COST_OF_REVENUE']],
-    ['OPERATING_MARGIN', ['COST_OF_REVENUE', ...OPERATING_LINES]],
-    ['NET_MARGIN', ['COST_OF_REVENUE', ...OPERATING_LINES, ...BELOW_OPERATING_LINES]],
-  ];
   const out: Sentence[] = [];
-  for (const [metric, lines] of parts) {
+  for (const [metric, lines] of MARGIN_MOVERS) {
     const margin = marginClaim(view, book, metric, prior, s);
     if (!margin) continue;
     const shares = movers(lines, prior, s, 2).map((m) => shareClaim(book, m, prior, s)).filter((c): c is Claim => c !== null);

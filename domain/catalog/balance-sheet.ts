@@ -13,7 +13,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   // ---- current assets
   balanceMetric({
     metric: 'CASH_AND_EQUIVALENTS', display_name: 'Cash and cash equivalents', category: 'ASSETS',
-    traits: { non_negative: true, headline: true },
+    traits: { non_negative: true, headline: true, ttm: { as: 'balance', place: 4 }, valuation_input: 12 },
     concepts: [usgaap('CashAndCashEquivalentsAtCarryingValue'), ifrs('CashAndCashEquivalents')],
     sign_convention: BALANCE,
     source_notes: 'The balance-sheet cash line, CashAndCashEquivalentsAtCarryingValue (IFRS CashAndCashEquivalents); restricted cash is excluded (see CASH_CASH_EQUIVALENTS_AND_RESTRICTED_CASH).',
@@ -34,14 +34,14 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'ACCOUNTS_RECEIVABLE', display_name: 'Accounts receivable, net', category: 'ASSETS',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('AccountsReceivableNetCurrent'), usgaap('ReceivablesNetCurrent'), usgaap('AccountsNotesAndLoansReceivableNetCurrent'), ifrs('CurrentTradeReceivables')],
     sign_convention: BALANCE,
     source_notes: 'Trade receivables net of allowances: AccountsReceivableNetCurrent, then the balance-sheet receivables line for filers that present one combined line (ReceivablesNetCurrent, AccountsNotesAndLoansReceivableNetCurrent); IFRS CurrentTradeReceivables.',
   }),
   balanceMetric({
     metric: 'INVENTORY', display_name: 'Inventory', category: 'ASSETS',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('InventoryNet'), ifrs('Inventories')],
     sign_convention: BALANCE,
     source_notes: 'InventoryNet (IFRS Inventories); components such as finished goods are never used for the total.',
@@ -60,7 +60,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'TOTAL_CURRENT_ASSETS', display_name: 'Total current assets', category: 'ASSETS',
-    traits: { non_negative: true, headline: true },
+    traits: { non_negative: true, headline: true, scale_checked: true },
     concepts: [usgaap('AssetsCurrent'), ifrs('CurrentAssets')],
     sign_convention: BALANCE,
     source_notes: `AssetsCurrent (IFRS CurrentAssets). ${NO_NARROWER}`,
@@ -68,21 +68,21 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   // ---- non-current assets
   balanceMetric({
     metric: 'PROPERTY_PLANT_EQUIPMENT_GROSS', display_name: 'Property, plant and equipment, gross', category: 'ASSETS',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('PropertyPlantAndEquipmentGross'), usgaap('PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetBeforeAccumulatedDepreciationAndAmortization')],
     sign_convention: BALANCE,
     source_notes: 'Cost before accumulated depreciation: PropertyPlantAndEquipmentGross, then the variant including finance-lease right-of-use assets for filers that present them together.',
   }),
   balanceMetric({
     metric: 'ACCUMULATED_DEPRECIATION', display_name: 'Accumulated depreciation', category: 'ASSETS',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('AccumulatedDepreciationDepletionAndAmortizationPropertyPlantAndEquipment'), usgaap('PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetAccumulatedDepreciationAndAmortization')],
     sign_convention: 'positive amount deducted from gross PP&E',
     source_notes: 'AccumulatedDepreciationDepletionAndAmortizationPropertyPlantAndEquipment, then the variant including finance-lease assets; a positive contra-asset amount.',
   }),
   balanceMetric({
     metric: 'PROPERTY_PLANT_EQUIPMENT_NET', display_name: 'Property, plant and equipment, net', category: 'ASSETS',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('PropertyPlantAndEquipmentNet'), usgaap('PropertyPlantAndEquipmentAndFinanceLeaseRightOfUseAssetAfterAccumulatedDepreciationAndAmortization'), ifrs('PropertyPlantAndEquipment')],
     sign_convention: BALANCE,
     source_notes: 'PropertyPlantAndEquipmentNet, then the net line including finance-lease right-of-use assets for filers that present one combined line (Home Depot, Alphabet); IFRS PropertyPlantAndEquipment.',
@@ -147,7 +147,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'TOTAL_ASSETS', display_name: 'Total assets', category: 'ASSETS',
-    traits: { non_negative: true, headline: true, quality_required: 'HIGH', coverage_core: true, trust_requirement: 'TOTAL_ASSETS' },
+    traits: { non_negative: true, headline: true, quality_required: 'HIGH', coverage_core: true, trust_requirement: 'TOTAL_ASSETS', scale_checked: true, ttm: { as: 'balance', place: 1 }, valuation_input: 13 },
     concepts: [usgaap('Assets'), ifrs('Assets')],
     sign_convention: BALANCE,
     source_notes: `Assets (IFRS Assets). ${NO_NARROWER}`,
@@ -155,7 +155,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   // ---- current liabilities
   balanceMetric({
     metric: 'ACCOUNTS_PAYABLE', display_name: 'Accounts payable', category: 'LIABILITIES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('AccountsPayableCurrent'), usgaap('AccountsPayableTradeCurrent'), usgaap('AccountsPayableAndAccruedLiabilitiesCurrent'), ifrs('TradeAndOtherCurrentPayablesToTradeSuppliers')],
     sign_convention: BALANCE,
     source_notes: 'AccountsPayableCurrent, then trade payables; the combined payables-and-accrued line is used only for filers that present no separate payables line (Disney), and then includes accrued liabilities. IFRS payables to trade suppliers.',
@@ -216,7 +216,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'TOTAL_CURRENT_LIABILITIES', display_name: 'Total current liabilities', category: 'LIABILITIES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('LiabilitiesCurrent'), ifrs('CurrentLiabilities')],
     sign_convention: BALANCE,
     source_notes: `LiabilitiesCurrent (IFRS CurrentLiabilities). ${NO_NARROWER}`,
@@ -286,7 +286,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'TOTAL_LIABILITIES', display_name: 'Total liabilities', category: 'LIABILITIES',
-    traits: { non_negative: true, headline: true, coverage_core: true, trust_requirement: 'TOTAL_LIABILITIES' },
+    traits: { non_negative: true, headline: true, coverage_core: true, trust_requirement: 'TOTAL_LIABILITIES', scale_checked: true, ttm: { as: 'balance', place: 2 }, valuation_input: 14 },
     concepts: [usgaap('Liabilities'), ifrs('Liabilities')],
     sign_convention: BALANCE,
     source_notes: `Liabilities (IFRS Liabilities). Filers that present no total-liabilities line (Walmart, McDonald's, Nike) have none; current liabilities never stand in for it. ${NO_NARROWER}`,
@@ -343,7 +343,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'STOCKHOLDERS_EQUITY', display_name: 'Stockholders\' equity attributable to parent', category: 'EQUITY',
-    traits: { coverage_core: true, trust_requirement: 'EQUITY' },
+    traits: { coverage_core: true, trust_requirement: 'EQUITY', ttm: { as: 'balance', place: 3 }, valuation_input: 15 },
     concepts: [usgaap('StockholdersEquity'), ifrs('EquityAttributableToOwnersOfParent')],
     sign_convention: 'positive equity, negative deficit',
     source_notes: 'Parent-only equity: StockholdersEquity (IFRS EquityAttributableToOwnersOfParent); excludes noncontrolling interest and temporary equity.',
@@ -363,7 +363,7 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   }),
   balanceMetric({
     metric: 'LIABILITIES_AND_EQUITY', display_name: 'Total liabilities and equity', category: 'EQUITY',
-    traits: { non_negative: true, headline: true },
+    traits: { non_negative: true, headline: true, scale_checked: true },
     concepts: [usgaap('LiabilitiesAndStockholdersEquity'), ifrs('EquityAndLiabilities')],
     sign_convention: BALANCE,
     source_notes: `LiabilitiesAndStockholdersEquity (IFRS EquityAndLiabilities); equals TOTAL_ASSETS. ${NO_NARROWER}`,
@@ -371,14 +371,14 @@ export const BALANCE_SHEET_METRICS: CanonicalMetric[] = [
   // ---- share counts at the balance-sheet date
   balanceMetric({
     metric: 'SHARES_OUTSTANDING', display_name: 'Common shares outstanding', category: 'SHARES', unit_type: 'shares',
-    traits: { non_negative: true, headline: true },
+    traits: { non_negative: true, headline: true, scale_checked: true, ttm: { as: 'balance', place: 5 }, valuation_input: 16 },
     concepts: [usgaap('CommonStockSharesOutstanding'), dei('EntityCommonStockSharesOutstanding')],
     sign_convention: 'positive share count',
     source_notes: 'Shares outstanding at the balance-sheet date, CommonStockSharesOutstanding. The cover-page dei:EntityCommonStockSharesOutstanding is stated at a later date (near filing) and only matches when no balance-sheet count is tagged for the date.',
   }),
   balanceMetric({
     metric: 'SHARES_ISSUED', display_name: 'Common shares issued', category: 'SHARES', unit_type: 'shares',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('CommonStockSharesIssued'), ifrs('NumberOfSharesIssuedAndFullyPaid')],
     sign_convention: 'positive share count',
     source_notes: 'CommonStockSharesIssued (IFRS NumberOfSharesIssuedAndFullyPaid); includes treasury shares, so it never stands in for SHARES_OUTSTANDING.',

@@ -38,7 +38,10 @@ export interface CanonicalSpec {
   traits?: Partial<MetricTraits>;
 }
 
-const NO_TRAITS: MetricTraits = { non_negative: false, headline: false, quality_required: null, coverage_core: false, trust_requirement: null };
+const NO_TRAITS: MetricTraits = {
+  non_negative: false, headline: false, quality_required: null, coverage_core: false, trust_requirement: null, scale_checked: false, ttm: null, valuation_input: null,
+  margin_line: null,
+};
 
 function canonical(statement_type: StatementType, period_kind: PeriodKind, spec: CanonicalSpec): CanonicalMetric {
   return {

@@ -17,14 +17,14 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   // ---- operating activities: non-cash items
   cashFlowMetric({
     metric: 'DEPRECIATION_AND_AMORTIZATION', display_name: 'Depreciation and amortization', category: 'OPERATING_ACTIVITIES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true, ttm: { as: 'flow', place: 8 }, valuation_input: 7 },
     concepts: [usgaap('DepreciationAmortizationAndAccretionNet'), usgaap('DepreciationDepletionAndAmortization'), usgaap('DepreciationAndAmortization'), ifrs('DepreciationAndAmortisationExpense')],
     sign_convention: 'positive add-back',
     source_notes: 'The cash-flow add-back: DepreciationAmortizationAndAccretionNet (a cash-flow-only element), then DepreciationDepletionAndAmortization, then DepreciationAndAmortization, which some filers use for a narrower income-statement line excluding D&A inside cost of sales; IFRS DepreciationAndAmortisationExpense.',
   }),
   cashFlowMetric({
     metric: 'DEPRECIATION', display_name: 'Depreciation', category: 'OPERATING_ACTIVITIES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, scale_checked: true },
     concepts: [usgaap('Depreciation'), ifrs('DepreciationExpense')],
     sign_convention: 'positive expense',
     source_notes: 'Depreciation of property, plant and equipment, often from the PP&E note: Depreciation (IFRS DepreciationExpense). Segment-specific tags such as non-rental depreciation are not used.',
@@ -106,7 +106,7 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   }),
   cashFlowMetric({
     metric: 'OPERATING_CASH_FLOW', display_name: 'Net cash from operating activities', category: 'OPERATING_ACTIVITIES',
-    traits: { quality_required: 'HIGH', coverage_core: true, trust_requirement: 'OPERATING_CASH_FLOW' },
+    traits: { quality_required: 'HIGH', coverage_core: true, trust_requirement: 'OPERATING_CASH_FLOW', ttm: { as: 'flow', place: 9 }, valuation_input: 8 },
     concepts: [usgaap('NetCashProvidedByUsedInOperatingActivities'), usgaap('NetCashProvidedByUsedInOperatingActivitiesContinuingOperations'), ifrs('CashFlowsFromUsedInOperatingActivities')],
     sign_convention: SECTION_TOTAL,
     source_notes: 'NetCashProvidedByUsedInOperatingActivities, then the continuing-operations element, which filers without discontinued operations used for their total in 2012-2018 (a filer with discontinued-operations cash flows tags the total, which wins); IFRS CashFlowsFromUsedInOperatingActivities.',
@@ -114,7 +114,7 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   // ---- investing activities
   cashFlowMetric({
     metric: 'CAPITAL_EXPENDITURES', display_name: 'Capital expenditures', category: 'INVESTING_ACTIVITIES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, ttm: { as: 'flow', place: 10 }, valuation_input: 9 },
     concepts: [usgaap('PaymentsToAcquirePropertyPlantAndEquipment'), usgaap('PaymentsToAcquireProductiveAssets'), ifrs('PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities')],
     sign_convention: PAYMENT,
     source_notes: 'Cash paid for property, plant and equipment as a positive payment: PaymentsToAcquirePropertyPlantAndEquipment, then PaymentsToAcquireProductiveAssets (capital expenditures including other productive assets); IFRS PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities.',
@@ -196,14 +196,14 @@ export const CASH_FLOW_METRICS: CanonicalMetric[] = [
   }),
   cashFlowMetric({
     metric: 'SHARE_REPURCHASES', display_name: 'Repurchases of common stock', category: 'FINANCING_ACTIVITIES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, ttm: { as: 'flow', place: 12 }, valuation_input: 11 },
     concepts: [usgaap('PaymentsForRepurchaseOfCommonStock'), usgaap('PaymentsForRepurchaseOfEquity'), ifrs('PaymentsToAcquireOrRedeemEntitysShares')],
     sign_convention: PAYMENT,
     source_notes: 'PaymentsForRepurchaseOfCommonStock as a positive payment, then PaymentsForRepurchaseOfEquity for filers that tag buybacks only that way; IFRS PaymentsToAcquireOrRedeemEntitysShares.',
   }),
   cashFlowMetric({
     metric: 'DIVIDENDS_PAID', display_name: 'Dividends paid', category: 'FINANCING_ACTIVITIES',
-    traits: { non_negative: true },
+    traits: { non_negative: true, ttm: { as: 'flow', place: 11 }, valuation_input: 10 },
     concepts: [usgaap('PaymentsOfDividends'), usgaap('PaymentsOfDividendsCommonStock'), ifrs('DividendsPaidClassifiedAsFinancingActivities')],
     sign_convention: PAYMENT,
     source_notes: 'PaymentsOfDividends, then PaymentsOfDividendsCommonStock; IFRS DividendsPaidClassifiedAsFinancingActivities. A positive payment; dividends to noncontrolling holders shown on a separate line are excluded.',

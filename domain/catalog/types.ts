@@ -69,6 +69,25 @@ export interface MetricTraits {
    * metrics naming the same requirement are alternatives (STOCKHOLDERS_EQUITY or TOTAL_EQUITY); null when not counted
    */
   trust_requirement: string | null;
+  /**
+   * steady from one period to the next (top lines, operating costs, statement totals, working
+   * capital, fixed assets, share counts), so a move of about 1,000x is a scale error
+   * (DQ_SCALE_BREAK); lumpy lines (debt, investments, buybacks, cash, goodwill) legitimately move so
+   */
+  scale_checked: boolean;
+  /**
+   * a line of the trailing-twelve-month row: a flow summed over the four quarters or a balance at the
+   * window end, at `place` (from 1) among the row's flows or balances; null when not in the row
+   */
+  ttm: { as: 'flow' | 'balance'; place: number } | null;
+  /** its place (from 1) among the reported valuation inputs of the multi-year row; null when not one */
+  valuation_input: number | null;
+  /**
+   * a line whose share of revenue explains a margin move: cost of revenue for the gross margin, an
+   * operating cost for the operating margin, a line between operating and net income for the net
+   * margin (each margin also counts the lines above it); null for any other line
+   */
+  margin_line: 'gross' | 'operating' | 'below_operating' | null;
 }
 
 export interface CanonicalMetric extends MetricDefinition {

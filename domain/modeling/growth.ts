@@ -10,7 +10,7 @@
  * is DENOMINATOR_ZERO. A CAGR needs both ends positive, else NON_POSITIVE_VALUE. Values are
  * rounded half-up to MODEL_FRACTION_DIGITS.
  */
-import type { StatementType } from '../catalog/index.ts';
+import { canonicalMetric, type StatementType } from '../catalog/index.ts';
 import { dec } from '../decimal.ts';
 import type { PeriodGroup } from '../series-periods.ts';
 import { ownStatement, previousQuarterKey, readsOf, sameLength, yearAgoKey } from './company.ts';
@@ -27,22 +27,23 @@ interface GrowthDef {
   kind: 'yoy' | 'qoq' | 'cagr';
 }
 
-const g = (metric: string, line: string, statement_type: StatementType, kind: GrowthDef['kind']): GrowthDef => ({ metric, line, statement_type, kind });
+/** a growth metric of `line`, on the line's own statement type (the catalog's) */
+const g = (metric: string, line: string, kind: GrowthDef['kind']): GrowthDef => ({ metric, line, statement_type: canonicalMetric(line)!.statement_type, kind });
 
 export const GROWTH_DEFS: readonly GrowthDef[] = [
-  g('REVENUE_GROWTH_YOY', 'REVENUE', 'INCOME_STATEMENT', 'yoy'),
-  g('REVENUE_GROWTH_QOQ', 'REVENUE', 'INCOME_STATEMENT', 'qoq'),
-  g('GROSS_PROFIT_GROWTH_YOY', 'GROSS_PROFIT', 'INCOME_STATEMENT', 'yoy'),
-  g('OPERATING_INCOME_GROWTH_YOY', 'OPERATING_INCOME', 'INCOME_STATEMENT', 'yoy'),
-  g('NET_INCOME_GROWTH_YOY', 'NET_INCOME', 'INCOME_STATEMENT', 'yoy'),
-  g('NET_INCOME_GROWTH_QOQ', 'NET_INCOME', 'INCOME_STATEMENT', 'qoq'),
-  g('EPS_DILUTED_GROWTH_YOY', 'EPS_DILUTED', 'INCOME_STATEMENT', 'yoy'),
-  g('REVENUE_CAGR', 'REVENUE', 'INCOME_STATEMENT', 'cagr'),
-  g('NET_INCOME_CAGR', 'NET_INCOME', 'INCOME_STATEMENT', 'cagr'),
-  g('OPERATING_CASH_FLOW_GROWTH_YOY', 'OPERATING_CASH_FLOW', 'CASH_FLOW_STATEMENT', 'yoy'),
-  g('CAPITAL_EXPENDITURES_GROWTH_YOY', 'CAPITAL_EXPENDITURES', 'CASH_FLOW_STATEMENT', 'yoy'),
-  g('TOTAL_ASSETS_GROWTH_YOY', 'TOTAL_ASSETS', 'BALANCE_SHEET', 'yoy'),
-  g('STOCKHOLDERS_EQUITY_GROWTH_YOY', 'STOCKHOLDERS_EQUITY', 'BALANCE_SHEET', 'yoy'),
+  g('REVENUE_GROWTH_YOY', 'REVENUE', 'yoy'),
+  g('REVENUE_GROWTH_QOQ', 'REVENUE', 'qoq'),
+  g('GROSS_PROFIT_GROWTH_YOY', 'GROSS_PROFIT', 'yoy'),
+  g('OPERATING_INCOME_GROWTH_YOY', 'OPERATING_INCOME', 'yoy'),
+  g('NET_INCOME_GROWTH_YOY', 'NET_INCOME', 'yoy'),
+  g('NET_INCOME_GROWTH_QOQ', 'NET_INCOME', 'qoq'),
+  g('EPS_DILUTED_GROWTH_YOY', 'EPS_DILUTED', 'yoy'),
+  g('REVENUE_CAGR', 'REVENUE', 'cagr'),
+  g('NET_INCOME_CAGR', 'NET_INCOME', 'cagr'),
+  g('OPERATING_CASH_FLOW_GROWTH_YOY', 'OPERATING_CASH_FLOW', 'yoy'),
+  g('CAPITAL_EXPENDITURES_GROWTH_YOY', 'CAPITAL_EXPENDITURES', 'yoy'),
+  g('TOTAL_ASSETS_GROWTH_YOY', 'TOTAL_ASSETS', 'yoy'),
+  g('STOCKHOLDERS_EQUITY_GROWTH_YOY', 'STOCKHOLDERS_EQUITY', 'yoy'),
 ];
 
 export const GROWTH_NAMES: readonly string[] = GROWTH_DEFS.map((d) => d.metric);

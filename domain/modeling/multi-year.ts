@@ -11,16 +11,14 @@
  *   `market_data`. A caller multiplies its own price by SHARES_OUTSTANDING.
  */
 import { canonicalMetric } from '../catalog/index.ts';
+import { VALUATION_INPUT_METRICS } from '../catalog/traits.ts';
 import { dec, plain } from '../decimal.ts';
 import type { PeriodGroup } from '../series-periods.ts';
 import { readsOf } from './company.ts';
 import type { Unavailable } from './types.ts';
 
-const REPORTED = [
-  'REVENUE', 'GROSS_PROFIT', 'OPERATING_INCOME', 'NET_INCOME', 'EPS_DILUTED', 'WEIGHTED_AVERAGE_SHARES_DILUTED',
-  'DEPRECIATION_AND_AMORTIZATION', 'OPERATING_CASH_FLOW', 'CAPITAL_EXPENDITURES', 'DIVIDENDS_PAID', 'SHARE_REPURCHASES',
-  'CASH_AND_EQUIVALENTS', 'TOTAL_ASSETS', 'TOTAL_LIABILITIES', 'STOCKHOLDERS_EQUITY', 'SHARES_OUTSTANDING',
-] as const;
+/** The reported lines of the row, in row order (catalog trait `valuation_input`). */
+export const REPORTED_VALUATION_INPUTS: readonly string[] = VALUATION_INPUT_METRICS;
 const COMPUTED: ReadonlyArray<[string, (v: (m: string) => string | undefined) => { value: string | null; missing: string[] }]> = [
   ['EBITDA', (v) => sum(v, ['OPERATING_INCOME', 'DEPRECIATION_AND_AMORTIZATION'], [])],
   ['FREE_CASH_FLOW', (v) => sum(v, ['OPERATING_CASH_FLOW'], ['CAPITAL_EXPENDITURES'])],
@@ -30,7 +28,7 @@ const COMPUTED: ReadonlyArray<[string, (v: (m: string) => string | undefined) =>
 export const MARKET_INPUTS = ['PRICE', 'MARKET_CAPITALIZATION', 'ENTERPRISE_VALUE'] as const;
 
 /** Every valuation input, in row order. */
-export const VALUATION_INPUT_NAMES: readonly string[] = [...REPORTED, ...COMPUTED.map(([m]) => m), ...MARKET_INPUTS];
+export const VALUATION_INPUT_NAMES: readonly string[] = [...REPORTED_VALUATION_INPUTS, ...COMPUTED.map(([m]) => m), ...MARKET_INPUTS];
 
 export const MARKET_DATA_NOTE =
   'Market inputs (price, market capitalization, enterprise value) are not persisted: the service holds no market data, and a price frozen into a point-in-time snapshot would be stale on every later read. Multiply your own price by SHARES_OUTSTANDING.';
@@ -59,7 +57,7 @@ export function multiYearRow(year: PeriodGroup): MultiYearResult {
   };
   const inputs: Record<string, string | null> = {};
   const unavailable: Unavailable[] = [];
-  for (const m of REPORTED) {
+  for (const m of REPORTED_VALUATION_INPUTS) {
     const v = value(m);
     inputs[m] = v ?? null;
     if (v === undefined) unavailable.push({ metric: m, reason: 'NOT_REPORTED' });

@@ -12,17 +12,16 @@
  * Sums are exact.
  */
 import { canonicalMetric } from '../catalog/index.ts';
+import { TTM_BALANCE_METRICS, TTM_FLOW_METRICS } from '../catalog/traits.ts';
 import { dec, plain } from '../decimal.ts';
 import type { PeriodGroup } from '../series-periods.ts';
 import { CALENDAR_SLACK_DAYS, previousQuarterKey } from './company.ts';
 import { fixedScale } from './growth.ts';
 import { MetricSheet, periodKey } from './types.ts';
 
-export const TTM_FLOWS = [
-  'REVENUE', 'COST_OF_REVENUE', 'GROSS_PROFIT', 'OPERATING_INCOME', 'PRETAX_INCOME', 'INCOME_TAX_EXPENSE', 'NET_INCOME',
-  'DEPRECIATION_AND_AMORTIZATION', 'OPERATING_CASH_FLOW', 'CAPITAL_EXPENDITURES', 'DIVIDENDS_PAID', 'SHARE_REPURCHASES',
-] as const;
-export const TTM_BALANCES = ['TOTAL_ASSETS', 'TOTAL_LIABILITIES', 'STOCKHOLDERS_EQUITY', 'CASH_AND_EQUIVALENTS', 'SHARES_OUTSTANDING'] as const;
+/** The row's summed flows and its window-end balances, in row order (catalog trait `ttm`). */
+export const TTM_FLOWS: readonly string[] = TTM_FLOW_METRICS;
+export const TTM_BALANCES: readonly string[] = TTM_BALANCE_METRICS;
 const PER_SHARE: ReadonlyArray<[string, string]> = [['EPS_BASIC', 'WEIGHTED_AVERAGE_SHARES_BASIC'], ['EPS_DILUTED', 'WEIGHTED_AVERAGE_SHARES_DILUTED']];
 
 /** Every metric of a TTM row, in row order. */
@@ -76,7 +75,7 @@ export function ttmQuarters(window: readonly PeriodGroup[]): TtmQuarter[] {
     fiscal_period: q.fiscal_period,
     period_start: q.period_start,
     period_end: q.period_end,
-    derived_figures: TTM_FLOWS.filter((m) => flowOf(q, m)?.d).map(String),
+    derived_figures: TTM_FLOWS.filter((m) => flowOf(q, m)?.d),
   }));
 }
 

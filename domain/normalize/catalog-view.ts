@@ -1,7 +1,12 @@
 import { CANONICAL_METRICS } from '../catalog/index.ts';
 import type { CanonicalMetric } from '../catalog/types.ts';
-import type { ConceptUse } from './candidates.ts';
-import type { CatalogView } from './presentations.ts';
+import type { ConceptIndex, ConceptUse } from './candidates.ts';
+
+/** The canonical catalog as the normalizer reads it: metrics by name, and the concepts that map to them. */
+export interface CatalogView {
+  byName: ReadonlyMap<string, CanonicalMetric>;
+  index: ConceptIndex;
+}
 
 /** The canonical catalog arranged for mapping: tag -> the metrics it may serve, with their rank. */
 export function catalogView(metrics: readonly CanonicalMetric[] = CANONICAL_METRICS): CatalogView {

@@ -3,7 +3,11 @@ import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-
 import { durationClass, FiscalCalendar, type LabelVote } from '../fiscal-calendar.ts';
 import { NO_FACE, type FaceConcepts } from './face-concepts.ts';
 import { CurrencyTally } from './candidates.ts';
-import { FlowStore, isAnnualForm, periodName, presentFiling, type CatalogView, type Presentation } from './presentations.ts';
+import type { CatalogView } from './catalog-view.ts';
+import { isAnnualForm } from './filing-periods.ts';
+import { FlowStore } from './flow-store.ts';
+import { presentFiling } from './presentations.ts';
+import { periodName, type Presentation } from './statement-presentation.ts';
 import { addDays, daysBetween } from '../dates.ts';
 import { evidentSplit, isSplitRatioFact, splitScaling, stockSplits, type StockSplit } from '../statements/stock-splits.ts';
 import { compareFigures } from '../statements/versions.ts';

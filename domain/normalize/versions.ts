@@ -1,13 +1,15 @@
-import { add, sub } from '../decimal.ts';
+import { sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
-import type { CalculationStep, FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
+import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
 import { NON_NEGATIVE_METRICS } from '../catalog/traits.ts';
-import { balanceWitness, isSignSlip, jointTaxWitness, nonNegativeWitness, signWitness, TAX_IDENTITY, taxIdentityWitness, witnessBalance, yearToDateWitness } from '../statements/sign-slips.ts';
-import { addDays } from '../dates.ts';
+import { isSignSlip, jointTaxWitness, nonNegativeWitness, signWitness, taxIdentityWitness } from '../statements/sign-slips.ts';
 import { splitRecastOf, type StockSplit } from '../statements/stock-splits.ts';
-import { compareFigures, morePrecise, sameFigure, slippedSide } from '../statements/versions.ts';
-import { sourceFigure, statementFigure, type KnownFlow } from './figures.ts';
-import type { Alternatives, OwnDerivations, Presentation } from './presentations.ts';
+import { compareFigures, morePrecise, slippedSide } from '../statements/versions.ts';
+import { comparedFigure, movedLine, rememberOffered, takenFrom } from './concept-continuity.ts';
+import { statementFigure, type KnownFlow } from './figures.ts';
+import { isDerivedQuarter, mixesBases } from './rebased-quarters.ts';
+import { balanceSignWitness, flippedBy, jointWitness, quarterNumber, signOf, yearToDateSignWitness } from './sign-witnesses.ts';
+import type { Alternatives, OwnDerivations, Presentation } from './statement-presentation.ts';
 
 /** A metric whose value a later filing changed: what it was, what it became, and both filings. */
 export interface FactRevision {
@@ -77,44 +79,6 @@ export interface ScaleSlip {
   witness: string | null;
   /** DERIVED: what the reported figure's own filing derived for the quarter from its year-to-date; null otherwise */
   implied: string | null;
-}
-
-/**
- * Concept continuity: the figure a filing offers for a metric, unless the period already has
- * another concept that the filing still reports. Then the period keeps its concept
- * (CONCEPT_CONTINUITY) unless the filing's own presentation linkbase puts the new concept, and not
- * the old one, on the statement face (evidence beats continuity). A filer that stopped reporting
- * the old concept re-tagged: the new concept moves in. A concept a correction chose, on either
- * side (`as_filed_concept` set), holds nothing: the correction's identity decides the line.
- */
-export function continuedFigure(before: StatementFigure, offered: StatementFigure, alternatives: Alternatives | undefined): StatementFigure {
-  if (before.value_origin !== 'SOURCE' || offered.value_origin !== 'SOURCE') return offered;
-  if (before.source_xbrl_concept === offered.source_xbrl_concept || before.source_xbrl_concept === null) return offered;
-  // a concept a correction chose (the filing's own gross profit showed its tagged top line to be
-  // another line) is no line the filer kept, and a correction the later filing's own figures
-  // prove is not undone by going back to the line on record (Under Armour swapped its total and
-  // product revenue tags in 2016 and put them back in 2017)
-  if (before.as_filed_concept !== null || offered.as_filed_concept !== null) return offered;
-  if (alternatives === undefined) return offered;
-  const old = alternatives.list.find((c) => c.concept === before.source_xbrl_concept);
-  if (!old) return retaggedFigure(before, offered, alternatives);
-  if (offered.selection_rule === 'PRESENTATION_LINKBASE' && !alternatives.presented(old.concept)) return offered;
-  return sourceFigure(old, offered.unit, 'CONCEPT_CONTINUITY');
-}
-
-/**
- * The filer stopped reporting the period's concept: where another candidate of the filing tells
- * the same figure as the one on record, that candidate is the old line re-tagged (rule 11), and
- * not the catalog's first choice, which may be another line: CONCEPT_RETAGGED.
- */
-function retaggedFigure(before: StatementFigure, offered: StatementFigure, alternatives: Alternatives): StatementFigure {
-  if (sameFigure(before, offered)) return offered;
-  for (const c of alternatives.list) {
-    if (c.concept === offered.source_xbrl_concept) continue;
-    const f = sourceFigure(c, offered.unit, 'CONCEPT_RETAGGED');
-    if (sameFigure(before, f)) return f;
-  }
-  return offered;
 }
 
 /**
@@ -338,158 +302,6 @@ const NO_DERIVATIONS: OwnDerivations = new WeakMap();
 /** the default of every lookup of the fold context (balances, quarters, year-to-dates): nothing on record */
 const NOTHING_ON_RECORD = (): undefined => undefined;
 const NO_RESTORE = (): boolean => false;
-
-/** 1-4 for a quarter, null for a year */
-function quarterNumber(period: FiscalPeriod): number | null {
-  return period === 'Q1' ? 1 : period === 'Q2' ? 2 : period === 'Q3' ? 3 : period === 'Q4' ? 4 : null;
-}
-
-/**
- * The year-to-date identity's word on a quarter's sign (sign-slips.ts yearToDateWitness): for a
- * second, third or fourth quarter the later filing tells as a three-month figure, where the same
- * filing tells the year-to-date through it (the year, for a fourth quarter) and every earlier
- * quarter of the year is on record from other filings (none of a derived one's inputs from this
- * filing): the filing's own figures against the record.
- */
-function yearToDateSignWitness(
-  p: Presentation,
-  metric: string,
-  before: StatementFigure,
-  figure: StatementFigure,
-  accession: string,
-  quarterOnRecord: FoldContext['quarterOnRecord'],
-  yearToDate: FoldContext['yearToDate'],
-): { sign: 1 | -1; witness: string; yearToDateSlipped: boolean } | null {
-  const k = quarterNumber(p.fiscal_period);
-  if (k === null || k === 1 || p.statement_type === 'BALANCE_SHEET' || figure.value_origin !== 'SOURCE') return null;
-  const ytd = yearToDate(metric, p.fiscal_year, k);
-  if (ytd === undefined || ytd.source_accession !== accession || ytd.period_end !== figure.period_end || ytd.unit !== figure.unit) return null;
-  let earlier = '0';
-  for (let q = 1; q < k; q++) {
-    const f = quarterOnRecord(p.statement_type, p.fiscal_year, `Q${q}` as FiscalPeriod, metric);
-    if (f === undefined || f.unit !== figure.unit || f.source_accession === accession) return null;
-    if (f.calculation_steps?.some((s) => s.source_accession === accession)) return null;
-    earlier = add(earlier, f.value);
-  }
-  const w = yearToDateWitness(before.value, figure.value, ytd.value, earlier);
-  if (w === null) return null;
-  return { sign: signOf(w.served === 'previous' ? before.value : figure.value), witness: w.witness, yearToDateSlipped: w.yearToDateSlipped };
-}
-
-/**
- * The balance sheet's word on a working-capital line's sign over the figure's period
- * (sign-slips.ts balanceWitness). A derived quarter is decided only where the side the balance
- * sheet agrees with also has each of its year-to-date inputs at the sign the balance sheet gives
- * over that input's own period: a later filing that flipped one input and an earlier one that
- * flipped the other net to the same digits with opposite signs, and neither is the quarter.
- */
-function balanceSignWitness(metric: string, before: StatementFigure, p: Presentation, figure: StatementFigure, balanceAt: FoldContext['balanceAt']): { sign: 1 | -1; witness: string } | null {
-  const balance = witnessBalance(metric);
-  const start = figure.period_start ?? p.period_start;
-  if (balance === undefined || start === null) return null;
-  const over = (from: string, to: string, amount: string) => balanceWitness(metric, amount, balanceAt(balance, addDays(from, -1)), balanceAt(balance, to));
-  const witness = over(start, figure.period_end, before.value);
-  if (witness === null) return null;
-  const chosen = signOf(before.value) === witness.sign ? before : figure;
-  for (const step of chosen.calculation_steps ?? []) {
-    if (step.period_start === null) return null;
-    const input = over(step.period_start, step.period_end, step.value);
-    if (input === null || input.sign !== signOf(step.value)) return null;
-  }
-  return witness;
-}
-
-function signOf(value: string): 1 | -1 {
-  return value.charCodeAt(0) === 45 ? -1 : 1;
-}
-
-/**
- * Whether a later derivation of a quarter takes one side as the reported quarter's own filing had
- * it and the other told differently since: the year-to-date it starts from (the base) and what is
- * subtracted (the earlier year-to-date, or the quarters an annual report told), each compared as
- * the same figure. A re-told year-to-date netted against one nobody re-told with it.
- */
-function mixesBases(own: StatementFigure, later: StatementFigure): boolean {
-  const a = own.calculation_steps;
-  const b = later.calculation_steps;
-  if (!a || !b || a.length < 2 || b.length < 2) return false;
-  const baseKept = sameFigure(a[0]!, b[0]!);
-  const subtractedKept = sameFigure({ value: subtracted(a) }, { value: subtracted(b) });
-  return baseKept !== subtractedKept;
-}
-
-/** what a derivation subtracts from its base, in all */
-function subtracted(steps: readonly CalculationStep[]): string {
-  let total = '0';
-  for (let i = 1; i < steps.length; i++) total = steps[i]!.operation === 'subtract' ? add(total, steps[i]!.value) : sub(total, steps[i]!.value);
-  return total;
-}
-
-/** a discrete quarter or Q4 derived from year-to-date figures (not an imputed total) */
-function isDerivedQuarter(f: StatementFigure): boolean {
-  return f.value_origin === 'DERIVED' && (f.mapping_type === 'DERIVED_DISCRETE_QUARTER' || f.mapping_type === 'DERIVED_Q4');
-}
-
-/**
- * What folding compares with the figure on record (`before`) for a metric the presentation
- * offers: the offered figure after concept continuity, or undefined where a quarterly table's line
- * under another concept is another line, not this metric re-tagged.
- */
-function comparedFigure(p: Presentation, metric: string, before: StatementFigure, offered: StatementFigure): StatementFigure | undefined {
-  const figure = continuedFigure(before, offered, p.alternatives?.get(metric));
-  if (p.partial && figure.value_origin === 'SOURCE' && before.value_origin === 'SOURCE' && figure.source_xbrl_concept !== before.source_xbrl_concept) return undefined;
-  return figure;
-}
-
-/**
- * Notes, for the figures a version takes from a presentation, the other lines their filing told
- * for the metric and period (rule 11 reads them once a figure is on record): only where another
- * candidate has another value, the one case movedLine can use, so few presentations stay alive.
- */
-function rememberOffered(offeredWith: FoldContext['offeredWith'], p: Presentation, taken: Iterable<[string, StatementFigure]>): void {
-  if (p.alternatives === undefined) return;
-  for (const [metric, figure] of taken) {
-    const alternatives = p.alternatives.get(metric);
-    if (alternatives !== undefined && alternatives.list.some((c) => c.value !== figure.value)) offeredWith.set(figure, alternatives);
-  }
-}
-
-/**
- * Rule 11: the filing no longer reports the concept of the figure on record, and the metric moves
- * to another candidate (concept continuity) whose figure the figure on record's own filing told
- * beside it, as another line (another value; under this concept, or under another candidate the
- * line was tagged with then). Nothing was restated: the metric moved from one line to another,
- * both told as before.
- */
-function movedLine(before: StatementFigure, figure: StatementFigure, offeredWith: FoldContext['offeredWith']): boolean {
-  if (figure.value_origin !== 'SOURCE' || before.value_origin !== 'SOURCE' || figure.source_xbrl_concept === before.source_xbrl_concept) return false;
-  const told = offeredWith.get(before)?.list;
-  if (told === undefined) return false;
-  // `figure` is not the same figure as `before` (folding compared them first), so a line told at
-  // its figure then was another line than the one on record
-  for (const c of told) if (c.concept !== before.source_xbrl_concept && sameFigure({ value: c.value, decimals: c.fact.decimals ?? null }, figure)) return true;
-  return false;
-}
-
-/** The figure a presentation offers for `metric` as folding would take it (see comparedFigure), else undefined. */
-function takenFrom(p: Presentation, latest: BuiltVersion, metric: string): StatementFigure | undefined {
-  const offered = p.figures.get(metric);
-  const before = latest.figures.get(metric);
-  return offered && before ? comparedFigure(p, metric, before, offered) : offered;
-}
-
-/** the joint decision of the tax identity (sign-slips.ts jointTaxWitness) for one of the figures it covers */
-function jointWitness(joint: ReturnType<typeof jointTaxWitness>, metric: string, before: StatementFigure, figure: StatementFigure): { sign: 1 | -1; witness: string } | null {
-  if (joint === null || !joint.metrics.has(metric)) return null;
-  return { sign: signOf(joint.served === 'previous' ? before.value : figure.value), witness: TAX_IDENTITY };
-}
-
-/** whether the presentation tells `metric` with the opposite sign of the figure on record (a sign slip of its own) */
-function flippedBy(p: Presentation, latest: BuiltVersion, metric: string): boolean {
-  const told = takenFrom(p, latest, metric);
-  const kept = latest.figures.get(metric);
-  return told !== undefined && kept !== undefined && isSignSlip(kept, told);
-}
 
 /** the other figures of a version in one unit: the typical size a scale slip is judged against */
 function sameUnitValues(figures: ReadonlyMap<string, StatementFigure>, except: string, unit: string): string[] {

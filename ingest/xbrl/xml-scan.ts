@@ -1,4 +1,21 @@
 import type { SaxesAttributeNS, SaxesTagNS } from 'saxes';
+import { BARE, bareRecord, NO_ATTRIBUTES, NO_NAMESPACES, ROOT_SCOPE, ScannedTag, withDeclarations } from './xml-tag.ts';
+import {
+  checkDistinctNames,
+  checkPair,
+  decodeReferences,
+  fail,
+  isNameCode,
+  isNameStartAt,
+  isSpace,
+  lineColumn,
+  qname,
+  skipDoctype,
+  XMLNS_NAMESPACE,
+  XmlScanError,
+} from './xml-syntax.ts';
+
+export { XmlScanError };
 
 /**
  * A namespace-aware XML reader for filing packages, in place of saxes: the same events with the
@@ -20,61 +37,18 @@ import type { SaxesAttributeNS, SaxesTagNS } from 'saxes';
  */
 type Event = 'opentag' | 'closetag' | 'text' | 'cdata';
 
-const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace';
-const XMLNS_NAMESPACE = 'http://www.w3.org/2000/xmlns/';
-const PREDEFINED_ENTITIES: Readonly<Record<string, string>> = { __proto__: null, amp: '&', gt: '>', lt: '<', quot: '"', apos: "'" } as never;
-const DEFAULT_NS: Readonly<Record<string, string>> = { __proto__: null, xml: XML_NAMESPACE, xmlns: XMLNS_NAMESPACE } as never;
+const PREDEFINED_ENTITIES: Readonly<Record<string, string>> = bareRecord({ amp: '&', gt: '>', lt: '<', quot: '"', apos: "'" });
 /** characters XML 1.0 does not allow anywhere (CR is gone by the time this is tested) */
 const FORBIDDEN_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
-const DECIMAL_REF = /^#[0-9]+$/;
-const HEX_REF = /^#x[0-9a-f]+$/i;
 /** what an attribute value may need done to it: normalized white space, a reference, or a forbidden `<` */
 const VALUE_SPECIAL = /[\n\t&<]/;
-/**
- * Prototype of attribute and namespace maps: no Object.prototype members (an attribute named
- * `__proto__` or `constructor` is an ordinary key), yet, unlike Object.create(null), objects made
- * from it keep V8's fast properties.
- */
-const BARE: object = Object.create(null) as object;
-/** the ns of a tag without declarations and the attributes of a tag without any: shared, never written */
-const NO_NAMESPACES: Record<string, string> = Object.freeze(Object.create(BARE) as Record<string, string>);
-const NO_ATTRIBUTES: Record<string, SaxesAttributeNS> = Object.freeze(Object.create(BARE) as Record<string, SaxesAttributeNS>);
-/** the scope outside the root: the two prefixes XML binds itself */
-const ROOT_SCOPE: Readonly<Record<string, string>> = withDeclarations(NO_NAMESPACES, DEFAULT_NS);
-
-/** a character of an XML name (simplified to ASCII name characters and anything beyond U+00B6) */
-function isNameCode(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 58) || c === 95 || c === 45 || c === 46 || c >= 0xb7;
-}
-
-/** whether doc[from, to) is a name: a name character run not starting with a digit, '-' or '.' */
-function isNameAt(doc: string, from: number, to: number): boolean {
-  if (!isNameStartAt(doc, from, to)) return false;
-  for (let i = from; i < to; i++) if (!isNameCode(doc.charCodeAt(i))) return false;
-  return true;
-}
-
-/** isNameAt for a run already known to hold name characters only: not empty, and a fit first character */
-function isNameStartAt(doc: string, from: number, to: number): boolean {
-  if (to <= from) return false;
-  const first = doc.charCodeAt(from);
-  return !((first >= 48 && first <= 57) || first === 45 || first === 46 || first === 0xb7);
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 9 || c === 13;
-}
-
-function isXmlChar(n: number): boolean {
-  return n === 9 || n === 10 || n === 13 || (n >= 0x20 && n <= 0xd7ff) || (n >= 0xe000 && n <= 0xfffd) || (n >= 0x10000 && n <= 0x10ffff);
-}
 
 export class XmlScanParser {
   /** named references the document may use; callers may add (inline XBRL adds HTML 4's) */
   readonly ENTITIES: Record<string, string> = Object.create(PREDEFINED_ENTITIES) as Record<string, string>;
   private readonly chunks: string[] = [];
   private readonly handlers: { opentag?: (tag: SaxesTagNS) => void; closetag?: (tag: SaxesTagNS) => void; text?: (text: string) => void; cdata?: (text: string) => void } = {};
-  private readonly tags: SaxesTagNS[] = [];
+  private readonly tags: ScannedTag[] = [];
   /**
    * Every binding in scope at the tag whose event is being handled (the last tag opened or
    * closed): what `resolve` answers from, in one lookup rather than a walk up the open tags,
@@ -150,7 +124,7 @@ export class XmlScanParser {
         } else {
           let text = doc.slice(pos, textEnd);
           if (text.includes(']]>')) fail('the string "]]>" is disallowed in char data.');
-          if (text.includes('&')) text = this.decode(text);
+          if (text.includes('&')) text = decodeReferences(text, this.ENTITIES);
           handlers.text?.(text);
         }
       }
@@ -298,7 +272,7 @@ export class XmlScanParser {
     const { prefix, local } = qname(name);
     const { handlers, tags } = this;
     // the tag's scope: its parent's, with its own declarations over it (made only when it declares some)
-    const parentScope = tags.length === 0 ? ROOT_SCOPE : (tags[tags.length - 1] as unknown as ScannedTag).scope;
+    const parentScope = tags.length === 0 ? ROOT_SCOPE : tags[tags.length - 1]!.scope;
     this.scope = ns === NO_NAMESPACES ? parentScope : withDeclarations(parentScope, ns);
     const tag = new ScannedTag(name, prefix, local, ns, selfClosing, this.scope);
     const uri = this.resolve(prefix) ?? '';
@@ -317,9 +291,9 @@ export class XmlScanParser {
     }
     this.tagStart = lt;
     this.tagEnd = i;
-    handlers.opentag?.(tag as unknown as SaxesTagNS);
-    if (selfClosing) handlers.closetag?.(tag as unknown as SaxesTagNS);
-    else tags.push(tag as unknown as SaxesTagNS);
+    handlers.opentag?.(tag);
+    if (selfClosing) handlers.closetag?.(tag);
+    else tags.push(tag);
     return i;
   }
 
@@ -334,7 +308,7 @@ export class XmlScanParser {
       let value = doc.slice(spans[a * 4 + 2]!, spans[a * 4 + 3]!);
       if (VALUE_SPECIAL.test(value)) {
         if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\n\t]/g, ' ');
-        if (value.includes('&')) value = this.decode(value);
+        if (value.includes('&')) value = decodeReferences(value, this.ENTITIES);
       }
       const { prefix, local } = qname(attrName);
       const attr = { name: attrName, prefix, local, value } as SaxesAttributeNS;
@@ -395,151 +369,8 @@ export class XmlScanParser {
     const tag = this.tags.pop();
     if (tag === undefined) fail(`unmatched closing tag: ${name}.`);
     if (tag.name !== name) fail('unexpected close tag.');
-    this.scope = (tag as unknown as ScannedTag).scope;
+    this.scope = tag.scope;
     this.handlers.closetag?.(tag);
     return i + 1;
   }
-
-  /** Text with its character and entity references replaced. */
-  private decode(text: string): string {
-    let out = '';
-    let from = 0;
-    for (let amp = text.indexOf('&'); amp >= 0; amp = text.indexOf('&', from)) {
-      const semi = text.indexOf(';', amp + 1);
-      if (semi < 0) fail('unterminated entity reference.');
-      const entity = text.slice(amp + 1, semi);
-      out += text.slice(from, amp) + this.entity(entity);
-      from = semi + 1;
-    }
-    return out + text.slice(from);
-  }
-
-  private entity(entity: string): string {
-    if (entity === '') fail('empty entity name.');
-    if (entity.charCodeAt(0) !== 35 /* # */) {
-      const defined = this.ENTITIES[entity];
-      if (defined !== undefined) return defined;
-      fail(isNameAt(entity, 0, entity.length) ? 'undefined entity.' : 'disallowed character in entity name.');
-    }
-    let num = NaN;
-    if (entity.charCodeAt(1) === 120 /* x */ && HEX_REF.test(entity)) num = parseInt(entity.slice(2), 16);
-    else if (DECIMAL_REF.test(entity)) num = parseInt(entity.slice(1), 10);
-    if (!isXmlChar(num)) fail('malformed character entity.');
-    return String.fromCodePoint(num);
-  }
-}
-
-/** A tag as saxes shapes it (SaxesTagNS); plain attributes are made on first read. */
-class ScannedTag {
-  uri = '';
-  /** the attributes once made */
-  made: Record<string, SaxesAttributeNS> | null = null;
-  /** the document and the attributes' name and value spans, until they are made */
-  doc: string | null = null;
-  spans: number[] | null = null;
-
-  constructor(
-    readonly name: string,
-    readonly prefix: string,
-    readonly local: string,
-    readonly ns: Record<string, string>,
-    readonly isSelfClosing: boolean,
-    /** every binding in scope at this tag (XmlScanParser.scope) */
-    readonly scope: Readonly<Record<string, string>>,
-  ) {}
-
-  get attributes(): Record<string, SaxesAttributeNS> {
-    if (this.made === null) {
-      const doc = this.doc!;
-      const spans = this.spans!;
-      const made = Object.create(BARE) as Record<string, SaxesAttributeNS>;
-      for (let a = 0; a < spans.length; a += 4) {
-        const name = doc.slice(spans[a]!, spans[a + 1]!);
-        let value = doc.slice(spans[a + 2]!, spans[a + 3]!);
-        if (value.includes('\n') || value.includes('\t')) value = value.replace(/[\n\t]/g, ' ');
-        made[name] = { name, prefix: '', local: name, value, uri: '' } as SaxesAttributeNS;
-      }
-      this.made = made;
-      this.doc = null;
-      this.spans = null;
-    }
-    return this.made;
-  }
-}
-
-/** A scope with a tag's own declarations over its parent's. */
-function withDeclarations(parent: Readonly<Record<string, string>>, ns: Readonly<Record<string, string>>): Record<string, string> {
-  const scope = Object.create(BARE) as Record<string, string>;
-  for (const prefix in parent) scope[prefix] = parent[prefix]!;
-  for (const prefix in ns) scope[prefix] = ns[prefix]!;
-  return scope;
-}
-
-/** Plain attributes clash only by the same name twice. */
-function checkDistinctNames(doc: string, spans: readonly number[], count: number): void {
-  for (let a = 1; a < count; a++) {
-    for (let b = 0; b < a; b++) if (sameText(doc, spans[a * 4]!, spans[a * 4 + 1]!, spans[b * 4]!, spans[b * 4 + 1]!)) fail(`duplicate attribute: ${doc.slice(spans[a * 4]!, spans[a * 4 + 1]!)}.`);
-  }
-}
-
-/** whether doc[a, aEnd) and doc[b, bEnd) are the same text */
-function sameText(doc: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
-  if (aEnd - a !== bEnd - b) return false;
-  for (let k = 0; k < aEnd - a; k++) if (doc.charCodeAt(a + k) !== doc.charCodeAt(b + k)) return false;
-  return true;
-}
-
-function qname(name: string): { prefix: string; local: string } {
-  const colon = name.indexOf(':');
-  if (colon === -1) return { prefix: '', local: name };
-  const local = name.slice(colon + 1);
-  const prefix = name.slice(0, colon);
-  if (prefix === '' || local === '' || local.includes(':')) fail(`malformed name: ${name}.`);
-  return { prefix, local };
-}
-
-/** The reserved prefixes keep their namespaces, and their namespaces their prefixes. */
-function checkPair(prefix: string, uri: string): void {
-  if (prefix === 'xml' && uri !== XML_NAMESPACE) fail(`xml prefix must be bound to ${XML_NAMESPACE}.`);
-  if (prefix === 'xmlns') fail('xmlns prefix must not be declared.');
-  if (uri === XML_NAMESPACE && prefix !== 'xml') fail(`${XML_NAMESPACE} must be bound to the xml prefix.`);
-  if (uri === XMLNS_NAMESPACE) fail(`${XMLNS_NAMESPACE} must not be declared.`);
-}
-
-/** Index past a DOCTYPE declaration starting after `<!DOCTYPE`: quoted literals and an internal subset may hold `>`. */
-function skipDoctype(doc: string, from: number): number {
-  let i = from;
-  let depth = 0;
-  while (i < doc.length) {
-    const c = doc.charCodeAt(i);
-    if (c === 34 || c === 39) {
-      const end = doc.indexOf(c === 34 ? '"' : "'", i + 1);
-      if (end < 0) break;
-      i = end + 1;
-      continue;
-    }
-    if (c === 91 /* [ */) depth++;
-    else if (c === 93 /* ] */) depth--;
-    else if (c === 62 && depth <= 0) return i + 1;
-    i++;
-  }
-  fail('unclosed doctype.');
-}
-
-/** A document the scanner refuses; the message starts with the line and column (1-based) of the construct it failed in. */
-export class XmlScanError extends Error {}
-
-function fail(message: string): never {
-  throw new XmlScanError(message);
-}
-
-/** `line:column` (both from 1) of offset `at` in `doc`. */
-function lineColumn(doc: string, at: number): string {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = doc.indexOf('\n'); i !== -1 && i < at; i = doc.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return `${line}:${at - lineStart + 1}`;
 }
