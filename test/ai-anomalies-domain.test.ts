@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { Decimal } from 'decimal.js';
-import { explainAnomalies, LIKELY_CAUSES, type AnomalyExplanation, type ExplainContext, type FigureFacts, type LedgerFailureRow, type QualityFindingRow } from '../../../../domain/ai/anomalies.ts';
-import { completeEvidence, detectQualityIssues, readable, severityRank, type QualityVersion } from '../../../../domain/data-quality.ts';
-import { reconcileVersions, type StatementSnapshot } from '../../../../domain/reconciliation/index.ts';
-import { stableUuid } from '../../../../domain/stable-id.ts';
-import { corpusCiks, corpusSnapshotRows, type CorpusCompany } from '../../../helpers/corpus-snapshot-rows.ts';
+import { explainAnomalies, LIKELY_CAUSES, type AnomalyExplanation, type ExplainContext, type FigureFacts, type LedgerFailureRow, type QualityFindingRow } from '../domain/ai/anomalies.ts';
+import { completeEvidence, detectQualityIssues, readable, severityRank, type QualityVersion } from '../domain/data-quality.ts';
+import { reconcileVersions, type StatementSnapshot } from '../domain/reconciliation/index.ts';
+import { stableUuid } from '../domain/stable-id.ts';
+import { corpusCiks, corpusSnapshotRows, type CorpusCompany } from './helpers/corpus-snapshot-rows.ts';
 
 /**
  * Anomaly explanations over the ../shared/sec corpus without a database: each company's statement
