@@ -4,7 +4,7 @@ import { before, describe, it } from 'node:test';
 import { Decimal } from 'decimal.js';
 import { groundingViolations, type Claim } from '../domain/ai/claims.ts';
 import { generateNarratives, NARRATIVE_TYPES, type Narrative } from '../domain/ai/narratives.ts';
-import { numeralsIn, renderGrowth, renderMoney, renderPoints, renderRatio } from '../domain/ai/render.ts';
+import { numeralsIn, renderRatio } from '../domain/ai/render.ts';
 import { CompanyView, type SnapshotFigure } from '../domain/ai/snapshot-view.ts';
 import { STATEMENT_TYPES } from '../domain/catalog/index.ts';
 import { corpusCiks, corpusSnapshotRows, type CorpusCompany } from './helpers/corpus-snapshot-rows.ts';
@@ -56,32 +56,6 @@ function expectedExtra(unit: string, from: string, to: string): number {
 function figure(rows: readonly SnapshotFigure[], type: string, year: number, period: string, metric: string): SnapshotFigure | undefined {
   return rows.find((r) => r.statement_type === type && r.fiscal_year === year && r.fiscal_period === period && r.metric_name === metric);
 }
-
-describe('render', () => {
-  it('rounds half-up and never prints a signed zero', () => {
-    assert.equal(renderMoney('383285000000'), '383.3B');
-    assert.equal(renderMoney('-106000000'), '-106.0M');
-    assert.equal(renderMoney('-49'), '-49');
-    assert.equal(renderMoney('-0.4'), '0');
-    assert.equal(renderRatio('0.44135'), '44.1%');
-    assert.equal(renderRatio('0.44150'), '44.2%');
-    assert.equal(renderPoints('0.0153'), '+1.5 pp');
-    assert.equal(renderPoints('-0.0004'), '0.0 pp');
-    assert.equal(renderGrowth('-0.028'), '-2.8%');
-  });
-
-  it('prints extra decimals when asked', () => {
-    assert.equal(renderRatio('0.253096407052', 2), '25.310%');
-    assert.equal(renderPoints('-0.000034064409', 2), '-0.003 pp');
-    assert.equal(renderMoney('6497500000', 1), '6.50B');
-    assert.equal(renderMoney('812.4', 1), '812.4');
-    assert.equal(renderGrowth('0.0002', 1), '+0.02%');
-  });
-
-  it('finds every numeral of a text, with thousands separators and decimals', () => {
-    assert.deepEqual(numeralsIn('Revenue rose 2.0% to 391.0B in FY2024 (1,234 and Q3)'), ['2.0', '391.0', '2024', '1,234', '3']);
-  });
-});
 
 describe('every narrative of every company is grounded', () => {
   it('each numeral of each sentence is printed by one of its claims, and each printed figure is the claim value rounded as documented', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Sql } from '../db/client.ts';
 import postgres from 'postgres';
-import { copyLine, copyRows, copyRowsBinary, type BinaryType } from '../db/copy.ts';
+import { copyRows, copyRowsBinary, type BinaryType } from '../db/copy.ts';
 import type { Database } from '../db/database.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
@@ -14,10 +14,6 @@ describe('COPY FROM STDIN (db/copy.ts)', () => {
   });
   after(async () => {
     await db?.close();
-  });
-
-  it('writes a line of the text format: tab-separated, backslash, tab, newline and carriage return escaped, null as \\N', () => {
-    assert.equal(copyLine(['a\tb', 'c\nd\re\\f', null, undefined, 3, true, { k: 'v\\' }]), 'a\\tb\tc\\nd\\re\\\\f\t\\N\t\\N\t3\tt\t{"k":"v\\\\\\\\"}\n');
   });
 
   it('stores every value exactly as the column reads it from text: exact decimals, dates, awkward text, JSON with escapes', async () => {

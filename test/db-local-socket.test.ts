@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { connect } from '../db/client.ts';
 import type { Database } from '../db/database.ts';
-import { localSocketPath, sameDatabaseOverLocalSocket, serverSocketDirs } from '../db/local-socket.ts';
+import { localSocketPath, sameDatabaseOverLocalSocket } from '../db/local-socket.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 describe('ingestion over the local server socket (db/local-socket.ts)', () => {
@@ -17,25 +17,6 @@ describe('ingestion over the local server socket (db/local-socket.ts)', () => {
   });
   after(async () => {
     await db?.close();
-  });
-
-  it('never for a host that is not loopback, several hosts, a socket directory of the URL or TLS asked for', () => {
-    assert.equal(localSocketPath('postgres://u@db.example.com:5432/x'), null);
-    assert.equal(localSocketPath('postgres://u@10.0.0.5/x'), null);
-    assert.equal(localSocketPath('postgres://u@127.0.0.1:5432/x?sslmode=require'), null);
-    assert.equal(localSocketPath('postgres://u@localhost/x?ssl=true'), null);
-    assert.equal(localSocketPath('postgres://u@127.0.0.1/x?host=/elsewhere'), null);
-    assert.equal(localSocketPath(null), null);
-    assert.equal(localSocketPath('not a url'), null);
-    // a port no server listens on has no socket file either
-    assert.equal(localSocketPath('postgres://u@127.0.0.1:1/x'), null);
-  });
-
-  it("reads the server's unix_socket_directories: absolute entries only, quotes and trailing slashes dropped", () => {
-    assert.deepEqual(serverSocketDirs('/var/run/postgresql'), ['/var/run/postgresql']);
-    assert.deepEqual(serverSocketDirs('/var/run/postgresql, /tmp/'), ['/var/run/postgresql', '/tmp']);
-    assert.deepEqual(serverSocketDirs('"/srv/pg sockets", @abstract, relative/dir, /'), ['/srv/pg sockets', '/']);
-    assert.deepEqual(serverSocketDirs(''), []);
   });
 
   it('finds the socket in a directory the server names before the usual ones', async () => {

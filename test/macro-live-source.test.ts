@@ -78,9 +78,4 @@ describe('the FRED source', () => {
     const again = await loadMacro(fromLive.sql, live);
     assert.equal(again.rows_added, 0, 'idempotent over the live path too');
   });
-
-  it('refuses a base that is neither a directory nor an https publisher (plain http only on this machine)', async () => {
-    await assert.rejects(openMacroSource('http://fred.stlouisfed.org'), /directory or an https/);
-    await assert.rejects(openMacroSource('ftp://example.com'), /directory or an https/);
-  });
 });

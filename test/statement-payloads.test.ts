@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { compactJson } from '../api/mcp-envelope.ts';
-import { jsonBytesOf, keptWith, memoOf, prepared } from '../api/prepared-json.ts';
-import { VersionPayloads } from '../tools/statements/version-payloads.ts';
 import { insertNextVersion } from './helpers/next-version.ts';
 import { get, post } from './helpers/http.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
@@ -68,84 +66,5 @@ describe('prepared statement payloads (one per immutable version)', () => {
     assert.equal(after.normalized_payload.facts.find((f: { metric: string }) => f.metric === 'REVENUE').value, '383285000001.000000');
     const asOf = (await read(`${QUERY}&as_of_date=${before.filing_date}`)).body.data;
     assert.deepEqual(asOf, before);
-  });
-
-  it('keeps at most its bound, dropping the least recently used, and freezes what it keeps', () => {
-    const c = new VersionPayloads<{ n: number; inner: { m: number } }>(2);
-    c.set('a', { n: 1, inner: { m: 1 } });
-    c.set('b', { n: 2, inner: { m: 2 } });
-    assert.equal(c.get('a')?.n, 1); // a is now the most recent
-    c.set('c', { n: 3, inner: { m: 3 } });
-    assert.deepEqual([c.get('a')?.n, c.get('b'), c.get('c')?.n, c.size], [1, undefined, 3, 2]);
-    assert.throws(() => {
-      (c.get('a')!.inner as { m: number }).m = 9;
-    }, TypeError);
-  });
-
-  it('serializes a prepared value once, to the same text as JSON.stringify, and a plain value every time', () => {
-    const value = prepared({ data: { a: '1.000000', list: [{ x: 1 }, { x: 2 }] } });
-    assert.equal(jsonBytesOf(value).toString('utf8'), JSON.stringify(value));
-    let renders = 0;
-    const render = (v: unknown) => (renders++, JSON.stringify(v));
-    memoOf(value, 'test', render);
-    memoOf(value, 'test', render);
-    assert.equal(renders, 1);
-    const plain = { a: 1 };
-    memoOf(plain, 'test', render);
-    memoOf(plain, 'test', render);
-    assert.equal(renders, 3);
-    assert.ok(Object.isFrozen(value.data.list[1]));
-  });
-
-  it('keeps what is made for a prepared value (its encoded HTTP body) and makes it afresh for a plain one', () => {
-    let made = 0;
-    const make = () => ({ n: ++made });
-    const kept = prepared({ a: 1 });
-    const first = keptWith(kept, 'http-body', make);
-    assert.equal(keptWith(kept, 'http-body', make), first);
-    assert.equal(made, 1);
-    assert.notEqual(keptWith(kept, 'other', make), first, 'each name is its own');
-    const plain = { a: 1 };
-    keptWith(plain, 'http-body', make);
-    keptWith(plain, 'http-body', make);
-    assert.equal(made, 4);
-  });
-
-  it('writes wrappers around prepared values exactly as JSON.stringify writes them whole', () => {
-    const kept = prepared({ b: [1, 'x', null, { c: true }], d: '2023-09-30' });
-    const when = new Date(Date.UTC(2024, 0, 2));
-    const values: unknown[] = [
-      { jsonrpc: '2.0', id: 7, result: kept },
-      { a: undefined, f: () => 1, kept, n: null, list: [undefined, kept, () => 2], when },
-      [kept, { deep: { deeper: kept } }],
-      { toJSON: () => 'custom', kept },
-      { 'quote"key': kept, num: -0, big: 1e21 },
-      kept,
-    ];
-    for (const v of values) assert.equal(jsonBytesOf(v).toString('utf8'), JSON.stringify(v));
-  });
-
-  it("writes the same bytes as JSON.stringify's UTF-8, reusing a prepared value's encoded bytes inside an envelope", () => {
-    const kept = prepared({ name: 'Société Générale — 株式会社 😀', b: [1, 'x', null, { c: true }], d: '2023-09-30' });
-    const when = new Date(Date.UTC(2024, 0, 2));
-    const values: unknown[] = [
-      { jsonrpc: '2.0', id: 7, result: kept },
-      { jsonrpc: '2.0', id: 'ü-1', result: { content: [{ type: 'text', text: 'ä' }], structuredContent: kept, isError: false } },
-      { a: undefined, f: () => 1, kept, n: null, list: [undefined, kept, () => 2], when },
-      [kept, { deep: { deeper: kept } }, 'ö'],
-      [undefined, kept],
-      // a sparse array: JSON.stringify writes its holes as null
-      [, kept, , 'x'],
-      { toJSON: () => 'custom', kept },
-      { 'quote"key': kept, num: -0, big: 1e21 },
-      kept,
-      { plain: 'ß' },
-      'text',
-      12,
-      null,
-    ];
-    for (const v of values) assert.deepEqual(jsonBytesOf(v), Buffer.from(JSON.stringify(v), 'utf8'), JSON.stringify(v));
-    // the prepared value's bytes are encoded once and kept
-    assert.equal(jsonBytesOf(kept), jsonBytesOf(kept));
   });
 });

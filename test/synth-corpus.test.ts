@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Decimal } from 'decimal.js';
-import { cloneCompanyFacts, perturbFactor, synthAccession, synthCik, synthesizeCorpus, type SynthResult } from '../bench/lib/synth-corpus.ts';
+import { perturbFactor, synthCik, synthesizeCorpus, type SynthResult } from '../bench/lib/synth-corpus.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
@@ -43,27 +43,6 @@ describe('synthetic corpus (bench scale suite)', () => {
     const a = await readFile(path.join(MIRROR, FACTS, `CIK${ORIGINAL}.json`));
     assert.ok(a.equals(await readFile(path.join(result.out, FACTS, `CIK${ORIGINAL}.json`))));
     assert.ok(result.companyfacts_bytes_total > result.companyfacts_bytes_source * 2.5);
-  });
-
-  test('rewrites accessions injectively and scales amounts but not ratios, exactly', () => {
-    assert.equal(synthAccession('0000320193-23-000106', 7), '9007320193-23-000106');
-    assert.notEqual(synthAccession('0000320193-23-000106', 1), synthAccession('0000320193-23-000106', 2));
-    const doc = {
-      cik: 1,
-      entityName: 'X',
-      facts: {
-        'us-gaap': {
-          Revenues: { units: { USD: [{ val: 383285000000, accn: '0000320193-23-000106' }, { val: 0.5, accn: '0000320193-23-000106' }] } },
-          EarningsPerShareBasic: { units: { 'USD/shares': [{ val: 6, accn: '0000320193-23-000106' }] } },
-        },
-      },
-    };
-    const c = cloneCompanyFacts(doc, synthCik(3, 4), 3);
-    assert.equal(perturbFactor(3), 4n);
-    assert.equal(c.cik, 9003000004);
-    assert.deepEqual(c.facts['us-gaap'].Revenues.units.USD.map((r: { val: number }) => r.val), [1533140000000, 0.5]);
-    assert.equal(c.facts['us-gaap'].EarningsPerShareBasic.units['USD/shares'][0].val, 6);
-    assert.equal(c.facts['us-gaap'].Revenues.units.USD[0].accn, '9003320193-23-000106');
   });
 
   test('a clone ingests into the same statement versions and restatements as its original, every amount times its factor', async () => {

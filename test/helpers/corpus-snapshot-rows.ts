@@ -8,6 +8,7 @@ import { stableUuid } from '../../domain/stable-id.ts';
 import { filingsFromFacts, filingsFromSubmissions, mergeFilings, readCompanyFacts } from '../../ingest/companyfacts.ts';
 import { openSecSource } from '../../ingest/source.ts';
 import { readSubmissions } from '../../ingest/submissions.ts';
+import { SHARED_SEC } from './shared-data.ts';
 
 /**
  * Snapshot-shaped rows for pure tests, built from the ../shared/sec corpus by the real
@@ -16,7 +17,6 @@ import { readSubmissions } from '../../ingest/submissions.ts';
  * the fields of the spec's snapshot build rows the AI generators read. statement_version_id is a
  * stable id of (cik, statement, version_sequence), so two builds give the same rows.
  */
-const SHARED_SEC = path.resolve(new URL('../../../shared/sec', import.meta.url).pathname);
 const source = openSecSource(SHARED_SEC);
 const catalog = catalogView();
 

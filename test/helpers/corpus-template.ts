@@ -7,9 +7,8 @@ import { migrate } from '../../db/migrate.ts';
 import { loadIdentity } from '../../ingest/load-identity.ts';
 import { runIngestion } from '../../ingest/run-ingestion.ts';
 import { loadMacro } from '../../ingest/macro/load-macro.ts';
+import { SHARED_MACRO, SHARED_SEC } from './shared-data.ts';
 
-const SHARED_SEC = path.resolve(new URL('../../../shared/sec', import.meta.url).pathname);
-const SHARED_MACRO = path.resolve(new URL('../../../shared/macro', import.meta.url).pathname);
 /** code whose change changes what ingestion writes */
 const FINGERPRINTED = ['db', 'domain', 'ingest'];
 

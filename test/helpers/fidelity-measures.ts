@@ -10,6 +10,7 @@ import { dec } from '../../domain/decimal.ts';
 import type { Fact } from '../../domain/facts.ts';
 import { isScaleSlip, sameFigure } from '../../domain/statements/versions.ts';
 import { parseCompanyFacts } from '../../ingest/companyfacts.ts';
+import { SHARED_SEC } from './shared-data.ts';
 
 /**
  * Fidelity measures over an ingested corpus database, against the filers' own facts (companyfacts)
@@ -19,7 +20,7 @@ import { parseCompanyFacts } from '../../ingest/companyfacts.ts';
  * Used by test/fidelity-corpus.test.ts and printable with `tsx test/helpers/fidelity-report.ts`.
  */
 
-export const SHARED_SEC = path.resolve(new URL('../../../shared/sec', import.meta.url).pathname);
+export { SHARED_SEC };
 const FACTS_DIR = path.join(SHARED_SEC, 'data.sec.gov/api/xbrl/companyfacts');
 const FSDS_DIR = path.join(SHARED_SEC, 'www.sec.gov/files/dera/data/financial-statement-data-sets/2009q3');
 const ANNUAL = /^(10-K|10-KT|20-F|40-F)(\/A)?$/;

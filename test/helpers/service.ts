@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../../config.ts';
 import type { Sql } from '../../db/client.ts';
 import { createApiKey } from '../../db/keys.ts';
@@ -10,9 +9,9 @@ import { ALL_TOOLS } from '../../tools/index.ts';
 import type { ToolDefinition } from '../../api/define-tool.ts';
 import type { Services } from '../../api/services.ts';
 import { createTestDatabase } from './database.ts';
+import { SHARED_MACRO, SHARED_SEC } from './shared-data.ts';
 
-export const SHARED_SEC = fileURLToPath(new URL('../../../shared/sec', import.meta.url));
-export const SHARED_MACRO = fileURLToPath(new URL('../../../shared/macro', import.meta.url));
+export { SHARED_MACRO, SHARED_SEC };
 
 export interface TestService {
   baseUrl: string;
