@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MARGIN_MOVERS } from '../domain/ai/narratives.ts';
-import { CANONICAL_METRICS } from '../domain/catalog/index.ts';
-import { MARGIN_LINES, placedMetrics, SCALE_CHECKED_METRICS, TTM_BALANCE_METRICS, TTM_FLOW_METRICS, VALUATION_INPUT_METRICS } from '../domain/catalog/traits.ts';
-import { SCALE_CHECKED_METRICS as DQ_SCALE_CHECKED } from '../domain/data-quality.ts';
-import { GROWTH_DEFS } from '../domain/modeling/growth.ts';
-import { REPORTED_VALUATION_INPUTS, VALUATION_INPUT_NAMES } from '../domain/modeling/multi-year.ts';
-import { TTM_BALANCES, TTM_FLOWS, TTM_NAMES } from '../domain/modeling/ttm.ts';
+import { MARGIN_MOVERS } from '../../../../domain/ai/narratives.ts';
+import { CANONICAL_METRICS } from '../../../../domain/catalog/index.ts';
+import { MARGIN_LINES, placedMetrics, SCALE_CHECKED_METRICS, TTM_BALANCE_METRICS, TTM_FLOW_METRICS, VALUATION_INPUT_METRICS } from '../../../../domain/catalog/traits.ts';
+import { SCALE_CHECKED_METRICS as DQ_SCALE_CHECKED } from '../../../../domain/data-quality.ts';
+import { GROWTH_DEFS } from '../../../../domain/modeling/growth.ts';
+import { REPORTED_VALUATION_INPUTS, VALUATION_INPUT_NAMES } from '../../../../domain/modeling/multi-year.ts';
+import { TTM_BALANCES, TTM_FLOWS, TTM_NAMES } from '../../../../domain/modeling/ttm.ts';
 
 /**
  * The scale-break rule, the modeling rows and the margin narrative read their metric lists off the

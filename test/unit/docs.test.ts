@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ALL_TOOLS } from '../tools/index.ts';
-import { toolName } from '../api/define-tool.ts';
-import { readBlock, replaceBlock } from '../manifest/doc-blocks.ts';
-import { REGISTRY_BLOCKS, toolTable } from '../manifest/docs.ts';
-import { BLOCK, mergeRows, parseTable, renderTable, TABLE_SUITES, type PerfRow } from '../bench/lib/perf-table.ts';
+import { ALL_TOOLS } from '../../tools/index.ts';
+import { toolName } from '../../api/define-tool.ts';
+import { readBlock, replaceBlock } from '../../manifest/doc-blocks.ts';
+import { REGISTRY_BLOCKS, toolTable } from '../../manifest/docs.ts';
+import { BLOCK, mergeRows, parseTable, renderTable, TABLE_SUITES, type PerfRow } from '../../bench/lib/perf-table.ts';
 
 /**
  * The documents stay true without a database: the generated tables equal what the registry gives
@@ -14,7 +14,7 @@ import { BLOCK, mergeRows, parseTable, renderTable, TABLE_SUITES, type PerfRow }
  * is the bench's, and no document tells how the code was built.
  */
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (file: string) => readFileSync(ROOT + file, 'utf8');
 const DOCS = readdirSync(ROOT + 'docs').filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
 const DOCUMENTS = ['README.md', 'export/README.md', ...DOCS];
