@@ -28,12 +28,17 @@ import { readSubmissions, type SubmissionsRead } from './submissions.ts';
  * 6: the balance sheet as the sign witness of working-capital lines, splits shown by the figures;
  * 7: concept moves between lines told as before, like-with-like derivations, the never-negative sign witness;
  * 8: the year-to-date sign witness of quarters; 9: the change in cash tagged before the exchange-rate
- * effect, an equity line tagged as total equity, continuity after a correction). With the catalog's
+ * effect, an equity line tagged as total equity, continuity after a correction; 10: derived quarters
+ * from one line and one basis (like-with-like pairs, the corrected year, annual reports' six and nine
+ * months, fourth quarters withdrawn when the year is told again without nine months on its basis,
+ * quarters a never-negative line cannot take not served), imputed totals never over a reported line
+ * nobody re-told, quarterly tables re-telling a line under a retired tag, the larger of a
+ * thousandfold share-count slip). With the catalog's
  * fingerprint it is part of every company's skip hash, so a changed rule or catalog re-normalizes
  * stored companies on the next run; a statement whose figures move gets a new version (stored
  * versions are never rewritten).
  */
-export const NORMALIZER_VERSION = 9;
+export const NORMALIZER_VERSION = 10;
 
 export interface CompanyResult {
   cik: string;
