@@ -386,7 +386,10 @@ describe('derived quarters and the year-to-date they come from (whole corpus)', 
     const m = await measureDerivedOverReported(svc.sql);
     assert.ok(m.findings >= 6, `findings: ${m.findings}`);
     assert.deepEqual(m.served_otherwise, []);
-    assert.ok(m.revisions <= 25, `derived quarters revising reported ones: ${m.revisions} (48 before rule 10 and the mis-dated year-to-date rule; the rest re-tell the whole year-to-date)`);
+    // 26: the whole-year-to-date re-tellings, Herc's Q2 2013 share-based compensation its restating 10-K
+    // of 2015 re-told in six months, and Apple's fiscal 2016 fourth quarter of dividends paid, whose 10-K
+    // of 2017 re-told the year's line to include dividend equivalents (the reported quarter is now another line)
+    assert.ok(m.revisions <= 26, `derived quarters revising reported ones: ${m.revisions} (48 before rule 10 and the mis-dated year-to-date rule; the rest re-tell the whole year-to-date)`);
   });
 
   it("Herc's Q2 2015 share-based compensation stays the 5.0M it reported, not 0.9M - 4.0M from year-to-dates of two bases (a value the line cannot take, never derived); NVIDIA's Q2 fiscal 2014 cash change is the 29.9M its six months give, without an alert", async () => {

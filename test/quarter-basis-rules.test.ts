@@ -145,6 +145,21 @@ describe('a derived fourth quarter uses the year as served: one basis', () => {
     assert.deepEqual(fy.map((v) => value(v, 'OPERATING_CASH_FLOW')), ['13038', '13165']);
   });
 
+  it("brings the fourth quarter back once nine months on the restated year's basis are told, as a revision of the one withdrawn: Apple's fiscal 2009 revenue, 9,870M, withdrawn by its 10-K/A, 12,207M from its 10-Q of July 2010", () => {
+    const KA: Filing = { accession: '0000000042-25-000007', form: '10-K/A', filed: '2025-03-20', fy: 2024, fp: 'FY' };
+    const h = history([
+      ...quarterly,
+      ...filing(K24, [[OCF, '13038', ...Y24]]),
+      ...filing(KA, [[OCF, '13165', ...Y24]]),
+      ...filing(Q3_25, [current(Q3_25), [OCF, '10102', ...M9]]),
+    ]);
+    const q4 = versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'Q4');
+    assert.deepEqual(q4.map((v) => value(v, 'OPERATING_CASH_FLOW')), ['3002', undefined, '3063']);
+    assert.deepEqual(q4[1]!.revisions, [], 'withdrawn: nothing revised yet');
+    assert.deepEqual(q4[2]!.revisions.map((r) => [r.old_value, r.new_value]), [['3002', '3063']], 'the quarter served before, revised by the restated pair');
+    assert.equal(q4[2]!.unavailable.has('OPERATING_CASH_FLOW'), false);
+  });
+
   it('re-derives the fourth quarter where the nine months were told anew before the year was: a restated pair', () => {
     const h = history([...quarterly, ...filing(K24, [[OCF, '13038', ...Y24]]), ...filing(Q3_25, [current(Q3_25), [OCF, '10100', ...M9]]), ...filing(K25, [current(K25), [OCF, '13165', ...Y24]])]);
     assert.deepEqual(versionsOf(h, 'CASH_FLOW_STATEMENT', 2024, 'Q4').map((v) => value(v, 'OPERATING_CASH_FLOW')), ['3002', '3065'], '13,165 - 10,100');

@@ -15,20 +15,23 @@ import type { Presentation, UnavailableFigure, UnavailableReason } from './state
  * netted, Walmart's fiscal 2012 depreciation kept under DepreciationAndAmortization while its 10-K
  * of 2014 told the year's DepreciationDepletionAndAmortization) or another figure of it
  * (YEAR_RETOLD_WITHOUT_NINE_MONTHS: the year was told again, Home Depot's fiscal 2018 operating
- * cash flow, 13,038M then 13,165M). Null for any other figure, and where the quarter is on it.
+ * cash flow, 13,038M then 13,165M). Null for any other figure, and where the quarter is on it: its
+ * base is the year's figure, under whichever tag (Herc's 2010 operating cash flow, the same
+ * 2,208,679,000 re-tagged as continuing operations by its 10-K of 2012).
  */
 export function notOnServedYear(f: StatementFigure, year: StatementFigure | undefined): UnavailableReason | null {
   if (f.mapping_type !== 'DERIVED_Q4' || f.value_origin !== 'DERIVED' || year === undefined || year.value_origin !== 'SOURCE') return null;
   const base = f.calculation_steps?.[0];
   if (base === undefined || base.period_end !== year.period_end) return null;
-  if (base.source_xbrl_concept !== year.source_xbrl_concept && base.source_xbrl_concept !== year.as_filed_concept) return 'OTHER_LINE_THAN_SERVED_YEAR';
+  // the same figure is the year served, whatever tag told it (a re-tag of the line)
   if (compareFigures(base, year) === 'SAME' || (year.as_filed_value !== null && compareFigures(base, { value: year.as_filed_value }) === 'SAME')) return null;
+  if (base.source_xbrl_concept !== year.source_xbrl_concept && base.source_xbrl_concept !== year.as_filed_concept) return 'OTHER_LINE_THAN_SERVED_YEAR';
   return 'YEAR_RETOLD_WITHOUT_NINE_MONTHS';
 }
 
 /** why a derived fourth quarter is not served: the year it would have to be netted from, and what it netted */
 export function unavailableQuarter(f: StatementFigure, reason: UnavailableReason, year: StatementFigure, accession: string): UnavailableFigure {
-  return { metric: f.metric, reason, value: null, calculation_steps: [stepOf('base', year), ...(f.calculation_steps ?? []).slice(1)], source_accession: accession };
+  return { metric: f.metric, reason, value: null, calculation_steps: [stepOf('base', year), ...(f.calculation_steps ?? []).slice(1)], source_accession: accession, withdrawn: f };
 }
 
 /** a fourth quarter's presentation without the derived figures that are not on the year as served, their reasons noted instead */
@@ -40,7 +43,7 @@ export function onServedYear(p: Presentation, servedYear: (metric: string) => St
     const reason = notOnServedYear(f, year);
     if (reason === null) continue;
     (figures ??= new Map(p.figures)).delete(metric);
-    (unavailable ??= new Map(p.unavailable ?? [])).set(metric, { metric, reason, value: f.value, calculation_steps: f.calculation_steps ?? [], source_accession: f.source_accession });
+    (unavailable ??= new Map(p.unavailable ?? [])).set(metric, { metric, reason, value: f.value, calculation_steps: f.calculation_steps ?? [], source_accession: f.source_accession, withdrawn: null });
   }
   return figures === null ? p : { ...p, figures, unavailable: unavailable! };
 }

@@ -96,9 +96,11 @@ export function presentFiling(
         if (!closed) continue;
         const yearPos = calendar.locate(closed.period_end);
         if (yearPos.quarter !== 4 || yearPos.fiscal_year !== p.pos.fiscal_year) continue;
-        // only what was never derivable: a year re-netted against a later comparative may mix bases
+        // only what was never derivable, or a restated year now that these nine months were told
+        // anew after it (the pair on the new basis): a year re-netted against a later comparative
+        // told as before may mix bases
         const fresh = new Map<string, Candidate[]>();
-        for (const [metric, list] of p.metrics) if (!store.has(metric, p.pos.fiscal_year, Q4_MARK)) fresh.set(metric, list);
+        for (const [metric, list] of p.metrics) if (!store.has(metric, p.pos.fiscal_year, Q4_MARK) || restatedPair(store, metric, p.pos.fiscal_year, filing.filing_date)) fresh.set(metric, list);
         if (fresh.size === 0) continue;
         // a literal, not a spread copy of p: one FlowPeriod shape for deriveQuarter
         const year: FlowPeriod = { pos: yearPos, start: p.start, end: closed.period_end, metrics: fresh };
@@ -132,6 +134,13 @@ export function presentFiling(
     imputeRevenue(p.figures, revenueCandidates.length > 0, filing.accession);
   }
   return out;
+}
+
+/** a year told again as another figure, and nine months this filing told anew (another figure than before) */
+function restatedPair(store: FlowStore, metric: string, fiscalYear: number, filed: string): boolean {
+  const year = store.get(metric, fiscalYear, 4);
+  const nine = store.get(metric, fiscalYear, 3);
+  return year?.prevSince != null && nine?.since === filed && nine.prevSince != null;
 }
 
 /** Every concept a filing's candidates carry, and those it tagged for a year-long period. */

@@ -27,8 +27,9 @@ function sameConceptPair(store: FlowStore, metric: string, fy: number, q: number
  * Whether a year and the nine months it is netted against are on one basis. A year told as first
  * reported pairs with the latest nine months. A year told again as another figure (restated) pairs
  * only with nine months whose own figure was told anew (restated too) after the year's previous
- * figure began and by the filing that re-told the year: the fourth quarter is then the restated
- * year less the restated nine months. Nine months last told before that (Home Depot's fiscal 2018,
+ * figure began, by the filing that re-told the year or before it (or told anew after it: Apple's
+ * 10-Q of 2010 re-told the nine months of fiscal 2009 its 10-K/A had restated the year of): the
+ * fourth quarter is then the restated year less the restated nine months. Nine months last told before that (Home Depot's fiscal 2018,
  * whose 10-K of 2021 re-told the year's operating cash flow as 13,165M where its nine months stayed
  * as its 10-Qs of 2018 and 2019 told them), or a year re-told once more after the nine months were
  * (Kraft Heinz's 2017, re-told by its 10-Ks of 2019 and 2020), would net two bases.
@@ -37,7 +38,7 @@ function pairedBasis(year: KnownFlow, nine: KnownFlow): boolean {
   if (year.prevSince === null || year.prevSince === undefined || year.since === undefined) return true;
   const since = nine.since ?? nine.filed;
   if (since === undefined) return true;
-  return year.prevSince < since && since <= year.since;
+  return year.prevSince < since && (since <= year.since || nine.prevSince !== null);
 }
 
 /** one value below zero and the other above; read from the text (this runs for every derived never-negative figure; leadingPlace is null for zero) */
@@ -163,5 +164,5 @@ export function deriveQuarter(
 
 /** records on the derived presentation why `metric`'s quarter is not served, with the two year-to-date figures weighed */
 function unavailable(p: Presentation, metric: string, reason: UnavailableReason, value: string | null, through: KnownFlow, before: KnownFlow, accession: string): void {
-  (p.unavailable ??= new Map()).set(metric, { metric, reason, value, calculation_steps: [stepOf('base', through), stepOf('subtract', before)], source_accession: accession });
+  (p.unavailable ??= new Map()).set(metric, { metric, reason, value, calculation_steps: [stepOf('base', through), stepOf('subtract', before)], source_accession: accession, withdrawn: null });
 }

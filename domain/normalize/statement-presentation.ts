@@ -53,6 +53,8 @@ export interface UnavailableFigure {
   calculation_steps: CalculationStep[];
   /** the filing whose figures left the quarter unavailable */
   source_accession: string;
+  /** the figure a version served before and withdrew for this reason; null where none was served */
+  withdrawn: StatementFigure | null;
 }
 
 /** The concepts one filing tagged: for any period, and for a full year (the lines of its statements). */

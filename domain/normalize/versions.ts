@@ -147,6 +147,9 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
   for (const [metric, offered] of p.figures) {
     const before = latest.figures.get(metric);
     if (!before) {
+      // a quarter withdrawn earlier comes back: another figure than the one withdrawn is a revision of it
+      const gone = latest.unavailable.get(metric)?.withdrawn;
+      if (gone != null && compareFigures(gone, offered) === 'REVISED') revisions.push(revisionOf(metric, gone, offered));
       changes.push([metric, offered]);
       added = true;
       continue;
@@ -251,16 +254,7 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       added = true;
       continue;
     }
-    revisions.push({
-      metric,
-      old_value: before.value,
-      new_value: figure.value,
-      difference: sub(figure.value, before.value),
-      old_accession: before.source_accession,
-      new_accession: figure.source_accession,
-      old_concept: before.source_xbrl_concept,
-      new_concept: figure.source_xbrl_concept,
-    });
+    revisions.push(revisionOf(metric, before, figure));
     changes.push([metric, figure]);
   }
   // quarters this filing could not derive: a fourth quarter on record derived from a year this
@@ -347,6 +341,19 @@ export interface FoldContext {
 
 const NO_SPLITS: readonly StockSplit[] = [];
 const NONE_UNAVAILABLE: ReadonlyMap<string, UnavailableFigure> = new Map();
+
+function revisionOf(metric: string, before: StatementFigure, figure: StatementFigure): FactRevision {
+  return {
+    metric,
+    old_value: before.value,
+    new_value: figure.value,
+    difference: sub(figure.value, before.value),
+    old_accession: before.source_accession,
+    new_accession: figure.source_accession,
+    old_concept: before.source_xbrl_concept,
+    new_concept: figure.source_xbrl_concept,
+  };
+}
 
 const NO_DATES: ReadonlyMap<string, string> = new Map();
 const NO_DERIVATIONS: OwnDerivations = new WeakMap();
