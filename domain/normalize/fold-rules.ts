@@ -20,12 +20,13 @@ import type { Presentation, UnavailableFigure, UnavailableReason } from './state
  * 2,208,679,000 re-tagged as continuing operations by its 10-K of 2012).
  */
 export function notOnServedYear(f: StatementFigure, year: StatementFigure | undefined): UnavailableReason | null {
-  if (f.mapping_type !== 'DERIVED_Q4' || f.value_origin !== 'DERIVED' || year === undefined || year.value_origin !== 'SOURCE') return null;
+  if (f.mapping_type !== 'DERIVED_Q4' || f.value_origin !== 'DERIVED' || year === undefined) return null;
   const base = f.calculation_steps?.[0];
   if (base === undefined || base.period_end !== year.period_end) return null;
   // the same figure is the year served, whatever tag told it (a re-tag of the line)
   if (compareFigures(base, year) === 'SAME' || (year.as_filed_value !== null && compareFigures(base, { value: year.as_filed_value }) === 'SAME')) return null;
-  if (base.source_xbrl_concept !== year.source_xbrl_concept && base.source_xbrl_concept !== year.as_filed_concept) return 'OTHER_LINE_THAN_SERVED_YEAR';
+  // an imputed year (gross profit plus cost of revenue) has no tag: another figure of it is the year told again
+  if (year.value_origin === 'SOURCE' && base.source_xbrl_concept !== year.source_xbrl_concept && base.source_xbrl_concept !== year.as_filed_concept) return 'OTHER_LINE_THAN_SERVED_YEAR';
   return 'YEAR_RETOLD_WITHOUT_NINE_MONTHS';
 }
 

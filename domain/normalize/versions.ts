@@ -158,6 +158,13 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     if (figure === undefined) continue;
     const verdict = compareFigures(before, figure);
     if (verdict === 'SAME') {
+      // a fourth quarter on record netted from a year no longer served, told again within its
+      // inputs' rounding from the year served: the same figure, on the year's current inputs
+      if (servedYear !== null && notOnServedYear(before, servedYear(metric)) !== null) {
+        changes.push([metric, figure]);
+        added = true;
+        continue;
+      }
       const kept = morePrecise(before, figure);
       if (kept !== before) {
         changes.push([metric, kept]);

@@ -1,7 +1,7 @@
 import { canonicalMetric } from '../../domain/catalog/index.ts';
 import { dec } from '../../domain/decimal.ts';
 import type { Fact } from '../../domain/facts.ts';
-import { precisionUnit, roundingSlack } from '../../domain/statements/versions.ts';
+import { precisionUnit, roundingSlack, sameFigure } from '../../domain/statements/versions.ts';
 import type { StoredFigure } from '../../db/figure-storage.ts';
 import { sameMagnitude, type Corpus } from './fidelity-measures.ts';
 
@@ -83,8 +83,10 @@ export interface QuarterCoherenceMeasure {
   over_one_percent: number;
   /** fiscal years (company, statement, year) with at least one mismatched metric */
   mismatched_years: number;
-  /** mismatched comparisons with a derived quarter whose own base year is not the served year's figure, or that derives from two concepts */
-  derived_not_adding: string[];
+  /** served fourth quarters derived from a year that is not the year served (another figure of it) */
+  derived_off_served_year: string[];
+  /** served derived quarters netting an earlier year-to-date of another concept whose own filing told it under the later one's concept too: two lines */
+  derived_two_lines: string[];
   /** mismatched beyond 0.1% without a mark (`marked` says which are) */
   unmarked_over_tenth_percent: string[];
   /** the reasons marked comparisons beyond 0.1% carry */
@@ -92,47 +94,79 @@ export interface QuarterCoherenceMeasure {
 }
 
 /**
- * Quarters against years, served (latest versions). A derived quarter "does not add up" where it
- * is part of a mismatched year and was not derived from the served year's own figure (a Q4 netting
- * another year than the one served) or where its two inputs are two concepts. `marked` tells, for a
- * mismatched comparison, the reason the reads mark it with (null: unmarked).
+ * Quarters against years, served (latest versions), and the derived quarters among them: a derived
+ * fourth quarter must be netted from the year served (its base the same figure as the year, or its
+ * as-filed value), and a derived quarter may net an earlier year-to-date of another concept only
+ * where that year-to-date's filing did not tell it under the later one's concept too (a re-tag, not
+ * two lines). `marked` tells, for a mismatched
+ * comparison, the reason the reads mark it with (null: unmarked).
  */
 export function measureQuarterCoherence(corpus: Corpus, marked: (c: QuarterYearComparison) => string | null = () => null): QuarterCoherenceMeasure {
   const comparisons = quarterYearComparisons(corpus);
-  const years = new Set(comparisons.map((c) => `${c.cik}|${c.statement_type}|${c.fiscal_year}`));
-  const out: QuarterCoherenceMeasure = { fiscal_years: 0, compared: comparisons.length, mismatched: 0, over_tenth_percent: 0, over_one_percent: 0, mismatched_years: 0, derived_not_adding: [], unmarked_over_tenth_percent: [], reasons: {} };
-  // every fiscal year with four quarters and a year, whatever metrics they share
+  const out: QuarterCoherenceMeasure = { fiscal_years: 0, compared: comparisons.length, mismatched: 0, over_tenth_percent: 0, over_one_percent: 0, mismatched_years: 0, derived_off_served_year: [], derived_two_lines: [], unmarked_over_tenth_percent: [], reasons: {} };
   for (const [key] of corpus.statements) {
     const [cik, type, fy, fp] = key.split('|') as [string, string, string, string];
     if (fp === 'FY' && type !== 'BALANCE_SHEET' && QUARTERS.every((q) => corpus.statements.has(`${cik}|${type}|${fy}|${q}`))) out.fiscal_years++;
   }
-  void years;
   const mismatchedYears = new Set<string>();
   for (const c of comparisons) {
     if (c.adds_up) continue;
     out.mismatched++;
     mismatchedYears.add(`${c.cik}|${c.statement_type}|${c.fiscal_year}`);
     if (c.share > 0.01) out.over_one_percent++;
-    const label = `${c.cik} ${c.statement_type} ${c.fiscal_year} ${c.metric}: quarters ${c.quarters.map((q) => q.value).join(' + ')} = ${c.sum}, year ${c.year.value} (${c.year.source_accession}), ${(c.share * 100).toFixed(2)}%`;
-    for (const q of c.quarters) {
-      if (q.value_origin !== 'DERIVED' || !q.calculation_steps || q.mapping_type === 'DERIVED_IDENTITY') continue;
-      const [base, ...subtracted] = q.calculation_steps;
-      const concepts = new Set(q.calculation_steps.map((s) => s.source_xbrl_concept));
-      const fromServedYear = q.mapping_type !== 'DERIVED_Q4' || (base!.period_end === c.year.period_end && base!.value === (c.year.as_filed_value ?? c.year.value));
-      if (concepts.size > 1 || !fromServedYear) {
-        out.derived_not_adding.push(`${label}; derived ${q.mapping_type} ${q.value} from ${q.calculation_steps.map((s) => `${s.value} ${s.source_xbrl_concept} ${s.source_accession}`).join(' - ')}`);
-        void subtracted;
-        break;
-      }
-    }
     if (c.share <= 0.001) continue;
     out.over_tenth_percent++;
+    const label = `${c.cik} ${c.statement_type} ${c.fiscal_year} ${c.metric}: quarters ${c.quarters.map((q) => q.value).join(' + ')} = ${c.sum}, year ${c.year.value} (${c.year.source_accession}), ${(c.share * 100).toFixed(2)}%`;
     const reason = marked(c);
     if (reason === null) out.unmarked_over_tenth_percent.push(label);
     else out.reasons[reason] = (out.reasons[reason] ?? 0) + 1;
   }
   out.mismatched_years = mismatchedYears.size;
+  // every served derived quarter, whether or not its year has four quarters
+  const toldFor = tellingsByFiling(corpus);
+  for (const [key, versions] of corpus.statements) {
+    const [cik, type, fy, fp] = key.split('|') as [string, string, string, string];
+    if (type === 'BALANCE_SHEET' || fp === 'FY') continue;
+    const year = corpus.statements.get(`${cik}|${type}|${fy}|FY`)?.at(-1);
+    for (const [metric, f] of Object.entries(versions.at(-1)!.figures)) {
+      if (f.value_origin !== 'DERIVED' || !f.calculation_steps || f.mapping_type === 'DERIVED_IDENTITY') continue;
+      const [base, ...rest] = f.calculation_steps;
+      const label = `${key} ${metric} ${f.value} = ${f.calculation_steps.map((s) => `${s.value} ${s.source_xbrl_concept} ${s.source_accession}`).join(' - ')}`;
+      const y = year?.figures[metric];
+      if (f.mapping_type === 'DERIVED_Q4' && y && base!.period_end === y.period_end) {
+        const onYear = sameFigure(base!, y) || (y.as_filed_value !== null && sameFigure(base!, { value: y.as_filed_value }));
+        if (!onYear) out.derived_off_served_year.push(`${label}; year served ${y.value} (${y.source_accession})`);
+      }
+      for (const s of rest) {
+        // the exchange-rate line a corrected change in cash adds is another metric's step
+        if (s.metric !== metric || s.source_xbrl_concept === base!.source_xbrl_concept) continue;
+        // the earlier year-to-date's own filing told it under the later one's concept too, as another
+        // figure: the line the later figure is on
+        const under = toldFor(cik).get(`${s.source_accession}|${base!.source_xbrl_concept}|${s.period_start}|${s.period_end}`);
+        if (under !== undefined && !under.some((v) => sameMagnitude(v, s.value))) {
+          out.derived_two_lines.push(label);
+          break;
+        }
+      }
+    }
+  }
   return out;
+}
+
+/** by company: "accession|taxonomy:concept|start|end" -> the values a filing told for a period */
+function tellingsByFiling(corpus: Corpus): (cik: string) => ReadonlyMap<string, string[]> {
+  const cache = new Map<string, Map<string, string[]>>();
+  return (cik) => {
+    let map = cache.get(cik);
+    if (!map) {
+      cache.set(cik, (map = new Map()));
+      for (const f of corpus.facts.get(cik) ?? []) {
+        const k = `${f.accession}|${f.taxonomy}:${f.concept}|${f.start}|${f.end}`;
+        map.set(k, [...(map.get(k) ?? []), f.value]);
+      }
+    }
+    return map;
+  };
 }
 
 export interface FirstOrLatestMeasure {
