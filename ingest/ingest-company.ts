@@ -13,6 +13,7 @@ import { buildStatementHistory, isPeriodicForm } from '../domain/normalize/histo
 import type { CatalogView } from '../domain/normalize/catalog-view.ts';
 import { statementKey, type BuiltVersion } from '../domain/normalize/versions.ts';
 import { mergePackageFacts } from '../domain/package-facts.ts';
+import { companySplits, replaceStockSplits } from '../db/stock-splits.ts';
 import { assemblePackages, evidenceForVersions, type AssembledPackages } from './package-assembly.ts';
 import { disclosureRows, segmentRows } from './package-rows.ts';
 import { listCompanyPackages, readCompanyPackages, type SkippedFolder } from './packages.ts';
@@ -150,6 +151,7 @@ export async function ingestCompany(
       ),
       recordScaleSlips(t, cik, runId, history?.slips ?? [], [...written.stored, ...written.added]),
       replaceSegments(t, cik, segments, now()),
+      replaceStockSplits(t, cik, history ? companySplits(history.splits, history.versions) : []),
       replaceDisclosures(t, cik, disclosures, now()),
     ]);
     return written;
