@@ -1,4 +1,5 @@
 import { canonicalMetric } from '../../domain/catalog/index.ts';
+import { quarterCoherence, type PeriodVersion } from '../../domain/statements/coherence.ts';
 import { dec } from '../../domain/decimal.ts';
 import type { Fact } from '../../domain/facts.ts';
 import { precisionUnit, roundingSlack, sameFigure } from '../../domain/statements/versions.ts';
@@ -13,6 +14,7 @@ import { sameMagnitude, type Corpus } from './fidelity-measures.ts';
 
 const QUARTERS = ['Q1', 'Q2', 'Q3', 'Q4'] as const;
 const PERIODIC = /^(10-K|10-Q|10-KT|10-QT|20-F|40-F)(\/A)?$/;
+const ANNUAL = /^(10-K|10-KT|20-F|40-F)(\/A)?$/;
 /** corrections within the figure's own filing, whose tag holds `as_filed_value` */
 const IN_FILING_CORRECTIONS = new Set(['COST_OF_REVENUE_CREDIT_SIGN', 'NET_CHANGE_IN_CASH_FX_EFFECT_ADDED', 'TOTAL_EQUITY_COMPONENT_REPLACED']);
 
@@ -169,6 +171,28 @@ function tellingsByFiling(corpus: Corpus): (cik: string) => ReadonlyMap<string, 
   };
 }
 
+/**
+ * The reason the reads mark a comparison with (domain/statements/coherence.ts, the rule every read
+ * follows), from the corpus' versions of the year's five periods; null where they mark nothing.
+ */
+export function markedBy(corpus: Corpus): (c: QuarterYearComparison) => string | null {
+  return (c) => {
+    const periods: Record<string, PeriodVersion[]> = {};
+    for (const p of ['Q1', 'Q2', 'Q3', 'Q4', 'FY']) {
+      periods[p] = (corpus.statements.get(`${c.cik}|${c.statement_type}|${c.fiscal_year}|${p}`) ?? []).map((v) => {
+        const f = v.figures[c.metric];
+        return {
+          fiscal_period: p as PeriodVersion['fiscal_period'],
+          version_sequence: v.version_sequence,
+          filing_date: v.filing_date,
+          figures: f ? { [c.metric]: { value: f.value, inputs: f.calculation_steps ? f.calculation_steps.map((x) => x.value) : null } } : {},
+        };
+      });
+    }
+    return quarterCoherence(c.fiscal_year, c.metric, periods)?.reason ?? null;
+  };
+}
+
 export interface FirstOrLatestMeasure {
   /** served source figures (latest versions) of duration periods the filers' facts tell */
   checked: number;
@@ -187,7 +211,11 @@ export function measureFirstOrLatest(corpus: Corpus): FirstOrLatestMeasure {
   const out: FirstOrLatestMeasure = { checked: 0, neither: [] };
   for (const [cik, facts] of corpus.facts) {
     const told = new Map<string, Fact[]>();
+    /** accession -> every concept it tagged */
+    const usedBy = new Map<string, Set<string>>();
     for (const f of facts) {
+      const used = usedBy.get(f.accession) ?? usedBy.set(f.accession, new Set()).get(f.accession)!;
+      used.add(`${f.taxonomy}:${f.concept}`);
       if (f.start === null || !PERIODIC.test(f.form)) continue;
       const k = `${f.taxonomy}:${f.concept}|${f.start}|${f.end}`;
       const list = told.get(k);
@@ -200,15 +228,25 @@ export function measureFirstOrLatest(corpus: Corpus): FirstOrLatestMeasure {
         if (f.value_origin !== 'SOURCE' || f.period_start === null) continue;
         const m = canonicalMetric(metric);
         if (!m) continue;
+        // a year is told by annual reports (a 10-Q's full-year cash-flow tag is no statement of the year)
+        const year = key.endsWith('|FY');
         const tellings: Fact[] = [];
-        for (const c of m.concepts) tellings.push(...(told.get(`${c.taxonomy}:${c.concept}|${f.period_start}|${f.period_end}`) ?? []));
+        for (const c of m.concepts) tellings.push(...(told.get(`${c.taxonomy}:${c.concept}|${f.period_start}|${f.period_end}`) ?? []).filter((t) => !year || ANNUAL.test(t.form)));
         if (tellings.length === 0) continue;
         out.checked++;
         const first = tellings.reduce((a, b) => (b.filed < a.filed ? b : a)).filed;
         const last = tellings.reduce((a, b) => (b.filed > a.filed ? b : a)).filed;
         const value = f.correction_rule !== null && IN_FILING_CORRECTIONS.has(f.correction_rule) ? f.as_filed_value! : f.value;
         const on = (day: string) => tellings.filter((t) => t.filed === day);
-        if (on(first).some((t) => sameMagnitude(t.value, value)) || on(last).some((t) => sameMagnitude(t.value, value))) continue;
+        // the latest filing telling the served line: a later filing telling only another line (an
+        // annual report's quarterly table of net sales beside total revenues) tells another line
+        // (not where that later filing tags the served concept for no period at all: the filer retired the tag, and re-told the line under another)
+        const servedConcept = f.as_filed_concept ?? f.source_xbrl_concept;
+        const line = tellings.filter((t) => `${t.taxonomy}:${t.concept}` === servedConcept);
+        const retired = on(last).every((t) => !(usedBy.get(t.accession)?.has(servedConcept!) ?? false));
+        const lastOfLine = line.length === 0 || retired ? null : line.reduce((a, b) => (b.filed > a.filed ? b : a)).filed;
+        const ofLine = (day: string | null) => line.filter((t) => t.filed === day);
+        if (on(first).some((t) => sameMagnitude(t.value, value)) || on(last).some((t) => sameMagnitude(t.value, value)) || ofLine(lastOfLine).some((t) => sameMagnitude(t.value, value))) continue;
         out.neither.push(
           `${key} ${metric}: served ${value} (${f.source_xbrl_concept}, ${f.source_accession}); first ${on(first).map((t) => `${t.value} ${t.concept} ${t.accession}`).join(', ')}; latest ${on(last).map((t) => `${t.value} ${t.concept} ${t.accession}`).join(', ')}`,
         );
