@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadCorpus, measureAlerts, type Corpus } from './helpers/fidelity-measures.ts';
 import { markedBy, measureFirstOrLatest, measureQuarterCoherence } from './helpers/coherence-measures.ts';
 import { get } from './helpers/http.ts';
+import { allRows, buildSnapshot } from './helpers/modeling.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
 /**
@@ -206,5 +207,29 @@ describe('split-adjusted reads', () => {
     const panel = await ok(`/v1/fundamentals/time-series?ciks=${NVIDIA}&statement_type=INCOME_STATEMENT&metrics=EPS_DILUTED&from=2021-01-01&to=2022-12-31&split_adjusted=true`);
     assert.equal(panel.items.at(-1).metrics.EPS_DILUTED, '0.385000');
     assert.equal(panel.items.at(-1).split_adjustments.EPS_DILUTED.factor, '10/1');
+  });
+});
+
+describe('modeling rows', () => {
+  it("mark Microsoft's fiscal 2016 quarter rows and the TTM windows over them, and restate NVIDIA's period and multi-year rows with split_adjusted=true", async () => {
+    const AS_OF = '2025-06-30';
+    const built = await buildSnapshot(svc.baseUrl, svc.keys.growth, { ciks: [MICROSOFT, NVIDIA], as_of_date: AS_OF });
+    assert.equal(built.reply.status, 200, built.reply.text);
+    const [msft] = await svc.sql<{ company_id: string }[]>`SELECT company_id FROM companies WHERE cik = ${MICROSOFT}`;
+    const [nvda] = await svc.sql<{ company_id: string }[]>`SELECT company_id FROM companies WHERE cik = ${NVIDIA}`;
+    const periods = await allRows(svc.baseUrl, svc.keys.growth, msft!.company_id, 'periods', AS_OF);
+    const q2 = periods.find((r) => r.statement_type === 'INCOME_STATEMENT' && r.fiscal_year === 2016 && r.fiscal_period === 'Q2');
+    assert.equal(q2.coherence.REVENUE.reason, 'YEAR_RESTATED_QUARTERS_NOT');
+    const q2of2023 = periods.find((r) => r.statement_type === 'INCOME_STATEMENT' && r.fiscal_year === 2023 && r.fiscal_period === 'Q2');
+    assert.equal(q2of2023.coherence.REVENUE, null, 'quarters that add up: null');
+    const ttm = await allRows(svc.baseUrl, svc.keys.growth, msft!.company_id, 'ttm', AS_OF);
+    const window2016 = ttm.find((r) => r.fiscal_year === 2016 && r.fiscal_period === 'Q4');
+    assert.ok(window2016?.coherence?.REVENUE?.some((c: any) => c.fiscal_year === 2016 && c.reason === 'YEAR_RESTATED_QUARTERS_NOT'));
+    const adjusted = await get(`${svc.baseUrl}/v1/modeling/companies/${nvda!.company_id}/periods?as_of=${AS_OF}&split_adjusted=true&page_size=200`, svc.keys.growth);
+    const fy2022 = adjusted.body.items.find((r: any) => r.statement_type === 'INCOME_STATEMENT' && r.fiscal_year === 2022 && r.fiscal_period === 'FY');
+    assert.deepEqual([fy2022.statement.EPS_DILUTED, fy2022.split_adjustments.EPS_DILUTED.factor], ['0.385000', '10/1']);
+    const multi = await get(`${svc.baseUrl}/v1/modeling/companies/${nvda!.company_id}/multi-year?as_of=${AS_OF}&split_adjusted=true&page_size=200`, svc.keys.growth);
+    const m2022 = multi.body.items.find((r: any) => r.fiscal_year === 2022);
+    assert.ok(m2022.split_adjustments && Object.values(m2022.split_adjustments).every((a: any) => a.factor === '10/1'));
   });
 });
