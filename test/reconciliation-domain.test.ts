@@ -426,7 +426,7 @@ describe('RF_QUARTERS_SUM_TO_YEAR_<metric>: a fiscal year\'s quarters against it
 
   it("warns, naming the year restated and the quarters not, where a later 10-K re-told the year alone: Microsoft's fiscal 2016", () => {
     const e = entryOf('RF_QUARTERS_SUM_TO_YEAR_REVENUE', restated, [year, ...quarters]);
-    assert.deepEqual([e?.status, e?.severity, e?.expected_value, e?.actual_value, e?.delta], ['WARNING', 'LOW', '91154000000', '85320000000', '-5834000000']);
+    assert.deepEqual([e?.status, e?.severity, e?.expected_value, e?.actual_value, e?.delta], ['WARNING', 'LOW', '85320000000', '91154000000', '5834000000'], 'actual the year, expected the quarters');
     assert.equal(e!.notes.details.coherence_reason, 'YEAR_RESTATED_QUARTERS_NOT');
   });
 

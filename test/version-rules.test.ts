@@ -405,7 +405,7 @@ describe('stock split recasts', () => {
         [NI, '900000000', ...Y24], [EPS, '2.25', ...Y24], [SHARES, '400000000', ...Y22], [EPS, '1.50', ...Y22], [NI, '600000000', ...Y22],
       ]),
     ]);
-    assert.deepEqual(h.splits, [{ ratio: '4', date: '2024-06-07', evidence: 'TAGGED_RATIO' }]);
+    assert.deepEqual(h.splits, [{ ratio: '4', date: '2024-06-07', evidence: 'TAGGED_RATIO', known_from: K24.filed }], 'known from the first filing that tagged it');
     const [v1, v2] = versionsOf(h, 'INCOME_STATEMENT', 2022, 'FY');
     assert.ok(v1 && v2, 'the recast makes a version');
     assert.deepEqual(v2.revisions, [], 'a split is no restatement');

@@ -3,11 +3,12 @@
  * from the year as served (or withdrawn), an imputed total against the line the filer reported,
  * and which side of a share count told a thousandfold apart is the count.
  */
-import { dec } from '../decimal.ts';
+import { dec, sub } from '../decimal.ts';
 import type { StatementFigure } from '../statement-types.ts';
 import { compareFigures } from '../statements/versions.ts';
 import { stepOf } from './figures.ts';
 import type { Presentation, UnavailableFigure, UnavailableReason } from './statement-presentation.ts';
+import type { FactRevision } from './versions.ts';
 
 /**
  * Why a fourth quarter derived from the year is not on the year as served: its base is another
@@ -67,4 +68,18 @@ export function inputsRetold(figure: StatementFigure, onRecord: ReadonlyMap<stri
  */
 export function largerCount(before: StatementFigure, filed: StatementFigure): boolean {
   return dec(filed.value).abs().greaterThan(dec(before.value).abs());
+}
+
+/** A fact revision of `metric` from the figure on record to the later one. */
+export function revisionOf(metric: string, before: StatementFigure, figure: StatementFigure): FactRevision {
+  return {
+    metric,
+    old_value: before.value,
+    new_value: figure.value,
+    difference: sub(figure.value, before.value),
+    old_accession: before.source_accession,
+    new_accession: figure.source_accession,
+    old_concept: before.source_xbrl_concept,
+    new_concept: figure.source_xbrl_concept,
+  };
 }

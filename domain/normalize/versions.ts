@@ -1,4 +1,3 @@
-import { sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
 import { NON_NEGATIVE_METRICS } from '../catalog/traits.ts';
@@ -7,7 +6,7 @@ import { splitRecastOf, type StockSplit } from '../statements/stock-splits.ts';
 import { compareFigures, morePrecise, slippedSide } from '../statements/versions.ts';
 import { comparedFigure, movedLine, rememberOffered, takenFrom } from './concept-continuity.ts';
 import { statementFigure, type KnownFlow } from './figures.ts';
-import { inputsRetold, largerCount, notOnServedYear, onServedYear, unavailableQuarter } from './fold-rules.ts';
+import { inputsRetold, largerCount, notOnServedYear, onServedYear, revisionOf, unavailableQuarter } from './fold-rules.ts';
 import { isDerivedQuarter, mixesBases } from './rebased-quarters.ts';
 import { balanceSignWitness, flippedBy, jointWitness, quarterNumber, signOf, yearToDateSignWitness } from './sign-witnesses.ts';
 import type { Alternatives, OwnDerivations, Presentation, UnavailableFigure } from './statement-presentation.ts';
@@ -349,18 +348,6 @@ export interface FoldContext {
 const NO_SPLITS: readonly StockSplit[] = [];
 const NONE_UNAVAILABLE: ReadonlyMap<string, UnavailableFigure> = new Map();
 
-function revisionOf(metric: string, before: StatementFigure, figure: StatementFigure): FactRevision {
-  return {
-    metric,
-    old_value: before.value,
-    new_value: figure.value,
-    difference: sub(figure.value, before.value),
-    old_accession: before.source_accession,
-    new_accession: figure.source_accession,
-    old_concept: before.source_xbrl_concept,
-    new_concept: figure.source_xbrl_concept,
-  };
-}
 
 const NO_DATES: ReadonlyMap<string, string> = new Map();
 const NO_DERIVATIONS: OwnDerivations = new WeakMap();

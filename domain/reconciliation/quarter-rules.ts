@@ -2,7 +2,8 @@
  * ROLLFORWARD rules across periods: a fiscal year's four quarters against its year, for each headline money flow of
  * the income and cash-flow statements (RF_QUARTERS_SUM_TO_YEAR_<METRIC>). Judged on the year's and
  * the fourth quarter's versions (the last of the five to be told), against the five periods as
- * they stood on the subject's filing date, by domain/statements/coherence.ts, the rule the reads'
+ * they stood on the subject's filing date: actual the year, expected the quarters' sum, delta the
+ * year less the sum (a coherence mark's difference with the opposite sign), by domain/statements/coherence.ts, the rule the reads'
  * `coherence` marks follow: PASS within the figures' rounding; otherwise WARNING (LOW) where a
  * restatement of one side explains it (the year told again and the quarters not, or the reverse;
  * `notes.details.coherence_reason`), FAIL where every figure is as the filer first told it
@@ -33,14 +34,21 @@ function quarterRule(type: StatementType, metric: string): ReconciliationRule {
     evaluate(subject, related): RuleOutcome | null {
       if (subject.fiscal_period !== 'FY' && subject.fiscal_period !== 'Q4') return null;
       const periods: Partial<Record<FiscalPeriod, PeriodVersion[]>> = {};
-      for (const p of COHERENCE_PERIODS) periods[p] = periodVersions(related.lineage(type, subject.fiscal_year, p), metric);
+      const latest: Partial<Record<FiscalPeriod, StatementSnapshot>> = {};
+      for (const p of COHERENCE_PERIODS) {
+        const lineage = related.lineage(type, subject.fiscal_year, p);
+        periods[p] = periodVersions(lineage, metric);
+        latest[p] = lineage.at(-1);
+      }
       const year = periods.FY!.at(-1)?.figures[metric];
       const quarters = (['Q1', 'Q2', 'Q3', 'Q4'] as const).map((q) => periods[q]!.at(-1)?.figures[metric]);
       if (year === undefined || quarters.some((q) => q === undefined)) return null;
       const sum = quarters.reduce((s, q) => s.plus(dec(q!.value)), dec('0'));
       const mark = quarterCoherence(subject.fiscal_year, metric, periods);
-      const inputs = { year: year.value, quarters: Object.fromEntries(quarters.map((q, i) => [`Q${i + 1}`, q!.value])) };
-      const base = { expected_value: year.value, actual_value: plain(sum), delta: plain(sum.minus(dec(year.value))) };
+      // each input where it came from (the anomaly explanations read them as a roll-forward's): year = Q1 + Q2 + Q3 + Q4
+      const input = (p: FiscalPeriod, value: string) => ({ metric, value, statement_version_id: latest[p]!.statement_version_id, fiscal_period: p, version_sequence: latest[p]!.version_sequence });
+      const inputs = { year: input('FY', year.value), q1: input('Q1', quarters[0]!.value), q2: input('Q2', quarters[1]!.value), q3: input('Q3', quarters[2]!.value), q4: input('Q4', quarters[3]!.value) };
+      const base = { expected_value: plain(sum), actual_value: year.value, delta: plain(dec(year.value).minus(sum)) };
       if (mark === null) return { status: 'PASS', severity: 'NONE', ...base, notes: { details: { inputs } } };
       const share = dec(year.value).isZero() ? null : sum.minus(dec(year.value)).abs().dividedBy(dec(year.value).abs());
       const details = { coherence_reason: mark.reason, tolerance: mark.tolerance, inputs };

@@ -159,7 +159,7 @@ export function evidentSplit(pairs: ReadonlyMap<string, { before: Valued; after:
     const up = a.greaterThan(b);
     const k = (up ? a.dividedBy(b) : b.dividedBy(a)).toDecimalPlaces(0);
     if (k.lessThan(2)) continue;
-    const split: StockSplit = { ratio: up ? k.toFixed() : new Decimal(1).dividedBy(k).toFixed(6), date: filed, evidence: 'RESTATED_FIGURES', known_from: filed };
+    const split: StockSplit = { ratio: up ? k.toFixed() : new Decimal(1).dividedBy(k).toFixed(6), date: filed, evidence: 'RESTATED_FIGURES' };
     const window = { after: '0000-00-00', upTo: filed };
     if (splitRecastOf(before, after, [split], window) === null) continue;
     for (const other of pairs.values()) {

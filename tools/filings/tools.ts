@@ -204,9 +204,9 @@ const StateRow = z.object({
     .record(z.string(), DecimalString.nullable())
     .describe(`every canonical metric (${CANONICAL_METRIC_NAMES.length}, in catalog order) as a decimal string, null where the period's statements do not report it`),
   coherence: z
-    .record(z.string(), CoherenceOut.nullable())
+    .record(z.string(), CoherenceOut)
     .optional()
-    .describe("each reported money flow of the income and cash-flow statements -> null where the fiscal year's four served quarters add up to its served year (or not all five are served), else why not"),
+    .describe("each reported money flow of the income and cash-flow statements whose fiscal year's four served quarters do not add up to its served year -> why; a money flow absent here adds up (or its year is not served whole); left out where none is marked"),
 });
 
 const METRIC_TYPE = new Map(CANONICAL_METRICS.map((m) => [m.metric, m.statement_type]));
@@ -252,7 +252,7 @@ export const financialStateTimeSeries = defineTool({
     ]);
     const items = periods.map((p) => {
       const byType = new Map(p.versions.map((v) => [v.statement_type, v]));
-      const coherence: Record<string, CoherenceWire | null> = {};
+      const coherence: Record<string, CoherenceWire> = {};
       const metrics: Record<string, string | null> = {};
       let reported = 0;
       for (const name of CANONICAL_METRIC_NAMES) {
@@ -261,7 +261,7 @@ export const financialStateTimeSeries = defineTool({
         if (!figure) continue;
         reported++;
         const mark = coherenceOf(METRIC_TYPE.get(name) === 'INCOME_STATEMENT' ? incomeMarks : cashMarks, p.fiscal_year, p.fiscal_period, name);
-        if (mark !== undefined) coherence[name] = mark;
+        if (mark) coherence[name] = mark;
       }
       const duration = p.versions.find((v) => v.statement_type !== 'BALANCE_SHEET');
       return {

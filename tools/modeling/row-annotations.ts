@@ -47,10 +47,10 @@ function periodCoherence(b: Body, marks: Map<string, CoherenceMarks>): Body {
   const statement = b.statement as Record<string, string> | undefined;
   const m = marks.get(b.statement_type as string);
   if (!statement || !m) return b;
-  const coherence: Record<string, CoherenceWire | null> = {};
+  const coherence: Record<string, CoherenceWire> = {};
   for (const metric of Object.keys(statement)) {
     const c = coherenceOf(m, b.fiscal_year as number, b.fiscal_period as string, metric);
-    if (c !== undefined) coherence[metric] = c;
+    if (c) coherence[metric] = c;
   }
   return Object.keys(coherence).length > 0 ? { ...b, coherence } : b;
 }

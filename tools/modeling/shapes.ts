@@ -59,9 +59,9 @@ export const PeriodRow = z.object({
   statement: MetricMap.describe('the statement as reported in this version: canonical metric -> value'),
   derived_figures: z.array(z.string()).describe('figures of the statement that are derived (a Q4, a discrete cash-flow quarter), not tagged'),
   coherence: z
-    .record(z.string(), CoherenceOut.nullable())
+    .record(z.string(), CoherenceOut)
     .optional()
-    .describe("on a quarter or year of an income or cash-flow statement, each money flow of statement -> null where the fiscal year's four quarters add up to its year as the snapshot sees them, else why not"),
+    .describe("on a quarter or year of an income or cash-flow statement: each money flow of statement whose fiscal year's four quarters do not add up to its year as the snapshot sees them -> why; a money flow absent here adds up (or its year is not whole in the snapshot); left out where none is marked"),
   split_adjustments: SplitAdjustments.optional(),
 });
 

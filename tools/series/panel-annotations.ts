@@ -10,7 +10,7 @@ import type { panelPoint } from '../../domain/series-points.ts';
 
 /** Coherence marks and split adjustments of a panel page: what the panel adds to each point (api/coherence.ts, api/split-adjustment.ts). */
 
-type Point = ReturnType<typeof panelPoint> & { coherence?: Record<string, CoherenceWire | null>; split_adjustments?: Record<string, SplitAdjustmentWire> };
+type Point = ReturnType<typeof panelPoint> & { coherence?: Record<string, CoherenceWire>; split_adjustments?: Record<string, SplitAdjustmentWire> };
 
 /** by CIK, the coherence marks of the fiscal years the rows serve (latest versions: a panel reads no earlier point in time) */
 export async function panelMarks(sql: Sql, statementType: string, rows: readonly StatementRow[]): Promise<Map<string, CoherenceMarks>> {
@@ -37,11 +37,12 @@ export async function panelSplits(sql: Sql, rows: readonly StatementRow[]): Prom
 /** A panel point with its money flows' coherence marks and, with `split`, its per-share values and share counts restated. */
 export function annotatePanelPoint(point: ReturnType<typeof panelPoint>, row: StatementRow, marks: Map<string, CoherenceMarks>, split: PanelSplits | null): Point {
   const out: Point = { ...point };
-  const coherence: Record<string, CoherenceWire | null> = {};
+  // the marked money flows only (a page of every metric of many companies stays small); absent: they add up
+  const coherence: Record<string, CoherenceWire> = {};
   let marked = false;
   for (const metric of Object.keys(point.metrics)) {
     const c = coherenceOf(marks.get(row.cik) ?? new Map(), row.fiscal_year, row.fiscal_period, metric);
-    if (c === undefined) continue;
+    if (!c) continue;
     coherence[metric] = c;
     marked = true;
   }

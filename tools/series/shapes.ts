@@ -29,9 +29,9 @@ export const PanelPoint = z.object({
   metrics: z.record(z.string(), DecimalString).describe('canonical metric -> value; only metrics the statement reports'),
   derived_figures: DerivedFigures,
   coherence: z
-    .record(z.string(), CoherenceOut.nullable())
+    .record(z.string(), CoherenceOut)
     .optional()
-    .describe("on a quarter or year of an income or cash-flow statement, each money flow of metrics -> null where the fiscal year's four served quarters add up to its served year (or not all five are served), else why not"),
+    .describe("on a quarter or year of an income or cash-flow statement: each money flow of metrics whose fiscal year's four served quarters do not add up to its served year -> why; a money flow absent here adds up (or its year is not served whole); left out where none is marked"),
   split_adjustments: z
     .record(z.string(), SplitAdjustmentOut)
     .optional()
