@@ -6,34 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Fact } from '../domain/facts.ts';
-import { catalogView } from '../domain/normalize/catalog-view.ts';
-import { buildStatementHistory, type StatementHistory } from '../domain/normalize/history.ts';
+import { filing, history, versionsOf, type Filing, type Row } from './helpers/built-facts.ts';
 import type { BuiltVersion } from '../domain/normalize/versions.ts';
-import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
 import { TAX_IDENTITY } from '../domain/statements/sign-slips.ts';
 
-interface Filing {
-  accession: string;
-  form: string;
-  filed: string;
-  fy: number;
-  fp: string;
-}
-type Row = [concept: string, value: string, start: string | null, end: string];
 
-function filing(meta: Filing, rows: Row[]): Fact[] {
-  return rows.map(([concept, value, start, end]) => {
-    const [taxonomy, name] = concept.split(':') as [string, string];
-    const unit = concept.includes('PerShare') ? 'USD/shares' : concept.includes('Shares') ? 'shares' : 'USD';
-    return { taxonomy, concept: name, unit, start, end, value, ...meta, frame: null };
-  });
-}
 
-const CATALOG = catalogView();
-const history = (facts: Fact[]) => buildStatementHistory({ cik: '0000000042', facts, filings: [], fiscal_year_end: '1231' }, CATALOG);
-const versionsOf = (h: StatementHistory, type: StatementType, fy: number, fp: FiscalPeriod): BuiltVersion[] =>
-  h.versions.filter((v) => v.statement_type === type && v.fiscal_year === fy && v.fiscal_period === fp);
 const value = (v: BuiltVersion | undefined, metric: string) => v?.figures.get(metric)?.value;
 
 const REV = 'us-gaap:Revenues';
