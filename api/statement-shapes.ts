@@ -3,10 +3,13 @@ import { wireDecimal, wireDecimalOrNull } from '../domain/decimal.ts';
 import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
 import { checkIdentities } from '../domain/identity-checks.ts';
 import { CORRECTION_RULES, SELECTION_RULES, type FiscalPeriod, type StatementType } from '../domain/statement-types.ts';
+import { UNAVAILABLE_REASONS, type UnavailableFigure } from '../domain/normalize/statement-presentation.ts';
 import type { StoredFigure } from '../db/figure-storage.ts';
 import type { VersionHeader, VersionRow } from '../db/statement-versions.ts';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from './schemas.ts';
 import { ACCOUNTING_STANDARDS } from '../domain/statements/types.ts';
+import { CoherenceOut } from './coherence.ts';
+import { SplitAdjustmentOut } from './split-adjustment.ts';
 
 /** Output shapes shared by statement, time-series and provenance reads, and their row mappers. */
 
@@ -67,6 +70,20 @@ export const CalculationEvidenceOut = z.object({
   identity_rules: z.array(z.string()).describe('identity checks whose actual side is this metric'),
 });
 
+export const UnavailableFigureOut = z.object({
+  metric: z.string(),
+  reason: z
+    .enum(UNAVAILABLE_REASONS)
+    .describe(
+      'YEAR_RETOLD_WITHOUT_NINE_MONTHS: the year was told again (restated) and no nine months on its basis were told, so the year less the nine months would mix two bases; ' +
+        'OTHER_LINE_THAN_SERVED_YEAR: the year-to-date figures tell another line than the year as served; NEGATIVE_DERIVATION: the year-to-date figures net below zero for a line that is never negative',
+    ),
+  value: DecimalString.nullable().describe('what the derivation would have given; null where it was not computed'),
+  withdrawn_value: DecimalString.nullable().describe('the figure an earlier version served and this reason withdrew; null where none was'),
+  calculation_steps: z.array(CalculationStepOut).describe('the inputs weighed: the year (or the later year-to-date) and what it would be netted against'),
+  source_accession: z.string().describe('the filing whose figures left the quarter unavailable'),
+});
+
 export const FactOut = z.object({
   metric: z.string(),
   value: DecimalString,
@@ -75,6 +92,13 @@ export const FactOut = z.object({
   period_end: z.string().optional().describe("a compact read leaves it out where it equals the statement's period_end"),
   // Provenance is left out of a compact read (see FactView); every other read carries all of it.
   ...z.object(FigureProvenance).partial().shape,
+  coherence: CoherenceOut.nullable()
+    .optional()
+    .describe(
+      'on the money flows of an income or cash-flow statement of a quarter or a year: null where the fiscal year\'s four served quarters add up to its served year ' +
+        '(or not all five are served), else why not; a compact read leaves out a null one',
+    ),
+  split_adjustment: SplitAdjustmentOut.optional().describe('with split_adjusted=true, on a per-share figure or share count restated to the latest split basis'),
 });
 
 export function figureOut(metric: string, f: StoredFigure): z.input<typeof FactOut> {
@@ -140,6 +164,13 @@ export const StatementVersionOut = z.object({
     facts: z.array(FactOut),
     _meta: z.object({
       identity: IdentityOut,
+      unavailable_metrics: z
+        .array(UnavailableFigureOut)
+        .optional()
+        .describe(
+          'quarter figures this version does not serve, and why (a fourth quarter whose year was told again without nine months on its basis, ' +
+            'or whose year is served as another line; a year-to-date difference a never-negative line cannot take); left out where there are none',
+        ),
       calculation_evidence: z
         .array(CalculationEvidenceOut)
         .nullable()
@@ -213,9 +244,28 @@ export function versionOut(row: VersionRow, isLatest: boolean, metricOrder: (a: 
   const facts = Object.keys(row.figures)
     .sort(metricOrder)
     .map((m) => figureOut(m, row.figures[m]!));
+  const unavailable = row.unavailable_figures ?? [];
   return {
     ...versionRecord(row, isLatest),
-    normalized_payload: { facts, _meta: { identity: identityOf(row), calculation_evidence: evidenceOut(row.calculation_evidence) } },
+    normalized_payload: {
+      facts,
+      _meta: {
+        identity: identityOf(row),
+        ...(unavailable.length > 0 ? { unavailable_metrics: unavailable.map(unavailableOut) } : {}),
+        calculation_evidence: evidenceOut(row.calculation_evidence),
+      },
+    },
+  };
+}
+
+function unavailableOut(u: UnavailableFigure): z.input<typeof UnavailableFigureOut> {
+  return {
+    metric: u.metric,
+    reason: u.reason,
+    value: wireDecimalOrNull(u.value),
+    withdrawn_value: wireDecimalOrNull(u.withdrawn?.value ?? null),
+    calculation_steps: u.calculation_steps.map((s) => ({ ...s, value: wireDecimal(s.value) })),
+    source_accession: u.source_accession,
   };
 }
 
@@ -229,11 +279,13 @@ export interface FactView {
   compact: boolean;
 }
 
-/** value and unit; a period only where it is not the statement's own (a figure of another span). */
+/** value and unit; a period only where it is not the statement's own (a figure of another span); a coherence mark or split adjustment where there is one. */
 function compactFact(f: z.input<typeof FactOut>, version: z.input<typeof StatementVersionOut>): z.input<typeof FactOut> {
   const out: z.input<typeof FactOut> = { metric: f.metric, value: f.value, unit: f.unit };
   if (f.period_start !== version.period_start) out.period_start = f.period_start ?? null;
   if (f.period_end !== version.period_end) out.period_end = f.period_end!;
+  if (f.coherence) out.coherence = f.coherence;
+  if (f.split_adjustment) out.split_adjustment = f.split_adjustment;
   return out;
 }
 
@@ -245,6 +297,13 @@ export function viewOf(version: z.input<typeof StatementVersionOut>, view: FactV
   const evidence = meta.calculation_evidence && view.metrics ? meta.calculation_evidence.filter((e) => view.metrics!.has(e.metric)) : meta.calculation_evidence;
   return {
     ...version,
-    normalized_payload: { facts, _meta: view.compact ? { identity: meta.identity } : { identity: meta.identity, calculation_evidence: evidence } },
+    normalized_payload: {
+      facts,
+      _meta: {
+        identity: meta.identity,
+        ...(meta.unavailable_metrics ? { unavailable_metrics: view.metrics ? meta.unavailable_metrics.filter((u) => view.metrics!.has(u.metric)) : meta.unavailable_metrics } : {}),
+        ...(view.compact ? {} : { calculation_evidence: evidence }),
+      },
+    },
   };
 }

@@ -74,7 +74,7 @@ export async function statementVersions(
   v: Visibility,
 ): Promise<VersionRow[]> {
   const rows = await sql<VersionRow[]>`
-    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence FROM statement_versions v
+    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures FROM statement_versions v
     WHERE v.cik = ${id.cik} AND v.statement_type = ${id.statement_type}
       AND v.fiscal_year = ${id.fiscal_year} AND v.fiscal_period = ${id.fiscal_period}
       AND ${seen(sql, v)}
@@ -99,7 +99,7 @@ export async function latestVersionId(sql: Sql, id: StatementIdentity, v: Visibi
 /** One version with its figures, by id; null when there is none. */
 export async function versionById(sql: Sql, versionId: string): Promise<VersionRow | null> {
   const [row] = await sql<VersionRow[]>`
-    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence FROM statement_versions v
+    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures FROM statement_versions v
     WHERE v.statement_version_id = ${versionId}`;
   return row ? unpackVersion(row) : null;
 }

@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
 import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
+import type { UnavailableFigure } from '../domain/normalize/statement-presentation.ts';
 import type { AccountingStandard } from '../domain/statements/types.ts';
 import type { VersionRef } from '../domain/statements/version-ref.ts';
 import type { Sql } from './client.ts';
@@ -27,6 +28,8 @@ export interface VersionRow extends VersionHeader {
   figures: Record<string, StoredFigure>;
   /** the filer's calculation trees checked against the figures; null without a calculation linkbase */
   calculation_evidence: CalculationEvidence[] | null;
+  /** quarter figures the version does not serve and why; null or absent where there are none (or the read did not select them) */
+  unavailable_figures?: UnavailableFigure[] | null;
 }
 
 /** The header columns, in the order every header read selects them. */

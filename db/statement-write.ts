@@ -66,7 +66,7 @@ const VERSION_COLUMNS: readonly { name: string; type: BinaryType }[] = [
   { name: 'form', type: 'text' }, { name: 'filing_date', type: 'date' }, { name: 'accepted_at', type: 'timestamptz' },
   { name: 'currency', type: 'text' }, { name: 'accounting_standard', type: 'text' }, { name: 'figures', type: 'jsonb' },
   { name: 'content_hash', type: 'text' }, { name: 'previous_version_id', type: 'uuid' }, { name: 'ingestion_run_id', type: 'int8' },
-  { name: 'calculation_evidence', type: 'jsonb' }, { name: 'metric_count', type: 'int4' },
+  { name: 'calculation_evidence', type: 'jsonb' }, { name: 'metric_count', type: 'int4' }, { name: 'unavailable_figures', type: 'jsonb' },
 ];
 const EVENT_COLUMNS = [
   'cik', 'statement_type', 'fiscal_year', 'fiscal_period', 'version_sequence', 'statement_version_id',
@@ -242,6 +242,7 @@ export async function appendVersions(
       id, cik, b.statement_type, b.fiscal_year, b.fiscal_period, sequence, b.period_start, b.period_end,
       b.filing.accession, b.filing.form, b.filing.filing_date, b.filing.accepted_at, b.currency, v.accounting_standard,
       figures, v.content_hash, previousId, runId, v.calculation_evidence ?? null, b.figures.size,
+      b.unavailable.size > 0 ? [...b.unavailable.values()] : null,
     ]);
     if (previousId && revisions.length > 0) {
       eventRows.push([

@@ -88,7 +88,9 @@ export function completeEvidence(
     if (f.rule_code === 'DQ_NEGATIVE_VALUE') {
       const subject = compared[0];
       message +=
-        subject?.value_origin === 'DERIVED'
+        subject?.mapping_type === 'DERIVED_IDENTITY'
+          ? " It is the filing's own gross profit plus its cost of revenue for the period (DERIVED_IDENTITY), the total the filer's statement shows: see calculation_steps in the evidence."
+          : subject?.value_origin === 'DERIVED'
           ? ` It is derived (${subject.mapping_type ?? 'DERIVED'}), so the figures it subtracts disagree: see calculation_steps in the evidence.`
           : ' The filer likely tagged it with the wrong sign.';
     }

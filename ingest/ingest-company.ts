@@ -13,6 +13,7 @@ import { buildStatementHistory, isPeriodicForm } from '../domain/normalize/histo
 import type { CatalogView } from '../domain/normalize/catalog-view.ts';
 import { statementKey, type BuiltVersion } from '../domain/normalize/versions.ts';
 import { mergePackageFacts } from '../domain/package-facts.ts';
+import { companySplits, replaceStockSplits } from '../db/stock-splits.ts';
 import { assemblePackages, evidenceForVersions, type AssembledPackages } from './package-assembly.ts';
 import { disclosureRows, segmentRows } from './package-rows.ts';
 import { listCompanyPackages, readCompanyPackages, type SkippedFolder } from './packages.ts';
@@ -28,12 +29,17 @@ import { readSubmissions, type SubmissionsRead } from './submissions.ts';
  * 6: the balance sheet as the sign witness of working-capital lines, splits shown by the figures;
  * 7: concept moves between lines told as before, like-with-like derivations, the never-negative sign witness;
  * 8: the year-to-date sign witness of quarters; 9: the change in cash tagged before the exchange-rate
- * effect, an equity line tagged as total equity, continuity after a correction). With the catalog's
+ * effect, an equity line tagged as total equity, continuity after a correction; 10: derived quarters
+ * from one line and one basis (like-with-like pairs, the corrected year, annual reports' six and nine
+ * months, fourth quarters withdrawn when the year is told again without nine months on its basis,
+ * quarters a never-negative line cannot take not served), imputed totals never over a reported line
+ * nobody re-told, quarterly tables re-telling a line under a retired tag, the larger of a
+ * thousandfold share-count slip). With the catalog's
  * fingerprint it is part of every company's skip hash, so a changed rule or catalog re-normalizes
  * stored companies on the next run; a statement whose figures move gets a new version (stored
  * versions are never rewritten).
  */
-export const NORMALIZER_VERSION = 9;
+export const NORMALIZER_VERSION = 10;
 
 export interface CompanyResult {
   cik: string;
@@ -145,6 +151,7 @@ export async function ingestCompany(
       ),
       recordScaleSlips(t, cik, runId, history?.slips ?? [], [...written.stored, ...written.added]),
       replaceSegments(t, cik, segments, now()),
+      replaceStockSplits(t, cik, history ? companySplits(history.splits, history.versions) : []),
       replaceDisclosures(t, cik, disclosures, now()),
     ]);
     return written;

@@ -69,7 +69,7 @@ describe('the filings list', () => {
     assert.equal(f.filing_date_estimated, false);
     assert.equal(f.source, 'submissions');
     assert.equal(f.facts_count, 503);
-    assert.equal(f.statement_versions_count, 9, 'fiscal 2023 statements plus restated 2022 and 2021 cash flows');
+    assert.equal(f.statement_versions_count, 10, 'fiscal 2023 statements plus restated 2022 and 2021 cash flows, and the 2021 fourth quarter the re-told year withdrew figures of');
     assert.equal(f.primary_document, 'aapl-20230930.htm');
     assert.equal(f.document_url, 'https://www.sec.gov/Archives/edgar/data/320193/000032019323000106/aapl-20230930.htm');
     assert.equal(f.package.facts_from, 'instance');
@@ -126,15 +126,17 @@ describe('one filing and the statements it created', () => {
     const { data } = await ok(`/v1/edgar/companies/${APPLE}/filings/${TEN_K_2023}`);
     assert.equal(data.form, '10-K');
     assert.equal(data.filing_index_url, `https://www.sec.gov/Archives/edgar/data/320193/000032019323000106/${TEN_K_2023}-index.htm`);
-    assert.equal(data.statement_versions.length, 9);
-    // later versions of earlier periods: revised figures, or figures the 10-K told first (the fiscal
-    // 2022 balance sheet's deferred tax assets), which revise nothing
+    assert.equal(data.statement_versions.length, 10);
+    // later versions of earlier periods: revised figures, figures the 10-K told first (the fiscal
+    // 2022 balance sheet's deferred tax assets), or fourth-quarter figures withdrawn because the 10-K
+    // re-told their fiscal 2021 year without nine months on its basis; the last two revise nothing
     const later = data.statement_versions.filter((v: any) => v.version_sequence > 1).map((v: any) => [v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence]);
     assert.deepEqual(later, [
       ['BALANCE_SHEET', 2022, 'FY', 3],
       ['CASH_FLOW_STATEMENT', 2022, 'FY', 2],
       ['CASH_FLOW_STATEMENT', 2022, 'Q4', 2],
       ['CASH_FLOW_STATEMENT', 2021, 'FY', 3],
+      ['CASH_FLOW_STATEMENT', 2021, 'Q4', 3],
     ]);
     const undashed = await ok(`/v1/edgar/companies/320193/filings/000032019323000106`);
     assert.equal(undashed.data.accession_id, TEN_K_2023, 'an accession without dashes is the same filing');
@@ -150,7 +152,9 @@ describe('one filing and the statements it created', () => {
 
   it("serves the versions a filing created in full, with identity checks and whether a later filing superseded them", async () => {
     const { data } = await ok(`/v1/edgar/companies/${APPLE}/filings/${TEN_K_2023}/statements`);
-    assert.equal(data.length, 9);
+    assert.equal(data.length, 10);
+    const withdrawn = data.find((v: any) => v.statement_type === 'CASH_FLOW_STATEMENT' && v.fiscal_year === 2021 && v.fiscal_period === 'Q4');
+    assert.ok(withdrawn.normalized_payload._meta.unavailable_metrics.every((u: any) => u.reason === 'YEAR_RETOLD_WITHOUT_NINE_MONTHS' && u.withdrawn_value !== null), 'says which fourth-quarter figures it withdrew, and why');
     const is = data.find((v: any) => v.statement_type === 'INCOME_STATEMENT' && v.fiscal_period === 'FY');
     assert.equal(fact(is, 'REVENUE').value, '383285000000.000000');
     assert.equal(fact(is, 'NET_INCOME').value, '96995000000.000000');
@@ -303,8 +307,9 @@ describe('financials as known on a date', () => {
   it('summarises the reconciliation ledger of the returned versions and scores them', async () => {
     const { data } = await ok(asOf('2023-11-03'));
     const rec = data._meta.reconciliation;
-    // ledger of fiscal 2023 v1: IS 2 PASS; BS 5 PASS + retained-earnings decline; CF 2 PASS + cash-scope decline
-    assert.deepEqual([rec.rows_count, rec.pass_count, rec.warn_count, rec.fail_count, rec.declined_count], [11, 9, 2, 0, 2]);
+    // ledger of fiscal 2023 v1: IS 2 PASS + 3 quarters-to-year PASS; BS 5 PASS + retained-earnings decline;
+    // CF 2 PASS + 3 quarters-to-year PASS + cash-scope decline
+    assert.deepEqual([rec.rows_count, rec.pass_count, rec.warn_count, rec.fail_count, rec.declined_count], [17, 15, 2, 0, 2]);
     assert.deepEqual(rec.failing_rule_ids, []);
     const trust = data._meta.trust_score;
     assert.match(trust.score, /^0\.\d{6}$|^1\.000000$/, 'a 0..1 decimal string');

@@ -153,8 +153,11 @@ interface RollInput {
   statement_version_id: string;
 }
 
+/** a fiscal year's quarters against the year (domain/reconciliation/quarter-rules.ts): year = Q1 + Q2 + Q3 + Q4 */
+const QUARTERS_TO_YEAR: { actual: string; terms: [string, 1 | -1][] } = { actual: 'year', terms: [['q1', 1], ['q2', 1], ['q3', 1], ['q4', 1]] };
+
 function rollforwardEquation(ctx: ExplainContext, row: LedgerFailureRow): Equation | null {
-  const shape = ROLLFORWARDS[row.rule_id];
+  const shape = ROLLFORWARDS[row.rule_id] ?? (row.rule_id.startsWith('RF_QUARTERS_SUM_TO_YEAR_') ? QUARTERS_TO_YEAR : undefined);
   const inputs = (row.notes.details.inputs ?? {}) as Record<string, RollInput | null>;
   if (!shape || row.expected_value === null || row.delta === null) return null;
   const term = (n: string, sign: 1 | -1): EquationTerm => {

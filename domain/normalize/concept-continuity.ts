@@ -2,9 +2,11 @@
  * Which line a later filing's figure for a metric is: the concept the period keeps (concept
  * continuity), the old line re-tagged, or another line the metric moved to (rule 11).
  */
+import { dec } from '../decimal.ts';
 import { sameFigure } from '../statements/versions.ts';
 import type { StatementFigure } from '../statement-types.ts';
 import { sourceFigure } from './figures.ts';
+import type { Candidate } from './candidates.ts';
 import type { Alternatives, Presentation } from './statement-presentation.ts';
 import type { BuiltVersion, FoldContext } from './versions.ts';
 
@@ -28,7 +30,27 @@ export function continuedFigure(before: StatementFigure, offered: StatementFigur
   const old = alternatives.list.find((c) => c.concept === before.source_xbrl_concept);
   if (!old) return retaggedFigure(before, offered, alternatives);
   if (offered.selection_rule === 'PRESENTATION_LINKBASE' && !alternatives.presented(old.concept)) return offered;
+  const moved = movedToWiderTag(before, old, alternatives);
+  if (moved !== null) return sourceFigure(moved, offered.unit, 'CONCEPT_RETAGGED');
   return sourceFigure(old, offered.unit, 'CONCEPT_CONTINUITY');
+}
+
+/**
+ * The concept on record now tells another figure, while a candidate the catalog ranks before it (a
+ * wider line) tells the figure on record: the filer moved the line to that tag and uses the old one
+ * for a part of it (Herc's 10-K of 2024 told its 2021 total revenue of 2,073.1M under Revenues and
+ * 273M of it under the contract-revenue concept its 10-K of 2022 had used for the total). The line
+ * keeps its figure under the new tag; continuity would have read the part. A part is at most half
+ * the figure on record: a tag telling a figure of about the same size re-told the line (Walmart's
+ * fiscal 2012 depreciation, 8,130M then 8,106M), a revision as ever.
+ */
+function movedToWiderTag(before: StatementFigure, old: Candidate, alternatives: Alternatives): Candidate | null {
+  // a part: at most half the figure on record (a re-told total of the same size is a restatement)
+  if (dec(old.value).abs().times(2).greaterThan(dec(before.value).abs())) return null;
+  for (const c of alternatives.list) {
+    if (c.rank < old.rank && sameFigure(before, { value: c.value, decimals: c.fact.decimals ?? null })) return c;
+  }
+  return null;
 }
 
 /**
@@ -53,8 +75,20 @@ function retaggedFigure(before: StatementFigure, offered: StatementFigure, alter
  */
 export function comparedFigure(p: Presentation, metric: string, before: StatementFigure, offered: StatementFigure): StatementFigure | undefined {
   const figure = continuedFigure(before, offered, p.alternatives?.get(metric));
-  if (p.partial && figure.value_origin === 'SOURCE' && before.value_origin === 'SOURCE' && figure.source_xbrl_concept !== before.source_xbrl_concept) return undefined;
+  if (p.partial && figure.value_origin === 'SOURCE' && before.value_origin === 'SOURCE' && figure.source_xbrl_concept !== before.source_xbrl_concept && !retagged(p, before, figure)) return undefined;
   return figure;
+}
+
+/**
+ * A quarterly table's line under another concept is the line on record re-tagged, not another
+ * line, where the filing tags the concept on record for no period at all (the filer retired the
+ * tag) and tags the new one for a full year (its statements carry the line under it): Kraft Heinz's
+ * 10-K of 2019 re-told its 2017 quarters' cost of revenue under CostOfGoodsAndServicesSold, the tag
+ * its reports had used since November 2018 in place of CostOfGoodsSold.
+ */
+function retagged(p: Presentation, before: StatementFigure, figure: StatementFigure): boolean {
+  const told = p.concepts;
+  return told !== undefined && !told.any.has(before.source_xbrl_concept!) && told.years.has(figure.source_xbrl_concept!);
 }
 
 /**

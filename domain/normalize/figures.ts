@@ -112,11 +112,19 @@ export function knownFlow(c: Candidate, unit: string, filed: string): KnownFlow 
     source_accession: c.fact.accession,
     source_xbrl_concept: c.concept,
     filed,
+    since: filed,
+    prevSince: null,
   };
 }
 
-/** A year-to-date (or full-year) flow value known from the latest filing that presented it, and that filing's date. */
+/**
+ * A year-to-date (or full-year) flow value known from the latest filing that presented it, and that
+ * filing's date; `since`, the date a filing first told the flow's current figure (FlowStore keeps
+ * it through later tellings of the same figure), and `prevSince`, that of the figure before it
+ * (null while the flow was never told as another figure): what tells a restated year from one told
+ * as first reported (quarter-derivation.ts basisOf).
+ */
 export type KnownFlow = Pick<
   StatementFigure,
   'metric' | 'value' | 'unit' | 'period_start' | 'period_end' | 'source_accession' | 'source_xbrl_concept'
-> & { filed?: string };
+> & { filed?: string; since?: string; prevSince?: string | null };

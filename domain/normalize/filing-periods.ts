@@ -69,9 +69,14 @@ export function filingPeriods(candidates: PeriodCandidates, calendar: FiscalCale
     const fromYearStart = Math.abs(daysBetween(pos.year_start, start)) <= START_TOLERANCE_DAYS;
     if (annual) {
       // an annual report presents its full years and every quarter it tells in three-month facts
-      // (selected quarterly data, the quarterly table of a restatement, a Q4 of its own)
+      // (selected quarterly data, the quarterly table of a restatement, a Q4 of its own), and the
+      // six and nine months a restatement note tells: the year-to-date on the restated basis that
+      // its quarters are derived from (Kraft Heinz's 10-K of 2019 re-told its 2017 nine months)
       if (cls === 'year' && pos.quarter === 4) keepLargest(ytd, `${pos.fiscal_year}|4`, { pos, start, end, metrics });
       else if (cls === 'quarter' && quarterly) keepLargest(discrete, `${pos.fiscal_year}|${pos.quarter}`, { pos, start, end, metrics });
+      else if (quarterly && fromYearStart && (cls === 'half' || cls === 'nine_months') && YTD_QUARTERS[cls] === pos.quarter) {
+        keepLargest(ytd, `${pos.fiscal_year}|${pos.quarter}`, { pos, start, end, metrics });
+      }
       continue;
     }
     if (cls === 'year') continue;
@@ -82,6 +87,13 @@ export function filingPeriods(candidates: PeriodCandidates, calendar: FiscalCale
   }
 
   if (!annual && ytd.size > 1) dropMisdatedYearToDate(ytd);
+  // an annual report telling a year's six or nine months tells its first quarter on the same basis:
+  // that first quarter is the year-to-date the second is derived from
+  if (annual) {
+    for (const [key, p] of discrete) {
+      if (p.pos.quarter === 1 && (ytd.has(`${p.pos.fiscal_year}|2`) || ytd.has(`${p.pos.fiscal_year}|3`)) && Math.abs(daysBetween(p.pos.year_start, p.start)) <= START_TOLERANCE_DAYS) ytd.set(key, p);
+    }
+  }
   return { balances, discrete, ytd };
 }
 

@@ -1,5 +1,6 @@
 import { knownFlow, type KnownFlow } from './figures.ts';
 import type { Candidate } from './candidates.ts';
+import { sameFigure } from '../statements/versions.ts';
 
 /**
  * Year-to-date flows known so far, by metric, fiscal year and quarters covered (1 = first
@@ -28,6 +29,20 @@ export class FlowStore {
     let slots = this.byMetric.get(metric);
     if (!slots) this.byMetric.set(metric, (slots = new Map()));
     const old = slots.get(key);
+    // when the slot's figure began: kept through tellings of the same figure, moved on by another
+    if (slot < Q4_MARK && flow.filed !== undefined) {
+      if (old === undefined) {
+        flow.since = flow.filed;
+        flow.prevSince = null;
+      } else if (sameFigure(old, flow) || old.source_accession === flow.source_accession) {
+        // the same figure told again, or the same filing's telling corrected (another of its candidates)
+        flow.since = old.since ?? old.filed;
+        flow.prevSince = old.prevSince ?? null;
+      } else {
+        flow.since = flow.filed;
+        flow.prevSince = old.since ?? old.filed ?? null;
+      }
+    }
     // another filing's figure told again with the opposite sign: kept, in case folding finds the later one slipped
     if (old !== undefined && old.source_accession !== flow.source_accession && negates(old.value, flow.value)) {
       (this.flipped ??= new Map()).set(`${metric}|${key}`, { flow: old, told: this.told.get(metric)?.get(key) ?? null });

@@ -186,13 +186,20 @@ function foldFiling(h: Folding, filing: FilingInfo, filed: FilingFacts, calendar
   const presentations = presentFiling(filing, filed.facts, calendar, catalog, h.store, face, filed.currency.currency(), h.ownDerivations);
   noteEvidentSplit(h, filing, presentations);
   for (const p of presentations) {
-    h.presentations++;
+    // a fourth quarter's presentation may carry no figure (folding checks the one on record against the year)
+    if (p.figures.size > 0) h.presentations++;
     const key = statementKey(p);
     let list = h.statements.get(key);
     if (!list) h.statements.set(key, (list = []));
     const added = foldPresentation(list, p, filing, h);
     if (added) h.versions.push(added);
-    const current = list[list.length - 1]!;
+    const current = list[list.length - 1];
+    // a presentation of reasons alone (quarters it could not derive) makes no statement
+    if (current === undefined) {
+      h.statements.delete(key);
+      continue;
+    }
+    if (p.figures.size === 0) continue;
     h.presented.push({
       accession: filing.accession,
       statement_type: p.statement_type,

@@ -1,6 +1,6 @@
 import type { Fact, FilingInfo } from '../facts.ts';
 import { durationClass, YTD_QUARTERS, type FiscalCalendar } from '../fiscal-calendar.ts';
-import { collectCandidates, reportingCurrency, type Candidate } from './candidates.ts';
+import { collectCandidates, parsePeriodKey, reportingCurrency, type Candidate, type PeriodCandidates } from './candidates.ts';
 import { applyBalanceSheetCorrections, applyCashFlowCorrections, applyIncomeCorrections } from './corrections.ts';
 import { chooseCandidate, faceFor, NO_FACE, type FaceConcepts, type StatementConcepts } from './face-concepts.ts';
 import { knownFlow, type KnownFlow } from './figures.ts';
@@ -9,7 +9,7 @@ import { Q4_MARK, type FlowStore } from './flow-store.ts';
 import { imputeRevenue } from './imputed.ts';
 import { deriveQuarter } from './quarter-derivation.ts';
 import type { CatalogView } from './catalog-view.ts';
-import { periodName, present, unitOf, type Chooser, type OwnDerivations, type Presentation } from './statement-presentation.ts';
+import { periodName, present, unitOf, type Chooser, type FilingConcepts, type OwnDerivations, type Presentation } from './statement-presentation.ts';
 
 /** the types of presentFiling's signature, where its callers look for them */
 export type { CatalogView } from './catalog-view.ts';
@@ -54,6 +54,10 @@ export function presentFiling(
   }
 
   const out: Presentation[] = [];
+  // income statements whose corrections were applied as they were made (the years)
+  const corrected = new Set<Presentation>();
+  // the concepts an annual report tagged, for its quarterly tables (made on first use)
+  let filingConcepts: FilingConcepts | undefined;
   for (const b of balances.values()) {
     out.push(present('BALANCE_SHEET', b.pos.fiscal_year, periodName(b.pos.quarter), null, b.end, b.metrics, catalog, currency, choose));
   }
@@ -64,15 +68,27 @@ export function presentFiling(
     for (const p of ytd.values()) {
       if (p.pos.quarter !== 4) continue;
       const fy = present(type, p.pos.fiscal_year, 'FY', p.start, p.end, p.metrics, catalog, currency, choose);
+      if (type === 'INCOME_STATEMENT') {
+        // corrected before the fourth quarter is derived from it: a residual top line replaced by
+        // the revenue the gross profit proves is the year the quarter is netted from, under its concept
+        correctIncome(fy, candidates);
+        corrected.add(fy);
+        rememberCorrectedYear(store, fy, p, filing.filing_date);
+      }
       if (fy.figures.size > 0) out.push(fy);
       const own = discrete.get(`${p.pos.fiscal_year}|4`);
       // one call for both cases (no metrics: an empty presentation), so the rarer one compiles along
       const q4 = present(type, p.pos.fiscal_year, 'Q4', own?.start ?? null, own?.end ?? p.end, own?.metrics ?? NO_METRICS, catalog, currency, choose);
       const derived = deriveQuarter(type, p, 4, catalog, store, currency, filing.accession, discrete, choose);
+      if (own && derived) preferYearLine(q4, derived, fy, p.metrics);
       fillFromDerived(q4, derived, ownDerivations);
-      if (own) q4.partial = true;
+      if (own) {
+        q4.partial = true;
+        q4.concepts = filingConcepts ??= conceptsOf(candidates);
+      }
       for (const [metric, f] of q4.figures) store.set(metric, p.pos.fiscal_year, Q4_MARK, f);
-      if (q4.figures.size > 0) out.push(q4);
+      // pushed without figures too: folding checks a fourth quarter on record against the year this filing tells
+      if (fy.figures.size > 0 || q4.figures.size > 0) out.push(q4);
     }
     // a nine-month year-to-date of a year already closed (a quarterly report's comparative) makes
     // that year's Q4 derivable, or re-derivable from the latest nine months
@@ -84,9 +100,11 @@ export function presentFiling(
         if (!closed) continue;
         const yearPos = calendar.locate(closed.period_end);
         if (yearPos.quarter !== 4 || yearPos.fiscal_year !== p.pos.fiscal_year) continue;
-        // only what was never derivable: a year re-netted against a later comparative may mix bases
+        // only what was never derivable, or a restated year now that these nine months were told
+        // anew after it (the pair on the new basis): a year re-netted against a later comparative
+        // told as before may mix bases
         const fresh = new Map<string, Candidate[]>();
-        for (const [metric, list] of p.metrics) if (!store.has(metric, p.pos.fiscal_year, Q4_MARK)) fresh.set(metric, list);
+        for (const [metric, list] of p.metrics) if (!store.has(metric, p.pos.fiscal_year, Q4_MARK) || restatedPair(store, metric, p.pos.fiscal_year, filing.filing_date)) fresh.set(metric, list);
         if (fresh.size === 0) continue;
         // a literal, not a spread copy of p: one FlowPeriod shape for deriveQuarter
         const year: FlowPeriod = { pos: yearPos, start: p.start, end: closed.period_end, metrics: fresh };
@@ -104,8 +122,11 @@ export function presentFiling(
       // anyPeriod is own when there is one; without, an empty presentation (see Q4 above)
       const stmt = present(type, anyPeriod.pos.fiscal_year, periodName(q), own?.start ?? null, anyPeriod.end, own?.metrics ?? NO_METRICS, catalog, currency, choose);
       fillFromDerived(stmt, cumulative && q > 1 ? deriveQuarter(type, cumulative, q, catalog, store, currency, filing.accession) : null, ownDerivations);
-      if (annual) stmt.partial = true;
-      if (stmt.figures.size > 0) out.push(stmt);
+      if (annual) {
+        stmt.partial = true;
+        stmt.concepts = filingConcepts ??= conceptsOf(candidates);
+      }
+      if (stmt.figures.size > 0 || stmt.unavailable !== undefined) out.push(stmt);
     }
   }
 
@@ -113,11 +134,76 @@ export function presentFiling(
     if (p.statement_type === 'CASH_FLOW_STATEMENT') applyCashFlowCorrections(p.figures);
     if (p.statement_type === 'BALANCE_SHEET') applyBalanceSheetCorrections(p.figures);
     if (p.statement_type !== 'INCOME_STATEMENT') continue;
-    const revenueCandidates = candidates.get(`${p.period_start ?? ''}|${p.period_end}`)?.get('REVENUE') ?? [];
-    applyIncomeCorrections(p.figures, revenueCandidates);
+    const revenueCandidates = correctIncome(p, candidates, corrected.has(p));
     imputeRevenue(p.figures, revenueCandidates.length > 0, filing.accession);
   }
   return out;
+}
+
+/** a year told again as another figure, and nine months this filing told anew (another figure than before) */
+function restatedPair(store: FlowStore, metric: string, fiscalYear: number, filed: string): boolean {
+  const year = store.get(metric, fiscalYear, 4);
+  const nine = store.get(metric, fiscalYear, 3);
+  return year?.prevSince != null && nine?.since === filed && nine.prevSince != null;
+}
+
+/** Every concept a filing's candidates carry, and those it tagged for a year-long period. */
+function conceptsOf(candidates: PeriodCandidates): FilingConcepts {
+  const any = new Set<string>();
+  const years = new Set<string>();
+  for (const [key, metrics] of candidates) {
+    const { start, end } = parsePeriodKey(key);
+    const year = start !== null && durationClass(start, end) === 'year';
+    for (const list of metrics.values()) {
+      for (const c of list) {
+        any.add(c.concept);
+        if (year) years.add(c.concept);
+      }
+    }
+  }
+  return { any, years };
+}
+
+/** The income corrections of a presentation (once: `done` where they were applied already); the period's revenue candidates. */
+function correctIncome(p: Presentation, candidates: PeriodCandidates, done = false): readonly Candidate[] {
+  const revenueCandidates = candidates.get(`${p.period_start ?? ''}|${p.period_end}`)?.get('REVENUE') ?? [];
+  if (!done) applyIncomeCorrections(p.figures, revenueCandidates);
+  return revenueCandidates;
+}
+
+/**
+ * A year whose correction chose another of the filing's facts (REVENUE_RESIDUAL_TOP_LINE_REPLACED)
+ * is known under that fact from here on: the fourth quarter is the corrected year less the nine
+ * months, under one concept (SunEdison's 2011 revenue: 2,715.5M less 1,997.7M of the same line,
+ * not its residual 2,268.0M top line less them).
+ */
+function rememberCorrectedYear(store: FlowStore, fy: Presentation, year: FlowPeriod, filed: string): void {
+  for (const [metric, f] of fy.figures) {
+    if (f.as_filed_concept === null || f.source_xbrl_concept === null) continue;
+    const list = year.metrics.get(metric);
+    const chosen = list?.find((c) => c.concept === f.source_xbrl_concept);
+    if (chosen === undefined) continue;
+    store.set(metric, year.pos.fiscal_year, 4, knownFlow(chosen, f.unit, filed), { list: list!, unit: f.unit, filed });
+  }
+}
+
+/**
+ * A fourth quarter an annual report tells in three-month figures under another concept than its
+ * year, where the same filing tells that concept for the year too with another value, is another
+ * line (Walmart's quarterly table of net sales beside its total revenues): the quarter of the
+ * year's own line, derived from the year and the nine months under its concept, stands instead.
+ */
+function preferYearLine(q4: Presentation, derived: Presentation, fy: Presentation, yearMetrics: ReadonlyMap<string, readonly Candidate[]>): void {
+  for (const [metric, reported] of q4.figures) {
+    const year = fy.figures.get(metric);
+    const d = derived.figures.get(metric);
+    if (year === undefined || d === undefined || reported.value_origin !== 'SOURCE' || year.source_xbrl_concept === null) continue;
+    if (reported.source_xbrl_concept === year.source_xbrl_concept) continue;
+    const sameLineForYear = yearMetrics.get(metric)?.find((c) => c.concept === reported.source_xbrl_concept);
+    if (sameLineForYear === undefined || sameLineForYear.value === year.value) continue;
+    if (!d.calculation_steps!.every((s) => s.source_xbrl_concept === year.source_xbrl_concept)) continue;
+    q4.figures.set(metric, d);
+  }
 }
 
 /** whether a year-to-date's candidates tell other values than the chosen one: only then can another concept's derivation differ (FlowStore.under) */
@@ -140,6 +226,10 @@ function fillFromDerived(stmt: Presentation, derived: Presentation | null, own: 
     const reported = stmt.figures.get(metric);
     if (reported === undefined) stmt.figures.set(metric, figure);
     else if (own !== null && reported.value_origin === 'SOURCE') own.set(reported, figure);
+  }
+  // why a quarter the filing does not report could not be derived (a reported one needs no reason)
+  if (derived.unavailable !== undefined) {
+    for (const [metric, u] of derived.unavailable) if (!stmt.figures.has(metric)) (stmt.unavailable ??= new Map()).set(metric, u);
   }
   if (stmt.period_start === null) stmt.period_start = derived.period_start;
 }

@@ -1,5 +1,5 @@
 import type { CanonicalMetric, StatementType } from '../catalog/types.ts';
-import type { FiscalPeriod, SelectionRule, StatementFigure } from '../statement-types.ts';
+import type { CalculationStep, FiscalPeriod, SelectionRule, StatementFigure } from '../statement-types.ts';
 import type { Candidate } from './candidates.ts';
 import type { CatalogView } from './catalog-view.ts';
 import { sourceFigure } from './figures.ts';
@@ -23,6 +23,44 @@ export interface Presentation {
    * restatement note): a line there under another concept is another line, never a re-tag
    */
   partial?: boolean;
+  /** for a partial presentation, the concepts its filing tagged (FilingConcepts): whether a line under another concept is the line re-tagged */
+  concepts?: FilingConcepts;
+  /** quarters the filing's figures could not derive on one basis, or only as a value the line cannot take: not served, and why */
+  unavailable?: Map<string, UnavailableFigure>;
+}
+
+/**
+ * Why a quarter derived from year-to-date figures is not served:
+ * - YEAR_RETOLD_WITHOUT_NINE_MONTHS: the year was told again (restated) by a filing more than 400
+ *   days after the latest nine months, which nobody re-told on its basis: the year less those nine
+ *   months would mix two bases, and a fourth quarter derived from the year as first told no longer
+ *   adds up to the year served;
+ * - OTHER_LINE_THAN_SERVED_YEAR: the year-to-date figures a fourth quarter would be derived from
+ *   are another line (another concept) than the year as served (kept by concept continuity, or
+ *   the correction's line);
+ * - NEGATIVE_DERIVATION: the year-to-date figures net below zero for a line that is never negative
+ *   (a re-classification between two tellings, not a quarter anyone reported).
+ */
+export const UNAVAILABLE_REASONS = ['YEAR_RETOLD_WITHOUT_NINE_MONTHS', 'OTHER_LINE_THAN_SERVED_YEAR', 'NEGATIVE_DERIVATION'] as const;
+export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
+
+/** A figure a statement does not serve, why, and the inputs that were weighed (as calculation steps). */
+export interface UnavailableFigure {
+  metric: string;
+  reason: UnavailableReason;
+  /** what the derivation would have given; null where it was not computed */
+  value: string | null;
+  calculation_steps: CalculationStep[];
+  /** the filing whose figures left the quarter unavailable */
+  source_accession: string;
+  /** the figure a version served before and withdrew for this reason; null where none was served */
+  withdrawn: StatementFigure | null;
+}
+
+/** The concepts one filing tagged: for any period, and for a full year (the lines of its statements). */
+export interface FilingConcepts {
+  any: ReadonlySet<string>;
+  years: ReadonlySet<string>;
 }
 
 /** Every candidate a filing tagged for one metric and period, and whether its own presentation linkbase puts a concept on the statement. */
@@ -66,7 +104,7 @@ export function emptyPresentation(
 ): Presentation {
   // alternatives and partial are set on some presentations later: present from the start on all,
   // so every presentation foldPresentation reads has one shape (each added field made another map)
-  return { statement_type: type, fiscal_year: fiscalYear, fiscal_period: fp, period_start: start, period_end: end, currency, figures: new Map(), alternatives: undefined, partial: false };
+  return { statement_type: type, fiscal_year: fiscalYear, fiscal_period: fp, period_start: start, period_end: end, currency, figures: new Map(), alternatives: undefined, partial: false, concepts: undefined, unavailable: undefined };
 }
 
 /** the presentation of one statement of a period: each metric of `type` among `metrics`, from the candidate `choose` picks */

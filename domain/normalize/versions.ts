@@ -1,4 +1,3 @@
-import { sub } from '../decimal.ts';
 import type { FilingInfo } from '../facts.ts';
 import type { FiscalPeriod, StatementFigure, StatementType } from '../statement-types.ts';
 import { NON_NEGATIVE_METRICS } from '../catalog/traits.ts';
@@ -7,9 +6,10 @@ import { splitRecastOf, type StockSplit } from '../statements/stock-splits.ts';
 import { compareFigures, morePrecise, slippedSide } from '../statements/versions.ts';
 import { comparedFigure, movedLine, rememberOffered, takenFrom } from './concept-continuity.ts';
 import { statementFigure, type KnownFlow } from './figures.ts';
+import { inputsRetold, largerCount, notOnServedYear, onServedYear, revisionOf, unavailableQuarter } from './fold-rules.ts';
 import { isDerivedQuarter, mixesBases } from './rebased-quarters.ts';
 import { balanceSignWitness, flippedBy, jointWitness, quarterNumber, signOf, yearToDateSignWitness } from './sign-witnesses.ts';
-import type { Alternatives, OwnDerivations, Presentation } from './statement-presentation.ts';
+import type { Alternatives, OwnDerivations, Presentation, UnavailableFigure } from './statement-presentation.ts';
 
 /** A metric whose value a later filing changed: what it was, what it became, and both filings. */
 export interface FactRevision {
@@ -49,6 +49,12 @@ export interface BuiltVersion {
   revisions: FactRevision[];
   /** figures this version recast for a stock split (no revisions); empty for version 1 */
   recasts: SplitRecast[];
+  /**
+   * quarters not served and why (a derivation on two bases, or of a value the line cannot take):
+   * carried like figures until a figure for the metric arrives; an entry a filing added over a
+   * derived figure withdrew that figure (the version revises nothing)
+   */
+  unavailable: ReadonlyMap<string, UnavailableFigure>;
 }
 
 export function statementKey(p: { statement_type: string; fiscal_year: number; fiscal_period: string }): string {
@@ -101,8 +107,13 @@ export interface ScaleSlip {
 export function foldPresentation(versions: BuiltVersion[], p: Presentation, filing: FilingInfo, context: Partial<FoldContext> = {}): BuiltVersion | null {
   const { slips = [], splits = NO_SPLITS, filedOn = NO_DATES, ownDerivations = NO_DERIVATIONS, balanceAt = NOTHING_ON_RECORD, offeredWith = new Map() } = context;
   const { quarterOnRecord = NOTHING_ON_RECORD, yearToDate = NOTHING_ON_RECORD, restoreYearToDate = NO_RESTORE } = context;
+  // a fourth quarter is derived from the year as served (its line and its figure), or not served
+  const servedYear = p.fiscal_period === 'Q4' ? (metric: string) => quarterOnRecord(p.statement_type, p.fiscal_year, 'FY', metric) : null;
+  if (servedYear !== null) p = onServedYear(p, servedYear);
   const latest = versions[versions.length - 1];
   if (!latest) {
+    // reasons alone make no statement: a version needs a figure
+    if (p.figures.size === 0) return null;
     const v: BuiltVersion = {
       statement_type: p.statement_type,
       fiscal_year: p.fiscal_year,
@@ -115,6 +126,7 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       figures: p.figures,
       revisions: [],
       recasts: [],
+      unavailable: p.unavailable ?? NONE_UNAVAILABLE,
     };
     rememberOffered(offeredWith, p, p.figures);
     versions.push(v);
@@ -134,6 +146,9 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
   for (const [metric, offered] of p.figures) {
     const before = latest.figures.get(metric);
     if (!before) {
+      // a quarter withdrawn earlier comes back: another figure than the one withdrawn is a revision of it
+      const gone = latest.unavailable.get(metric)?.withdrawn;
+      if (gone != null && compareFigures(gone, offered) === 'REVISED') revisions.push(revisionOf(metric, gone, offered));
       changes.push([metric, offered]);
       added = true;
       continue;
@@ -142,6 +157,13 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     if (figure === undefined) continue;
     const verdict = compareFigures(before, figure);
     if (verdict === 'SAME') {
+      // a fourth quarter on record netted from a year no longer served, told again within its
+      // inputs' rounding from the year served: the same figure, on the year's current inputs
+      if (servedYear !== null && notOnServedYear(before, servedYear(metric)) !== null) {
+        changes.push([metric, figure]);
+        added = true;
+        continue;
+      }
       const kept = morePrecise(before, figure);
       if (kept !== before) {
         changes.push([metric, kept]);
@@ -159,6 +181,11 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       added = true;
       continue;
     }
+    // an imputed total against the line the filer reported for the period: our arithmetic never
+    // stands where the filer told the figure, unless the filing told every input of it again
+    // differently (the line re-told as a whole: Nikola's Q1 2023 revenue, 11,117,000 in its 10-Q,
+    // is the 10,677,000 its gross profit and cost of revenue give once both were re-told)
+    if (figure.mapping_type === 'DERIVED_IDENTITY' && before.value_origin === 'SOURCE' && !inputsRetold(figure, latest.figures)) continue;
     // a quarter this filing only derives against one the company reported (rule 10): the reported
     // figure's own filing decides whether the difference is a re-basing or a mis-tagged quarter
     const implied = isDerivedQuarter(figure) && before.value_origin === 'SOURCE' ? ownDerivations.get(before) : undefined;
@@ -183,7 +210,7 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       }
     }
     if (verdict === 'SCALE_SLIP') {
-      const corrects = slippedSide(before, figure, sameUnitValues(latest.figures, metric, before.unit)) === 'BEFORE';
+      const corrects = before.unit === 'shares' ? largerCount(before, figure) : slippedSide(before, figure, sameUnitValues(latest.figures, metric, before.unit)) === 'BEFORE';
       slipped.push(scaleSlip(p, metric, latest.version_sequence, before, figure, filing.accession, corrects, 'SCALE', null, null));
       if (corrects) {
         // the figure on record was the slip: the later value fits the statement and replaces it,
@@ -233,17 +260,30 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
       added = true;
       continue;
     }
-    revisions.push({
-      metric,
-      old_value: before.value,
-      new_value: figure.value,
-      difference: sub(figure.value, before.value),
-      old_accession: before.source_accession,
-      new_accession: figure.source_accession,
-      old_concept: before.source_xbrl_concept,
-      new_concept: figure.source_xbrl_concept,
-    });
+    revisions.push(revisionOf(metric, before, figure));
     changes.push([metric, figure]);
+  }
+  // quarters this filing could not derive: a fourth quarter on record derived from a year this
+  // filing told again differently is withdrawn (it no longer adds up to the year served); otherwise
+  // the reason is kept where the version has no figure for the metric
+  const withdrawn: string[] = [];
+  let reasons: Map<string, UnavailableFigure> | null = null;
+  if (servedYear !== null) {
+    for (const [metric, before] of latest.figures) {
+      if (p.figures.has(metric)) continue;
+      const year = servedYear(metric);
+      const reason = notOnServedYear(before, year);
+      if (reason === null) continue;
+      withdrawn.push(metric);
+      added = true;
+      (reasons ??= new Map()).set(metric, unavailableQuarter(before, reason, year!, filing.accession));
+    }
+  }
+  if (p.unavailable !== undefined) {
+    for (const [metric, u] of p.unavailable) {
+      if (p.figures.has(metric) || latest.figures.has(metric) || latest.unavailable.get(metric)?.reason === u.reason) continue;
+      (reasons ??= new Map()).set(metric, u);
+    }
   }
   if (revisions.length === 0 && !added) {
     slips.push(...slipped);
@@ -251,6 +291,14 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
   }
   const figures = new Map(latest.figures);
   for (const [metric, figure] of changes) figures.set(metric, figure);
+  for (const metric of withdrawn) figures.delete(metric);
+  let unavailable = latest.unavailable;
+  if (reasons !== null || [...figures.keys()].some((m) => unavailable.has(m))) {
+    const next = new Map(unavailable);
+    for (const [metric, u] of reasons ?? []) next.set(metric, u);
+    for (const metric of figures.keys()) next.delete(metric);
+    unavailable = next;
+  }
   rememberOffered(offeredWith, p, changes);
   const v: BuiltVersion = {
     statement_type: p.statement_type,
@@ -264,6 +312,7 @@ export function foldPresentation(versions: BuiltVersion[], p: Presentation, fili
     figures,
     revisions,
     recasts,
+    unavailable,
   };
   for (const s of slipped) slips.push(scaleSlip(s, s.metric, v.version_sequence, s.previous, s.filed, s.accession, s.corrects, s.kind, s.witness, s.implied));
   versions.push(v);
@@ -297,6 +346,9 @@ export interface FoldContext {
 }
 
 const NO_SPLITS: readonly StockSplit[] = [];
+const NONE_UNAVAILABLE: ReadonlyMap<string, UnavailableFigure> = new Map();
+
+
 const NO_DATES: ReadonlyMap<string, string> = new Map();
 const NO_DERIVATIONS: OwnDerivations = new WeakMap();
 /** the default of every lookup of the fold context (balances, quarters, year-to-dates): nothing on record */

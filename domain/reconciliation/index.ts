@@ -7,6 +7,9 @@
  * - ROLLFORWARD (`rollforward-rules.ts`): RF_CF_ENDING_CASH_EQUALS_BS_CASH and
  *   RF_CASH_BEGIN_PLUS_NET_CHANGE_EQUALS_END on cash-flow statements,
  *   RF_RETAINED_EARNINGS_ROLLFORWARD on balance sheets.
+ * - ROLLFORWARD across periods (`quarter-rules.ts`): RF_QUARTERS_SUM_TO_YEAR_<METRIC>, a fiscal
+ *   year's four quarters against its year for each headline flow, on the year's and the fourth
+ *   quarter's versions.
  *
  * A rule whose inputs are absent gives no entry, so a statement's ledger lists only what was
  * evaluated (PASS, WARNING, FAIL) or declined (WARNING, severity NONE, a reason, delta null).
@@ -16,12 +19,13 @@ import { statementKey } from '../statements/key.ts';
 import { isKnowableAt } from '../statements/visibility.ts';
 import { IDENTITY_LEDGER_RULES } from './identity-rules.ts';
 import { ROLLFORWARD_RULES } from './rollforward-rules.ts';
+import { QUARTER_RULES } from './quarter-rules.ts';
 import type { LedgerEntry, ReconciliationRule, RelatedStatements, StatementSnapshot } from './types.ts';
 
 export * from './types.ts';
 export { cashScopeOf, RETAINED_EARNINGS_MATERIALITY } from './rollforward-rules.ts';
 
-export const RECONCILIATION_RULES: readonly ReconciliationRule[] = [...IDENTITY_LEDGER_RULES, ...ROLLFORWARD_RULES];
+export const RECONCILIATION_RULES: readonly ReconciliationRule[] = [...IDENTITY_LEDGER_RULES, ...ROLLFORWARD_RULES, ...QUARTER_RULES];
 
 /** Every metric some rule reads: a loader need fetch no other figure. */
 export const RECONCILIATION_METRICS: readonly string[] = [...new Set(RECONCILIATION_RULES.flatMap((r) => r.metrics))].sort();
@@ -60,6 +64,9 @@ export function relatedAsOf(index: StatementIndex, asOf: string): RelatedStateme
   return {
     labelled(type, fiscal_year, fiscal_period) {
       return index.byLabel.get(labelKey(type, fiscal_year, fiscal_period))?.find((s) => isKnowableAt(s.filing_date, asOf)) ?? null;
+    },
+    lineage(type, fiscal_year, fiscal_period) {
+      return (index.byLabel.get(labelKey(type, fiscal_year, fiscal_period)) ?? []).filter((s) => isKnowableAt(s.filing_date, asOf)).reverse();
     },
     endingOn(type, date, prefer) {
       const visible = (index.byEnd.get(endKey(type, date)) ?? []).filter((s) => isKnowableAt(s.filing_date, asOf));

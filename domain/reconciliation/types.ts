@@ -7,7 +7,8 @@ import type { FiscalPeriod, Severity, StatementType } from '../statement-types.t
 export const RULE_CATEGORIES = ['IDENTITY', 'ROLLFORWARD'] as const;
 /**
  * IDENTITY: an accounting equality inside one statement (the Fundamental Accounting Concepts
- * relations). ROLLFORWARD: a relation across statements or periods (cash and retained earnings).
+ * relations). ROLLFORWARD: a relation across statements or periods (cash and retained earnings,
+ * a fiscal year's quarters against the year).
  */
 export type RuleCategory = (typeof RULE_CATEGORIES)[number];
 
@@ -54,6 +55,8 @@ export interface RelatedStatements {
   endingOn(type: StatementType, date: string, prefer?: { fiscal_year: number; fiscal_period: FiscalPeriod }): StatementSnapshot | null;
   /** The statement identity (type, fiscal_year, fiscal_period). */
   labelled(type: StatementType, fiscal_year: number, fiscal_period: FiscalPeriod): StatementSnapshot | null;
+  /** Every version of the statement identity the subject's filing date sees, oldest first (what was first told, and since when). */
+  lineage(type: StatementType, fiscal_year: number, fiscal_period: FiscalPeriod): StatementSnapshot[];
 }
 
 /** notes.details: `reason` only when the rule declined to compare; the rest names its inputs. */

@@ -241,7 +241,9 @@ export function jointTaxWitness(
   const members = taxMembers(onRecord);
   const income = members[2]!;
   const moved = members.filter(flipped);
-  if (moved.length < 2) return null;
+  // several members flipped at once, or the income alone with its per-share figures (a quarterly
+  // table's net income and EPS told as a profit where the pretax income and the tax stand)
+  if (moved.length === 0 || (moved.length === 1 && (moved[0] !== income || !FOLLOW_NET_INCOME.some((m) => m !== income && flipped(m))))) return null;
   const before = taxResidual(members, onRecord);
   const after = taxResidual(members, (m) => told(m) ?? onRecord(m));
   if (before === null || after === null) return null;

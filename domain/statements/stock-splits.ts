@@ -23,6 +23,8 @@ export interface StockSplit {
   ratio: string;
   date: string;
   evidence: SplitEvidence;
+  /** the filing date of the first filing that told it (the tagged fact's earliest filing, or the showing filing's); absent where unknown */
+  known_from?: string;
 }
 
 export const SPLIT_EVIDENCE = ['TAGGED_RATIO', 'RESTATED_FIGURES'] as const;
@@ -44,7 +46,7 @@ export function isSplitRatioFact(f: { taxonomy: string; concept: string }): bool
  * The splits a company's ratio facts tell, once each (a ratio is tagged again in later filings),
  * ordered by date. A ratio that is not a positive decimal other than 1 tells no split.
  */
-export function stockSplits(facts: Iterable<{ value: string; end: string }>): StockSplit[] {
+export function stockSplits(facts: Iterable<{ value: string; end: string; filed?: string }>): StockSplit[] {
   const seen = new Map<string, StockSplit>();
   for (const f of facts) {
     let r: Decimal;
@@ -55,7 +57,12 @@ export function stockSplits(facts: Iterable<{ value: string; end: string }>): St
     }
     if (!r.isFinite() || r.lessThanOrEqualTo(0) || r.equals(1)) continue;
     const key = `${f.end}|${r.toFixed()}`;
-    if (!seen.has(key)) seen.set(key, { ratio: r.toFixed(), date: f.end, evidence: 'TAGGED_RATIO' });
+    const known = seen.get(key);
+    if (!known) {
+      const split: StockSplit = { ratio: r.toFixed(), date: f.end, evidence: 'TAGGED_RATIO' };
+      if (f.filed !== undefined) split.known_from = f.filed;
+      seen.set(key, split);
+    } else if (f.filed !== undefined && (known.known_from === undefined || f.filed < known.known_from)) known.known_from = f.filed;
   }
   return [...seen.values()].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.ratio < b.ratio ? -1 : a.ratio > b.ratio ? 1 : 0));
 }

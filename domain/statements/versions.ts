@@ -184,6 +184,8 @@ export interface HashedVersion {
   filing: { accession: string };
   currency: string | null;
   figures: ReadonlyMap<string, StatementFigure>;
+  /** quarters the version does not serve and why (domain/normalize UnavailableFigure) */
+  unavailable?: ReadonlyMap<string, { reason: string; value: string | null; source_accession: string; calculation_steps: readonly { value: string; source_accession: string }[] }>;
 }
 
 /**
@@ -205,6 +207,14 @@ export function versionContentHash(v: HashedVersion, lines?: Map<StatementFigure
       lines?.set(f, line);
     }
     text += line;
+  }
+  // a version without reasons hashes as it always did
+  if (v.unavailable !== undefined && v.unavailable.size > 0) {
+    for (const metric of [...v.unavailable.keys()].sort()) {
+      const u = v.unavailable.get(metric)!;
+      text += `\n!${metric}=${u.reason}|${u.value}|${u.source_accession}`;
+      for (const step of u.calculation_steps) text += `|${step.value}@${step.source_accession}`;
+    }
   }
   return createHash('sha256').update(text).digest('hex');
 }

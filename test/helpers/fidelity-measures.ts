@@ -482,7 +482,10 @@ export async function measureDerivedOverReported(sql: Sql): Promise<DerivedOverR
     SELECT count(*)::int AS revisions, count(DISTINCT r.statement_version_id)::int AS versions
     FROM fact_revisions r JOIN statement_versions v ON v.statement_version_id = r.statement_version_id
       JOIN statement_versions p ON p.statement_version_id = r.previous_version_id
-    WHERE v.figures -> r.metric ->> 'value_origin' = 'DERIVED' AND coalesce(p.figures -> r.metric ->> 'value_origin', 'SOURCE') = 'SOURCE'`;
+    WHERE v.figures -> r.metric ->> 'value_origin' = 'DERIVED'
+      AND coalesce(p.figures -> r.metric ->> 'value_origin',
+        (SELECT coalesce(u -> 'withdrawn' ->> 'value_origin', 'SOURCE') FROM jsonb_array_elements(coalesce(p.unavailable_figures, '[]')) u WHERE u ->> 'metric' = r.metric),
+        'SOURCE') = 'SOURCE'`;
   const findings = await sql<{ label: string; served: string; previous: string; filed: string; latest: string | null }[]>`
     SELECT i.cik || ' ' || i.statement_type || ' ' || i.fiscal_year || ' ' || i.fiscal_period || ' ' || i.metric AS label,
       i.evidence ->> 'served' AS served, i.evidence -> 'previous' ->> 'value' AS previous, i.evidence -> 'filed' ->> 'value' AS filed,

@@ -1,4 +1,5 @@
 import { connect } from '../../db/client.ts';
+import { markedBy, measureFirstOrLatest, measureQuarterCoherence } from './coherence-measures.ts';
 import { loadCorpus, measureAlerts, measureDerivedOverReported, measureFrames, measureFsds, measureLineMoves, measureNeverNegativeDerivations, measureMisdatedYearToDate, measureQ4, measureRestatedQuarters, measureSplitRecasts, measureUntaggedSplits, measureWorkingCapitalSigns, measureYearToDateSigns, measureNetChangeBeforeFx, measureResidualRevenue, measureEquityComponentTotals } from './fidelity-measures.ts';
 
 /** Prints the fidelity measures of one ingested database: `tsx test/helpers/fidelity-report.ts <database url>`. */
@@ -22,6 +23,8 @@ try {
     net_change_before_fx: measureNetChangeBeforeFx(corpus),
     residual_revenue: measureResidualRevenue(corpus),
     equity_component_totals: measureEquityComponentTotals(corpus),
+    quarter_coherence: measureQuarterCoherence(corpus, markedBy(corpus)),
+    first_or_latest: measureFirstOrLatest(corpus),
   };
   console.log(JSON.stringify(report, null, 2));
 } finally {

@@ -6,6 +6,8 @@ import { wireDecimal } from '../../domain/decimal.ts';
 import { TRUST_FORMULA, trustScore, type ScoredStatement } from '../../domain/trust-score.ts';
 import { byCatalogOrder } from './shapes.ts';
 import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
+import { coherenceMarks, type CoherenceMarks } from '../../api/coherence.ts';
+import { annotateVersion } from '../../api/statement-annotations.ts';
 import { Cik, CikOut, dataEnvelope, FiscalPeriodParam, FiscalYear, IsoDate, StatementTypeParam, Ticker } from '../../api/schemas.ts';
 import { StatementVersionOut, versionOut, viewOf, type FactView } from '../../api/statement-shapes.ts';
 import { companyOf, FactViewParams, factViewOf } from '../../api/params.ts';
@@ -144,7 +146,7 @@ async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: n
     latestVersionsAsOf(sql, cik, asOf, chosen.map((c) => c.period)),
     latestPeriodicFiling(sql, cik, asOf),
   ]);
-  const ledger = await ledgerOfVersions(sql, versions.map((v) => v.statement_version_id));
+  const [ledger, marks] = await Promise.all([ledgerOfVersions(sql, versions.map((v) => v.statement_version_id)), marksByType(sql, cik, asOf, versions)]);
   const failures = ledger.filter((r) => r.status === 'FAIL');
   const scored: ScoredStatement[] = versions.map((v) => ({
     statement_type: v.statement_type,
@@ -166,7 +168,7 @@ async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: n
         .filter((v) => v.fiscal_year === period.fiscal_year && v.fiscal_period === period.fiscal_period)
         .map((v) => v.statement_type),
     })),
-    statements: versions.map((v) => viewOf(versionOut(v, true, byCatalogOrder), view)),
+    statements: versions.map((v) => viewOf(annotateVersion(versionOut(v, true, byCatalogOrder), marks.get(v.statement_type) ?? null, null), view)),
     _meta: {
       visibility: VISIBILITY,
       reconciliation: {
@@ -190,6 +192,16 @@ async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: n
       trust_score: trustScore(scored),
     },
   };
+}
+
+/** the coherence marks of the fiscal years the versions belong to, by statement type, as known on `asOf` */
+async function marksByType(sql: Sql, cik: string, asOf: string, versions: readonly { statement_type: string; fiscal_year: number }[]): Promise<Map<string, CoherenceMarks>> {
+  const out = new Map<string, CoherenceMarks>();
+  for (const type of new Set(versions.map((v) => v.statement_type))) {
+    const years = versions.filter((v) => v.statement_type === type).map((v) => v.fiscal_year);
+    out.set(type, await coherenceMarks(sql, cik, type, years, { as_of_date: asOf, as_reported: false }));
+  }
+  return out;
 }
 
 const DateParam = IsoDate.describe('the point in time (YYYY-MM-DD): only filings with an SEC filing date on or before it are seen');

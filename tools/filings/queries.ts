@@ -89,7 +89,7 @@ const TYPE_RANK = (sql: Sql) => sql`CASE v.statement_type WHEN 'INCOME_STATEMENT
 /** The statement versions a filing created, with whether a later filing has superseded each. */
 export async function versionsOfFiling(sql: Sql, cik: string, accession: string): Promise<(VersionRow & { is_latest: boolean })[]> {
   const rows = await sql<(VersionRow & { is_latest: boolean })[]>`
-    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence,
+    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures,
       NOT EXISTS (
         SELECT 1 FROM statement_versions n
         WHERE n.cik = v.cik AND n.statement_type = v.statement_type AND n.fiscal_year = v.fiscal_year
@@ -140,7 +140,7 @@ export async function listVersions(
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total ${filtered}`;
   const rows = await sql<ListedVersion[]>`
     SELECT ${headerColumns(sql)}, v.is_latest, (SELECT count(*)::int FROM jsonb_object_keys(v.figures)) AS metrics_count
-      ${withFigures ? sql`, v.figures, v.calculation_evidence` : sql``}
+      ${withFigures ? sql`, v.figures, v.calculation_evidence, v.unavailable_figures` : sql``}
     ${filtered}
     ORDER BY v.period_end DESC, v.fiscal_year DESC, ${PERIOD_RANK(sql)} DESC, ${TYPE_RANK(sql)}, v.version_sequence DESC
     LIMIT ${page.limit} OFFSET ${page.offset}`;

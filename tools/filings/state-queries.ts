@@ -54,7 +54,7 @@ export async function financialState(sql: Sql, f: StateFilter, page: { limit: nu
     return { total: count?.total ?? 0, periods: [] };
   }
   const rows = await sql<VersionRow[]>`
-    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence FROM (${latest}) v
+    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures FROM (${latest}) v
     WHERE (v.fiscal_year, v.fiscal_period) IN (
       SELECT * FROM unnest(${periods.map((p) => p.fiscal_year)}::int[], ${periods.map((p) => p.fiscal_period)}::text[])
     )
@@ -92,7 +92,7 @@ export async function latestVersionsAsOf(sql: Sql, cik: string, asOf: string, pe
   const rows = await sql<VersionRow[]>`
     SELECT * FROM (${latestPerPeriod(
       sql,
-      sql`${headerColumns(sql)}, v.figures, v.calculation_evidence`,
+      sql`${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures`,
       sql`v.cik = ${cik} AND ${visible(sql, asOf)}
         AND (v.fiscal_year, v.fiscal_period) IN (
           SELECT * FROM unnest(${periods.map((p) => p.fiscal_year)}::int[], ${periods.map((p) => p.fiscal_period)}::text[])

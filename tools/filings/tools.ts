@@ -17,6 +17,7 @@ import {
   versionRef,
 } from './shapes.ts';
 import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
+import { CoherenceOut, coherenceMarks, coherenceOf, type CoherenceWire } from '../../api/coherence.ts';
 import {
   AsOfDate,
   Cik,
@@ -202,6 +203,10 @@ const StateRow = z.object({
   metrics: z
     .record(z.string(), DecimalString.nullable())
     .describe(`every canonical metric (${CANONICAL_METRIC_NAMES.length}, in catalog order) as a decimal string, null where the period's statements do not report it`),
+  coherence: z
+    .record(z.string(), CoherenceOut)
+    .optional()
+    .describe("each reported money flow of the income and cash-flow statements whose fiscal year's four served quarters do not add up to its served year -> why; a money flow absent here adds up (or its year is not served whole); left out where none is marked"),
 });
 
 const METRIC_TYPE = new Map(CANONICAL_METRICS.map((m) => [m.metric, m.statement_type]));
@@ -239,14 +244,24 @@ export const financialStateTimeSeries = defineTool({
       },
       { limit: input.page_size, offset: (input.page - 1) * input.page_size },
     );
+    const visibility = { as_of_date: input.as_of_date ?? null, as_reported: false };
+    const years = periods.map((p) => p.fiscal_year);
+    const [incomeMarks, cashMarks] = await Promise.all([
+      coherenceMarks(services.sql, input.cik, 'INCOME_STATEMENT', years, visibility),
+      coherenceMarks(services.sql, input.cik, 'CASH_FLOW_STATEMENT', years, visibility),
+    ]);
     const items = periods.map((p) => {
       const byType = new Map(p.versions.map((v) => [v.statement_type, v]));
+      const coherence: Record<string, CoherenceWire> = {};
       const metrics: Record<string, string | null> = {};
       let reported = 0;
       for (const name of CANONICAL_METRIC_NAMES) {
         const figure = byType.get(METRIC_TYPE.get(name)!)?.figures[name];
         metrics[name] = figure ? wireDecimal(figure.value) : null;
-        if (figure) reported++;
+        if (!figure) continue;
+        reported++;
+        const mark = coherenceOf(METRIC_TYPE.get(name) === 'INCOME_STATEMENT' ? incomeMarks : cashMarks, p.fiscal_year, p.fiscal_period, name);
+        if (mark) coherence[name] = mark;
       }
       const duration = p.versions.find((v) => v.statement_type !== 'BALANCE_SHEET');
       return {
@@ -266,6 +281,7 @@ export const financialStateTimeSeries = defineTool({
         })),
         metrics_reported_count: reported,
         metrics,
+        ...(Object.keys(coherence).length > 0 ? { coherence } : {}),
       };
     });
     return pageOf(items, total, input.page, input.page_size);

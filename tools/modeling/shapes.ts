@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { CikOut, DecimalString, FiscalPeriodParam, IsoDate, StatementTypeParam } from '../../api/schemas.ts';
 import { UNAVAILABLE_REASONS } from '../../domain/modeling/types.ts';
+import { CoherenceOut } from '../../api/coherence.ts';
+import { SplitAdjustmentOut } from '../../api/split-adjustment.ts';
 
 export const UnavailableShape = z.object({
   metric: z.string(),
@@ -18,6 +20,10 @@ export const UnavailableShape = z.object({
     ),
   missing_inputs: z.array(z.string()).optional(),
 });
+
+const SplitAdjustments = z
+  .record(z.string(), SplitAdjustmentOut)
+  .describe('with split_adjusted=true: each per-share figure or share count restated to the latest split basis (the map holds the restated value) -> how');
 
 export const SnapshotFields = {
   snapshot_id: z.string().describe('identity of the snapshot request (same inputs, same id)'),
@@ -52,6 +58,11 @@ export const PeriodRow = z.object({
   normalization_provenance_id: z.string().uuid().describe('names the normalization of this version (its figures and their provenance); equal content, equal id'),
   statement: MetricMap.describe('the statement as reported in this version: canonical metric -> value'),
   derived_figures: z.array(z.string()).describe('figures of the statement that are derived (a Q4, a discrete cash-flow quarter), not tagged'),
+  coherence: z
+    .record(z.string(), CoherenceOut)
+    .optional()
+    .describe("on a quarter or year of an income or cash-flow statement: each money flow of statement whose fiscal year's four quarters do not add up to its year as the snapshot sees them -> why; a money flow absent here adds up (or its year is not whole in the snapshot); left out where none is marked"),
+  split_adjustments: SplitAdjustments.optional(),
 });
 
 export const RatioRow = z.object({
@@ -96,6 +107,10 @@ export const TtmRow = z.object({
   window_quarters: z.array(TtmQuarter),
   metrics: MetricMap.describe('flows summed over the four quarters; balances at the window end; EPS = TTM net income / mean weighted-average shares'),
   unavailable_metrics: z.array(UnavailableShape),
+  coherence: z
+    .record(z.string(), z.array(CoherenceOut))
+    .optional()
+    .describe("each summed flow whose window's quarters belong to a fiscal year whose quarters do not add up to its year -> those years' marks (the sum is on the quarters' basis); left out where none"),
 });
 
 export const MultiYearRow = z.object({
@@ -112,6 +127,7 @@ export const MultiYearRow = z.object({
   statement_versions: z.array(z.object({ statement_type: StatementTypeParam, statement_version_id: z.string().uuid(), version_sequence: z.number().int() })),
   valuation_inputs: z.record(z.string(), DecimalString.nullable()).describe('every input; null ones have an unavailable_metrics entry'),
   unavailable_metrics: z.array(UnavailableShape),
+  split_adjustments: SplitAdjustments.optional(),
   market_data: z.object({ persisted: z.literal(false), note: z.string() }).describe('market inputs (price, market cap, EV) are never persisted'),
 });
 

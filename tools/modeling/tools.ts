@@ -18,6 +18,8 @@ import type { Unavailable } from '../../domain/modeling/types.ts';
 import { STATEMENT_TYPES } from '../../domain/statements/types.ts';
 import type { FiscalPeriod } from '../../domain/statement-types.ts';
 import { BuildRow, GrowthRow, MultiYearRow, PeriodRow, RatioRow, TtmRow } from './shapes.ts';
+import { annotateRows } from './row-annotations.ts';
+import { SplitAdjustedParam } from '../../api/split-adjustment.ts';
 
 const MAX_CIKS = 50;
 const ReadInput = z.object({
@@ -30,6 +32,9 @@ const ReadInput = z.object({
     .max(200)
     .optional()
     .describe('only these metrics in metrics and unavailable_metrics, e.g. ["NET_INCOME"]; omitted: every metric of the route'),
+  split_adjusted: SplitAdjustedParam.describe(
+    'true restates the per-share figures and share counts of period rows (statement) and multi-year rows (valuation_inputs) to the latest split basis known at the snapshot\'s date, each with split_adjustments; false (default): as filed. Ratio, growth and TTM rows are computed by the build and served as built',
+  ),
   ...PageParams,
 });
 type ReadInput = z.output<typeof ReadInput>;
@@ -45,8 +50,9 @@ async function readRows(ctx: ToolContext, input: ReadInput, kind: RowKind) {
     lateVersions(sql, snapshot, cik),
   ]);
   const fields = snapshotFields(snapshot);
-  const items = rows.map((r) => {
-    const body: Record<string, unknown> = { ...r.body, ...fields };
+  const annotated = await annotateRows(sql, kind, cik, snapshot.as_of_date, rows.map((r) => r.body as Record<string, unknown>), input.split_adjusted);
+  const items = rows.map((r, i) => {
+    const body: Record<string, unknown> = { ...annotated[i], ...fields };
     if (Array.isArray(body.unavailable_metrics)) body.unavailable_metrics = withPendingRebuild(body.unavailable_metrics as Unavailable[], r.reads, late);
     return input.metrics ? onlyMetrics(body, new Set(input.metrics)) : body;
   });
@@ -58,7 +64,7 @@ function onlyMetrics(body: Record<string, unknown>, keep: ReadonlySet<string>): 
   const out: Record<string, unknown> = { ...body };
   for (const [k, v] of Object.entries(body)) {
     if (k === 'unavailable_metrics' && Array.isArray(v)) out[k] = v.filter((u: { metric?: string }) => u.metric !== undefined && keep.has(u.metric));
-    else if ((k === 'metrics' || k === 'valuation_inputs' || k === 'statement') && v && typeof v === 'object' && !Array.isArray(v)) {
+    else if ((k === 'metrics' || k === 'valuation_inputs' || k === 'statement' || k === 'coherence' || k === 'split_adjustments') && v && typeof v === 'object' && !Array.isArray(v)) {
       out[k] = Object.fromEntries(Object.entries(v).filter(([m]) => keep.has(m)));
     }
   }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam } from '../../api/schemas.ts';
+import { CoherenceOut } from '../../api/coherence.ts';
+import { SplitAdjustmentOut } from '../../api/split-adjustment.ts';
 
 /** Output shapes of the series area: panel, derived, bundle and view points, and the statement versions each was read from. */
 
@@ -26,6 +28,14 @@ export const PanelPoint = z.object({
   filing_date: z.string(),
   metrics: z.record(z.string(), DecimalString).describe('canonical metric -> value; only metrics the statement reports'),
   derived_figures: DerivedFigures,
+  coherence: z
+    .record(z.string(), CoherenceOut)
+    .optional()
+    .describe("on a quarter or year of an income or cash-flow statement: each money flow of metrics whose fiscal year's four served quarters do not add up to its served year -> why; a money flow absent here adds up (or its year is not served whole); left out where none is marked"),
+  split_adjustments: z
+    .record(z.string(), SplitAdjustmentOut)
+    .optional()
+    .describe('with split_adjusted=true: each per-share value or share count of metrics restated to the latest split basis (metrics holds the restated value) -> how'),
 });
 
 export const Unavailable = z.object({

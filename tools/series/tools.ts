@@ -6,6 +6,8 @@ import { byCatalogOrder, CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRIC
 import { inputsOf } from '../../domain/derived-eval.ts';
 import { groupPeriods } from '../../domain/series-periods.ts';
 import { bundlePoint, derivedPoint, panelPoint, periodMetrics } from '../../domain/series-points.ts';
+import { SplitAdjustedParam } from '../../api/split-adjustment.ts';
+import { annotatePanelPoint, panelMarks, panelSplits } from './panel-annotations.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, FiscalYear, IsoDate, PageParams, pageOf, paginated, StatementTypeParam, Ticker } from '../../api/schemas.ts';
@@ -148,7 +150,11 @@ export const fundamentalsPanel = defineTool({
   http: { method: 'GET', path: '/v1/fundamentals/time-series' },
   tool: true,
   plan: 'free',
-  input: z.object({ ...PanelParams, metrics: z.array(CanonicalMetricParam).max(CANONICAL_METRIC_NAMES.length).optional().describe('canonical metric names (repeatable); omitted: every metric present') }),
+  input: z.object({
+    ...PanelParams,
+    metrics: z.array(CanonicalMetricParam).max(CANONICAL_METRIC_NAMES.length).optional().describe('canonical metric names (repeatable); omitted: every metric present'),
+    split_adjusted: SplitAdjustedParam,
+  }),
   output: paginated(PanelPoint),
   companies: (input) => input.ciks ?? [],
   handler: async (ctx, input) => {
@@ -175,9 +181,11 @@ export const fundamentalsPanel = defineTool({
       tier1: input.use_tier1_only,
     };
     const page = { limit: input.page_size, offset: (input.page - 1) * input.page_size };
-    return (await panelPages(ctx.services).memo(JSON.stringify([q, page]), async () => {
+    return (await panelPages(ctx.services).memo(JSON.stringify([q, page, input.split_adjusted]), async () => {
       const { total, rows } = await panelPage(ctx.services.sql, q, page);
-      return pageOf(rows.map((r) => panelPoint(r, byCatalogOrder)), total, input.page, input.page_size);
+      const marks = await panelMarks(ctx.services.sql, input.statement_type, rows);
+      const split = input.split_adjusted ? await panelSplits(ctx.services.sql, rows) : null;
+      return pageOf(rows.map((r) => annotatePanelPoint(panelPoint(r, byCatalogOrder), r, marks, split)), total, input.page, input.page_size);
     }))!;
   },
 });

@@ -25,6 +25,11 @@ import { CanonicalMetricParam, companyOf, FactViewParams, factViewOf } from '../
 import { QUARTERS } from '../../domain/statements/types.ts';
 import { versionPayloadsOf } from './version-payloads.ts';
 import { readCacheOf } from '../../api/read-cache.ts';
+import { CoherenceOut, coherenceMarks, coherenceOf, marksDigest, type CoherenceMarks } from '../../api/coherence.ts';
+import { adjustFigure, SplitAdjustedParam, SplitAdjustmentOut, stockSplitsOf } from '../../api/split-adjustment.ts';
+import { isAdditiveFlow } from '../../domain/statements/coherence.ts';
+import { annotateVersion, splitContextOf } from '../../api/statement-annotations.ts';
+import type { VersionRow } from '../../db/statement-versions.ts';
 
 /**
  * Which version is the latest of a statement period (as of a date, or today): kept until
@@ -33,6 +38,10 @@ import { readCacheOf } from '../../api/read-cache.ts';
  */
 const latestIds = (services: Parameters<typeof readCacheOf>[0]) =>
   readCacheOf<{ id: string }>(services, 'statements.latest-id', 'statement_versions', { max: 100_000, maxAgeMs: 10_000 });
+
+/** The coherence marks of a company's fiscal year as of a date: kept like the latest ids. */
+const yearMarks = (services: Parameters<typeof readCacheOf>[0]) =>
+  readCacheOf<{ marks: CoherenceMarks }>(services, 'statements.coherence', 'statement_versions', { max: 20_000, maxAgeMs: 10_000 });
 
 
 const Point = z.object({
@@ -49,6 +58,10 @@ const Point = z.object({
   version_sequence: z.number().int(),
   value_origin: z.enum(['SOURCE', 'DERIVED']),
   filing_date: z.string().describe('SEC filing date of the version the value comes from'),
+  coherence: CoherenceOut.nullable()
+    .optional()
+    .describe("on a money flow's quarter or year: null where the fiscal year's four served quarters add up to its served year (or not all five are served), else why not; absent for other metrics"),
+  split_adjustment: SplitAdjustmentOut.optional().describe('with split_adjusted=true, on a per-share value or share count restated to the latest split basis (value is the restated one)'),
   provenance: z
     .object({
       ...FigureProvenance,
@@ -81,6 +94,7 @@ export const metricTimeSeries = defineTool({
     include_provenance: z.boolean().default(false).describe('add accession, tag, mapping and correction detail to each point'),
     as_of_date: AsOfDate.optional(),
     as_reported: z.boolean().default(false).describe('values as first reported (version 1 of each period)'),
+    split_adjusted: SplitAdjustedParam,
     ...PageParams,
   }),
   output: paginated(Point),
@@ -108,10 +122,17 @@ export const metricTimeSeries = defineTool({
       { as_of_date: input.as_of_date ?? null, as_reported: input.as_reported },
       { limit: input.page_size, offset: (input.page - 1) * input.page_size },
     );
-    const items = rows.map((r) => ({
+    const visibility = { as_of_date: input.as_of_date ?? null, as_reported: input.as_reported };
+    const [marks, splits] = await Promise.all([
+      isAdditiveFlow(metric.metric) ? coherenceMarks(services.sql, input.cik, metric.statement_type, rows.map((r) => r.fiscal_year), visibility) : null,
+      input.split_adjusted ? stockSplitsOf(services.sql, input.cik) : null,
+    ]);
+    const items = rows.map((r) => {
+      const adjusted = splits === null ? null : adjustFigure(r.figure.value, r.figure.unit, r.source_filing_date ?? r.filing_date, splits, visibility.as_of_date);
+      return {
       cik: r.cik,
       metric: metric.metric,
-      value: wireDecimal(r.figure.value),
+      value: wireDecimal(adjusted?.value ?? r.figure.value),
       unit: r.figure.unit,
       period_start: r.figure.period_start,
       period_end: r.figure.period_end,
@@ -122,6 +143,8 @@ export const metricTimeSeries = defineTool({
       version_sequence: r.version_sequence,
       value_origin: r.figure.value_origin,
       filing_date: r.filing_date,
+      ...(marks !== null ? { coherence: coherenceOf(marks, r.fiscal_year, r.fiscal_period, metric.metric) ?? null } : {}),
+      ...(adjusted !== null ? { split_adjustment: adjusted.adjustment } : {}),
       ...(input.include_provenance
         ? {
             provenance: {
@@ -141,7 +164,8 @@ export const metricTimeSeries = defineTool({
             },
           }
         : {}),
-    }));
+      };
+    });
     return pageOf(items, total, input.page, input.page_size);
   },
 });
@@ -193,6 +217,7 @@ export const statementsNormalized = defineTool({
     fiscal_period: FiscalPeriodParam,
     include_version_history: z.boolean().default(false),
     as_of_date: AsOfDate.optional(),
+    split_adjusted: SplitAdjustedParam,
     ...FactViewParams,
   }),
   output: dataEnvelope(StatementVersionOut.extend({ version_history: z.array(HistoryEntry).optional() })),
@@ -206,6 +231,13 @@ export const statementsNormalized = defineTool({
     const identity = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
     const visibility = { as_of_date: input.as_of_date ?? null, as_reported: false };
     const view = factViewOf(ctx, input);
+    // the fiscal year's quarters against its year, as this read sees them (kept until statement_versions changes)
+    const marks = await yearMarks(ctx.services).memo(`${cik}|${input.statement_type}|${input.fiscal_year}|${visibility.as_of_date ?? ''}`, async () =>
+      ({ marks: await coherenceMarks(ctx.services.sql, cik, input.statement_type, [input.fiscal_year], visibility) }),
+    );
+    const coherence = marks!.marks;
+    const shaped = async (row: VersionRow) =>
+      viewOf(annotateVersion(versionOut(row, true, byCatalogOrder), coherence, input.split_adjusted ? await splitContextOf(ctx.services.sql, cik, Object.values(row.figures), visibility.as_of_date) : null), view);
     if (!input.include_version_history) {
       // the hot read: the latest id, then its answer prepared once per view (versions never change)
       const id = (await latestIds(ctx.services).memo(
@@ -217,13 +249,14 @@ export const statementsNormalized = defineTool({
       ))?.id ?? null;
       if (id !== null) {
         const payloads = versionPayloadsOf<{ data: ReturnType<typeof versionOut> }>(ctx.services);
-        // a metrics selection is built per request; the two whole views (compact or full) are kept
-        const key = view.metrics ? null : `${id}|${view.compact ? 'compact' : 'full'}`;
+        // a metrics selection or split-adjusted figures are built per request; the two whole views
+        // (compact or full) are kept, per the fiscal year's coherence marks they carry
+        const key = view.metrics || input.split_adjusted ? null : `${id}|${view.compact ? 'compact' : 'full'}|${marksDigest(coherence, input.fiscal_year)}`;
         const hit = key === null ? undefined : payloads.get(key);
         if (hit) return hit;
         const fresh = await versionById(ctx.services.sql, id);
         if (fresh) {
-          const answer = { data: viewOf(versionOut(fresh, true, byCatalogOrder), view) };
+          const answer = { data: await shaped(fresh) };
           return key === null ? answer : payloads.set(key, answer);
         }
       }
@@ -241,7 +274,7 @@ export const statementsNormalized = defineTool({
         { ...identity, as_of_date: input.as_of_date ?? null },
       );
     }
-    const out = viewOf(versionOut(latest, true, byCatalogOrder), view);
+    const out = await shaped(latest);
     if (!input.include_version_history) return { data: out };
     const ids = versions.map((v) => v.statement_version_id);
     const [revisions, recasts] = await Promise.all([revisionsOf(ctx.services.sql, ids), splitRecastsOfVersions(ctx.services.sql, ids)]);

@@ -83,6 +83,12 @@ describe('the rule registry', () => {
         ['RF_CF_ENDING_CASH_EQUALS_BS_CASH', 'CASH_FLOW_STATEMENT'],
         ['RF_CASH_BEGIN_PLUS_NET_CHANGE_EQUALS_END', 'CASH_FLOW_STATEMENT'],
         ['RF_RETAINED_EARNINGS_ROLLFORWARD', 'BALANCE_SHEET'],
+        ['RF_QUARTERS_SUM_TO_YEAR_REVENUE', 'INCOME_STATEMENT'],
+        ['RF_QUARTERS_SUM_TO_YEAR_OPERATING_INCOME', 'INCOME_STATEMENT'],
+        ['RF_QUARTERS_SUM_TO_YEAR_NET_INCOME', 'INCOME_STATEMENT'],
+        ['RF_QUARTERS_SUM_TO_YEAR_OPERATING_CASH_FLOW', 'CASH_FLOW_STATEMENT'],
+        ['RF_QUARTERS_SUM_TO_YEAR_INVESTING_CASH_FLOW', 'CASH_FLOW_STATEMENT'],
+        ['RF_QUARTERS_SUM_TO_YEAR_FINANCING_CASH_FLOW', 'CASH_FLOW_STATEMENT'],
       ],
     );
     for (const m of ['NET_CHANGE_IN_CASH', 'CASH_AND_EQUIVALENTS', 'RETAINED_EARNINGS', 'TOTAL_ASSETS', 'DIVIDENDS_PAID']) assert.ok(RECONCILIATION_METRICS.includes(m), m);
@@ -398,5 +404,37 @@ describe('the engine', () => {
     const related = relatedAsOf(indexStatements(all), '2023-01-01');
     assert.equal(related.endingOn('BALANCE_SHEET', '2023-09-30'), null);
     assert.equal(related.labelled('BALANCE_SHEET', 2022, 'FY')?.statement_version_id, APPLE_BS_2022.statement_version_id);
+  });
+});
+
+describe('RF_QUARTERS_SUM_TO_YEAR_<metric>: a fiscal year\'s quarters against its year', () => {
+  // Microsoft's fiscal 2016 revenue (companyfacts): its quarters as its 10-Qs and 10-K told them,
+  // the year as its 10-K of 2016 told it and as its 10-K of 2018 restated it for ASC 606
+  const quarters = [
+    is('2016 Q1', '2015-07-01', '2015-09-30', '2015-10-22', { REVENUE: '20379000000' }),
+    is('2016 Q2', '2015-10-01', '2015-12-31', '2016-01-28', { REVENUE: '23796000000' }),
+    is('2016 Q3', '2016-01-01', '2016-03-31', '2016-04-21', { REVENUE: '20531000000' }),
+    is('2016 Q4', '2016-04-01', '2016-06-30', '2016-07-28', { REVENUE: '20614000000' }),
+  ];
+  const year = is('2016 FY', '2015-07-01', '2016-06-30', '2016-07-28', { REVENUE: '85320000000' });
+  const restated = { ...is('2016 FY', '2015-07-01', '2016-06-30', '2018-08-03', { REVENUE: '91154000000' }), version_sequence: 2 };
+
+  it('passes where the quarters add up to the year, with the inputs named', () => {
+    const e = entryOf('RF_QUARTERS_SUM_TO_YEAR_REVENUE', year, quarters);
+    assert.deepEqual([e?.status, e?.severity, e?.delta], ['PASS', 'NONE', '0']);
+  });
+
+  it("warns, naming the year restated and the quarters not, where a later 10-K re-told the year alone: Microsoft's fiscal 2016", () => {
+    const e = entryOf('RF_QUARTERS_SUM_TO_YEAR_REVENUE', restated, [year, ...quarters]);
+    assert.deepEqual([e?.status, e?.severity, e?.expected_value, e?.actual_value, e?.delta], ['WARNING', 'LOW', '85320000000', '91154000000', '5834000000'], 'actual the year, expected the quarters');
+    assert.equal(e!.notes.details.coherence_reason, 'YEAR_RESTATED_QUARTERS_NOT');
+  });
+
+  it("fails where every figure is as the filer first told it and they do not add up (the filer's own inconsistency), and gives no result before all five are on record", () => {
+    const off = is('2016 FY', '2015-07-01', '2016-06-30', '2016-07-28', { REVENUE: '86320000000' });
+    const e = entryOf('RF_QUARTERS_SUM_TO_YEAR_REVENUE', off, quarters);
+    assert.deepEqual([e?.status, e?.severity, e?.notes.details.coherence_reason], ['FAIL', 'MEDIUM', 'FILER_INCONSISTENT']);
+    assert.equal(entryOf('RF_QUARTERS_SUM_TO_YEAR_REVENUE', year, quarters.slice(0, 3)), undefined);
+    assert.equal(entryOf('RF_QUARTERS_SUM_TO_YEAR_REVENUE', quarters[1]!, [year, ...quarters]), undefined, 'judged on the year and the fourth quarter only');
   });
 });

@@ -7,40 +7,20 @@
 import assert from 'node:assert/strict';
 import { Decimal } from 'decimal.js';
 import { describe, it } from 'node:test';
-import type { Fact } from '../../../../domain/facts.ts';
-import { catalogView } from '../../../../domain/normalize/catalog-view.ts';
-import { buildStatementHistory, type StatementHistory } from '../../../../domain/normalize/history.ts';
+import { filing, history, versionsOf, type Filing, type Row } from '../../../helpers/built-facts.ts';
+import type { StatementHistory } from '../../../../domain/normalize/history.ts';
 import type { BuiltVersion } from '../../../../domain/normalize/versions.ts';
 import { leadingPlace } from '../../../../domain/decimal.ts';
 import { balanceWitness, isSignSlip, jointTaxWitness, NON_NEGATIVE_METRIC, signWitness, taxIdentityWitness, TAX_IDENTITY, yearToDateWitness, YEAR_TO_DATE_IDENTITY } from '../../../../domain/statements/sign-slips.ts';
 import { evidentSplit, splitFactors, splitRecastOf, stockSplits } from '../../../../domain/statements/stock-splits.ts';
 import { compareFigures, isScaleSlip, morePrecise, precisionUnit, sameFigure, slippedSide } from '../../../../domain/statements/versions.ts';
-import type { FiscalPeriod, StatementType } from '../../../../domain/statement-types.ts';
+import type { FiscalPeriod } from '../../../../domain/statement-types.ts';
 import { seededRandom } from '../../../helpers/seeded-random.ts';
 
 const isSplitRecast = (...args: Parameters<typeof splitRecastOf>) => splitRecastOf(...args) !== null;
 
-interface Filing {
-  accession: string;
-  form: string;
-  filed: string;
-  fy: number;
-  fp: string;
-}
-type Row = [concept: string, value: string, start: string | null, end: string, decimals?: string];
 
-function filing(meta: Filing, rows: Row[]): Fact[] {
-  return rows.map(([concept, value, start, end, decimals]) => {
-    const [taxonomy, name] = concept.split(':') as [string, string];
-    const unit = concept.includes('PerShare') ? 'USD/shares' : concept.includes('Shares') ? 'shares' : concept.includes('Ratio') ? 'pure' : 'USD';
-    return { taxonomy, concept: name, unit, start, end, value, ...meta, frame: null, ...(decimals ? { decimals } : {}) };
-  });
-}
 
-const CATALOG = catalogView();
-const history = (facts: Fact[]) => buildStatementHistory({ cik: '0000000042', facts, filings: [], fiscal_year_end: '1231' }, CATALOG);
-const versionsOf = (h: StatementHistory, type: StatementType, fy: number, fp: FiscalPeriod): BuiltVersion[] =>
-  h.versions.filter((v) => v.statement_type === type && v.fiscal_year === fy && v.fiscal_period === fp);
 
 const REV = 'us-gaap:Revenues';
 const NI = 'us-gaap:NetIncomeLoss';
@@ -405,7 +385,7 @@ describe('stock split recasts', () => {
         [NI, '900000000', ...Y24], [EPS, '2.25', ...Y24], [SHARES, '400000000', ...Y22], [EPS, '1.50', ...Y22], [NI, '600000000', ...Y22],
       ]),
     ]);
-    assert.deepEqual(h.splits, [{ ratio: '4', date: '2024-06-07', evidence: 'TAGGED_RATIO' }]);
+    assert.deepEqual(h.splits, [{ ratio: '4', date: '2024-06-07', evidence: 'TAGGED_RATIO', known_from: K24.filed }], 'known from the first filing that tagged it');
     const [v1, v2] = versionsOf(h, 'INCOME_STATEMENT', 2022, 'FY');
     assert.ok(v1 && v2, 'the recast makes a version');
     assert.deepEqual(v2.revisions, [], 'a split is no restatement');

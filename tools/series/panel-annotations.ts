@@ -1,0 +1,67 @@
+import { coherenceMarks, coherenceOf, type CoherenceMarks, type CoherenceWire } from '../../api/coherence.ts';
+import { adjustFigure, stockSplitsOfCompanies, type SplitAdjustmentWire } from '../../api/split-adjustment.ts';
+import type { Sql } from '../../db/client.ts';
+import { shareFigureBases } from '../../db/stock-splits.ts';
+import { canonicalMetric } from '../../domain/catalog/index.ts';
+import { wireDecimal } from '../../domain/decimal.ts';
+import type { CompanySplit } from '../../domain/statements/split-basis.ts';
+import type { StatementRow } from '../../domain/series-periods.ts';
+import type { panelPoint } from '../../domain/series-points.ts';
+
+/** Coherence marks and split adjustments of a panel page: what the panel adds to each point (api/coherence.ts, api/split-adjustment.ts). */
+
+type Point = ReturnType<typeof panelPoint> & { coherence?: Record<string, CoherenceWire>; split_adjustments?: Record<string, SplitAdjustmentWire> };
+
+/** by CIK, the coherence marks of the fiscal years the rows serve (latest versions: a panel reads no earlier point in time) */
+export async function panelMarks(sql: Sql, statementType: string, rows: readonly StatementRow[]): Promise<Map<string, CoherenceMarks>> {
+  const years = new Map<string, number[]>();
+  for (const r of rows) years.set(r.cik, [...(years.get(r.cik) ?? []), r.fiscal_year]);
+  const out = new Map<string, CoherenceMarks>();
+  await Promise.all(
+    [...years].map(async ([cik, fys]) => out.set(cik, await coherenceMarks(sql, cik, statementType, fys, { as_of_date: null, as_reported: false }))),
+  );
+  return out;
+}
+
+export interface PanelSplits {
+  splits: Map<string, CompanySplit[]>;
+  /** version id -> metric -> the filing date of its per-share figures' and share counts' source filings */
+  bases: Map<string, Map<string, string>>;
+}
+
+export async function panelSplits(sql: Sql, rows: readonly StatementRow[]): Promise<PanelSplits> {
+  const [splits, bases] = await Promise.all([stockSplitsOfCompanies(sql, [...new Set(rows.map((r) => r.cik))]), shareFigureBases(sql, rows.map((r) => r.statement_version_id))]);
+  return { splits, bases };
+}
+
+/** A panel point with its money flows' coherence marks and, with `split`, its per-share values and share counts restated. */
+export function annotatePanelPoint(point: ReturnType<typeof panelPoint>, row: StatementRow, marks: Map<string, CoherenceMarks>, split: PanelSplits | null): Point {
+  const out: Point = { ...point };
+  // the marked money flows only (a page of every metric of many companies stays small); absent: they add up
+  const coherence: Record<string, CoherenceWire> = {};
+  let marked = false;
+  for (const metric of Object.keys(point.metrics)) {
+    const c = coherenceOf(marks.get(row.cik) ?? new Map(), row.fiscal_year, row.fiscal_period, metric);
+    if (!c) continue;
+    coherence[metric] = c;
+    marked = true;
+  }
+  if (marked) out.coherence = coherence;
+  if (split !== null) {
+    const adjustments: Record<string, SplitAdjustmentWire> = {};
+    const metrics = { ...point.metrics };
+    for (const [metric, basis] of split.bases.get(row.statement_version_id) ?? []) {
+      // per-share values divide, share counts multiply: the catalog says which a metric is
+      const unit = canonicalMetric(metric)?.unit_type === 'shares' ? 'shares' : 'per/shares';
+      const f = row.figures[metric];
+      if (f === undefined || metrics[metric] === undefined) continue;
+      const adjusted = adjustFigure(f.v, unit, basis, split.splits.get(row.cik) ?? [], null);
+      if (adjusted === null) continue;
+      metrics[metric] = wireDecimal(adjusted.value);
+      adjustments[metric] = adjusted.adjustment;
+    }
+    out.metrics = metrics;
+    if (Object.keys(adjustments).length > 0) out.split_adjustments = adjustments;
+  }
+  return out;
+}
