@@ -77,7 +77,7 @@ describe('JSON-RPC framing', () => {
     assert.deepEqual(reply.body, [
       { jsonrpc: '2.0', id: 'b-ping', result: {} },
       { jsonrpc: '2.0', id: 'bad', error: { code: RPC.INVALID_REQUEST, message: 'Invalid Request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0"' } },
-      { jsonrpc: '2.0', id: 17, error: { code: RPC.METHOD_NOT_FOUND, message: 'Method not found: bogus/method. Supported: initialize, ping, tools/list, tools/call' } },
+      { jsonrpc: '2.0', id: 17, error: { code: RPC.METHOD_NOT_FOUND, message: 'Method not found: bogus/method. Supported: initialize, ping, tools/list, tools/call (and, with 2026-07-28 _meta, server/discover)' } },
     ]);
   });
 
