@@ -144,10 +144,10 @@ describe('the layout', () => {
   it('gives every folder a rule: a new top-level folder must be added to RULES in test/layout.test.ts', () => {
     const rooms = new Set(all.map((e) => e.from).filter((r) => !FREE.has(r)));
     const missing = [...rooms].filter((r) => !ruleOf(r)).sort();
-    assert.deepEqual(missing, [], 'folders without an import rule (add one, following ARCHITECTURE.md)');
+    assert.deepEqual(missing, [], 'folders without an import rule (add one, following docs/architecture.md)');
   });
 
-  it('lets each folder import only what ARCHITECTURE.md allows (domain only domain; db: domain; api: domain, db; an area: domain, db, api, never another area)', () => {
+  it('lets each folder import only what docs/architecture.md allows (domain only domain; db: domain; api: domain, db; an area: domain, db, api, never another area)', () => {
     const broken = all.filter((e) => !allowed(e.from, e.to)).map((e) => `${e.file} imports ${e.target} (${e.from} may import ${(ruleOf(e.from) ?? []).join(', ') || 'only itself'})`);
     assert.deepEqual(broken, []);
   });
