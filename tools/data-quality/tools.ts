@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Sql } from '../../db/client.ts';
-import { checkQuality, listIssues, versionQuality, type IssueRow } from '../../db/data-quality.ts';
-import { reconcileLatestVersions } from '../../db/reconciliation.ts';
+import { type IssueRow, listIssues, versionQuality, reconcileLatestVersions } from './queries.ts';
+import { checkQuality } from '../../db/data-quality.ts';
 import { byCatalogOrder } from '../../domain/catalog/index.ts';
 import { DQ_RULE_CODES, DQ_RULES, ISSUE_SEVERITIES, type IssueSeverity } from '../../domain/data-quality.ts';
 import { ServiceError } from '../../domain/service-error.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { alertEventsOfVersions, revisionsOfVersions, splitRecastsOfVersions } from '../../db/restatement-read.ts';
+import { splitRecastsOfVersions } from '../../db/restatement-read.ts';
+import { alertEventsOfVersions, revisionsOfVersions } from './queries.ts';
 import type { VersionRow } from '../../db/statement-versions.ts';
 import { compareValues } from '../../domain/restatement-analysis.ts';
 import { ServiceError } from '../../domain/service-error.ts';
