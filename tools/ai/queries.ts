@@ -1,4 +1,6 @@
 import type { ExplainContext, FigureFacts, LedgerFailureRow, QualityFindingRow } from '../../domain/ai/anomalies.ts';
+import { statementKey } from '../../domain/statements/key.ts';
+import { latestPerStatement } from '../../domain/statements/visibility.ts';
 import type { Sql } from '../../db/client.ts';
 import type { StoredFigure } from '../../db/figure-storage.ts';
 import { unpackVersion, visible } from '../../db/statement-versions.ts';
@@ -40,23 +42,24 @@ export async function loadAnomalyInputs(sql: Sql, cik: string, asOf: string, dqR
       FROM statement_versions v WHERE v.cik = ${cik} AND ${visible(sql, asOf)}`,
   ]);
   const figures = new Map<string, Record<string, FigureFacts>>();
-  const latest = new Map<string, { statement_version_id: string; version_sequence: number }>();
-  for (const v of versions.map(unpackVersion)) {
+  const unpacked = versions.map(unpackVersion);
+  const latest = latestPerStatement(unpacked);
+  for (const v of unpacked) {
     const out: Record<string, FigureFacts> = {};
     for (const [metric, f] of Object.entries(v.figures)) {
       out[metric] = { value: f.value, source_accession: f.source_accession, source_xbrl_concept: f.source_xbrl_concept, value_origin: f.value_origin, calculation_steps: f.calculation_steps };
     }
     figures.set(v.statement_version_id, out);
-    const key = `${v.statement_type}|${v.fiscal_year}|${v.fiscal_period}`;
-    const seen = latest.get(key);
-    if (!seen || seen.version_sequence < v.version_sequence) latest.set(key, { statement_version_id: v.statement_version_id, version_sequence: v.version_sequence });
   }
   return {
     findings,
     failures,
     context: {
       figures: (id) => figures.get(id),
-      served: (type, year, period) => latest.get(`${type}|${year}|${period}`) ?? null,
+      served: (type, year, period) => {
+        const v = latest.get(statementKey({ statement_type: type, fiscal_year: year, fiscal_period: period }));
+        return v ? { statement_version_id: v.statement_version_id, version_sequence: v.version_sequence } : null;
+      },
     },
   };
 }

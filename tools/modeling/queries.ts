@@ -1,6 +1,6 @@
 import type { FlatRow, RowKind } from '../../domain/modeling/snapshot.ts';
 import type { Sql } from '../../db/client.ts';
-import { visible } from '../../db/statement-versions.ts';
+import { newerThanRead, visible } from '../../db/statement-versions.ts';
 
 export interface StoredRow {
   reads: string[];
@@ -57,10 +57,7 @@ export async function lateVersions(sql: Sql, s: { as_of_snapshot_id: string; as_
     SELECT v.fiscal_year, v.fiscal_period, ARRAY(SELECT jsonb_object_keys(v.figures)) AS metrics
     FROM statement_versions v
     WHERE v.cik = ${cik} AND ${visible(sql, s.as_of_date)}
-      AND NOT EXISTS (
-        SELECT 1 FROM modeling_snapshot_versions r
-        WHERE r.as_of_snapshot_id = ${s.as_of_snapshot_id} AND r.cik = v.cik AND r.statement_type = v.statement_type
-          AND r.fiscal_year = v.fiscal_year AND r.fiscal_period = v.fiscal_period AND r.version_sequence >= v.version_sequence)`;
+      AND ${newerThanRead(sql, 'modeling_snapshot_versions', sql`r.as_of_snapshot_id = ${s.as_of_snapshot_id}`)}`;
   for (const r of rows) {
     const key = `${r.fiscal_year}|${r.fiscal_period}`;
     const set = out.get(key) ?? new Set<string>();

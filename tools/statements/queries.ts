@@ -1,7 +1,7 @@
 import type { FactRevision } from '../../domain/normalize/versions.ts';
 import type { StatementIdentity } from '../../domain/statements/key.ts';
 import type { Sql } from '../../db/client.ts';
-import { headerColumns, unpackVersion, type VersionRow, visible } from '../../db/statement-versions.ts';
+import { headerColumns, latestVersionOf, unpackVersion, type VersionRow, visible } from '../../db/statement-versions.ts';
 import { seen, type Visibility } from '../../db/statement-read.ts';
 
 /**
@@ -9,12 +9,13 @@ import { seen, type Visibility } from '../../db/statement-read.ts';
  * lookup, for readers that keep prepared payloads per (immutable) version.
  */
 export async function latestVersionId(sql: Sql, id: StatementIdentity, v: Visibility): Promise<string | null> {
-  const [row] = await sql<{ statement_version_id: string }[]>`
-    SELECT v.statement_version_id FROM statement_versions v
-    WHERE v.cik = ${id.cik} AND v.statement_type = ${id.statement_type}
+  const [row] = await sql<{ statement_version_id: string }[]>`${latestVersionOf(
+    sql,
+    sql`v.statement_version_id`,
+    sql`v.cik = ${id.cik} AND v.statement_type = ${id.statement_type}
       AND v.fiscal_year = ${id.fiscal_year} AND v.fiscal_period = ${id.fiscal_period}
-      AND ${seen(sql, v)}
-    ORDER BY v.version_sequence DESC LIMIT 1`;
+      AND ${seen(sql, v)}`,
+  )}`;
   return row?.statement_version_id ?? null;
 }
 
