@@ -54,6 +54,12 @@ export interface ToolDefinitionOf<I extends z.ZodObject, O extends z.ZodType> {
   http: { method: HttpMethod; path: string };
   /** listed on the tool server (tools/list, tools/call) */
   tool: boolean;
+  /**
+   * Where a listed tool comes from: 'spec', a tool of the spec's tool table (its name and plan are
+   * the spec's); 'extension', a route the tool server also lists so agents reach it (named by the
+   * spec's rule, the route's plan). Every tool says which; routes that are not tools leave it out.
+   */
+  listedAs?: 'spec' | 'extension';
   /** lowest plan that may call it */
   plan: Plan;
   /** 'none' for liveness/readiness probes; everything else needs X-Api-Key */

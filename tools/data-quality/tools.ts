@@ -266,6 +266,7 @@ export const dqAnomalies = defineTool({
     ' Read dq_overlay first: checked=false means the version was never checked, not that it is clean.',
   http: { method: 'GET', path: '/v1/fundamentals/normalized-statements/dq-anomalies' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({
     cik: Cik.optional(),

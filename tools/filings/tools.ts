@@ -64,6 +64,7 @@ export const filingsList = defineTool({
     'Only periodic reports (10-K, 10-Q, amendments, 20-F, 40-F) create statements; read one with statements_normalized. Takes a CIK (companies_resolve gives it). An empty page means no filing matches.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/filings' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({
     cik: Cik,

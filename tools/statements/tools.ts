@@ -83,6 +83,7 @@ export const metricTimeSeries = defineTool({
     'include_provenance=true adds the source accession and XBRL tag of each point. Takes a CIK: call companies_resolve first.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/metrics/{metric}/time-series' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     cik: Cik,
@@ -209,6 +210,7 @@ export const statementsNormalized = defineTool({
     'as_of_date gives the version known on that date; include_version_history=true adds every earlier version and what each changed. For one metric over many years use edgar_metric_time_series.',
   http: { method: 'GET', path: '/v1/fundamentals/normalized-statements' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({
     cik: Cik.optional(),
