@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VersionKeyOut } from '../../api/version-ref.ts';
 import { filingOf, listFilings, listVersions, versionHeadersOfFiling, versionsOfFiling } from './queries.ts';
 import { financialState } from './state-queries.ts';
 import { CANONICAL_METRICS, CANONICAL_METRIC_NAMES } from '../../domain/catalog/index.ts';
@@ -183,8 +184,7 @@ export const companyStatements = defineTool({
 
 const StateStatement = z.object({
   statement_type: StatementTypeParam,
-  statement_version_id: z.string(),
-  version_sequence: z.number().int(),
+  ...VersionKeyOut.shape,
   source_accession: z.string(),
   filing_type: z.string(),
   filing_date: z.string(),

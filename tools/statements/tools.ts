@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VersionKeyOut } from '../../api/version-ref.ts';
 import { splitRecastsOfVersions } from '../../db/restatement-read.ts';
 import { availablePeriods, metricSeries, statementVersions } from '../../db/statement-read.ts';
 import { latestVersionId, revisionsOf, versionById } from './queries.ts';
@@ -55,8 +56,7 @@ const Point = z.object({
   fiscal_year: z.number().int(),
   fiscal_period: FiscalPeriodParam,
   statement_type: StatementTypeParam,
-  statement_version_id: z.string(),
-  version_sequence: z.number().int(),
+  ...VersionKeyOut.shape,
   value_origin: z.enum(['SOURCE', 'DERIVED']),
   filing_date: z.string().describe('SEC filing date of the version the value comes from'),
   coherence: CoherenceOut.nullable()
@@ -188,8 +188,7 @@ function periodFilter(type: 'annual' | 'quarterly' | undefined, period: string |
 }
 
 const HistoryEntry = z.object({
-  statement_version_id: z.string(),
-  version_sequence: z.number().int(),
+  ...VersionKeyOut.shape,
   source_accession: z.string(),
   filing_type: z.string(),
   filing_date: z.string(),
