@@ -8,7 +8,6 @@
  */
 import { canonicalMetric } from '../../domain/catalog/index.ts';
 import { GROWTH_DEFS } from '../../domain/modeling/growth.ts';
-import type { ModelVersion } from '../../domain/modeling/types.ts';
 import { splitFactorBetween, type CompanySplit } from '../../domain/statements/split-basis.ts';
 
 type Body = Record<string, any>;
@@ -43,15 +42,23 @@ export function emptyMeasure(): BasisMixMeasure {
 
 const key = (type: string, fy: number, fp: string) => `${type}|${fy}|${fp}`;
 
+/** a statement the snapshot read: its identity and the share basis of each per-share figure and share count */
+export interface Statement {
+  statement_type: string;
+  fiscal_year: number;
+  fiscal_period: string;
+  share_bases?: Readonly<Record<string, string>>;
+}
+
 /**
  * Adds one company's rows to `m`. `versions` are those the snapshot read (with share_bases),
  * `splits` the company's, `asOf` the snapshot's date.
  */
-export function measureCompany(m: BasisMixMeasure, rows: { growth: Body[]; ttm: Body[]; ratios: Body[] }, versions: readonly ModelVersion[], splits: readonly CompanySplit[], asOf: string): void {
+export function measureCompany(m: BasisMixMeasure, rows: { growth: Body[]; ttm: Body[]; ratios: Body[] }, versions: readonly Statement[], splits: readonly CompanySplit[], asOf: string): void {
   const byKey = new Map(versions.map((v) => [key(v.statement_type, v.fiscal_year, v.fiscal_period), v]));
   const known = splits.filter((s) => s.known_from <= asOf);
   /** whether operands (line, version) are on one basis once the row's adjustments are applied */
-  const verdict = (operands: { line: string; v: ModelVersion }[], adjustments: Body[]): 'one' | 'restated' | 'mixed' | 'unknown' => {
+  const verdict = (operands: { line: string; v: Statement }[], adjustments: Body[]): 'one' | 'restated' | 'mixed' | 'unknown' => {
     const bases = operands.map((o) => o.v.share_bases?.[o.line]);
     if (known.length === 0) return 'one';
     if (bases.some((b) => b === undefined)) return 'unknown';
