@@ -186,6 +186,18 @@ describe('modeling snapshots on the real corpus', () => {
     assert.equal(row.split_adjustments.NET_INCOME_GROWTH_YOY, undefined);
   });
 
+  it("a snapshot before NVIDIA told its 2024 split compares fiscal 2023's 1.74 with fiscal 2022's 3.85 as filed (one basis then), and restates fiscal 2019's 6.63 for the 4-for-1 split of 2021 against fiscal 2020's 1.13 (re-told after it)", async () => {
+    const asOf = '2024-03-01';
+    const { reply } = await buildSnapshot(svc.baseUrl, svc.keys.growth, { ciks: [NVIDIA], as_of_date: asOf, statement_types: ['INCOME_STATEMENT'] });
+    assert.equal(reply.status, 200, reply.text);
+    const growthRows = await allRows(svc.baseUrl, svc.keys.growth, ids.get(NVIDIA)!, 'growth', asOf);
+    const fy = (year: number) => growthRows.find((r) => r.fiscal_year === year && r.fiscal_period === 'FY')!;
+    assert.equal(fy(2023).metrics.EPS_DILUTED_GROWTH_YOY, growth('1.74', '3.85'));
+    assert.equal(fy(2023).split_adjustments, undefined);
+    assert.equal(fy(2020).metrics.EPS_DILUTED_GROWTH_YOY, growth('1.13', '1.6575'));
+    assert.deepEqual(fy(2020).split_adjustments.EPS_DILUTED_GROWTH_YOY.map((a: any) => [a.fiscal_year, a.as_filed_value, a.factor]), [[2019, '6.630000', '4/1']]);
+  });
+
   it('no growth or TTM value of the whole corpus compares or combines per-share figures or share counts of two split bases', async () => {
     const splits = await stockSplitsOfCompanies(svc.sql, universe);
     const statements = [...filed.values()].map((f) => ({ ...f, share_bases: f.bases }));
