@@ -33,7 +33,7 @@ const ReadInput = z.object({
     .optional()
     .describe('only these metrics in metrics and unavailable_metrics, e.g. ["NET_INCOME"]; omitted: every metric of the route'),
   split_adjusted: SplitAdjustedParam.describe(
-    'true restates the per-share figures and share counts of period rows (statement) and multi-year rows (valuation_inputs) to the latest split basis known at the snapshot\'s date, each with split_adjustments; false (default): as filed. Ratio, growth and TTM rows are computed by the build and served as built',
+    'true restates the per-share figures and share counts of period rows (statement) and multi-year rows (valuation_inputs) to the latest split basis known at the snapshot\'s date, each with split_adjustments; false (default): as filed. Ratio, growth and TTM rows are built on one split basis per row and served as built',
   ),
   ...PageParams,
 });
