@@ -3,7 +3,8 @@
  * byte: every GET route of the registry, each with a sample of requests (its plain form, and the
  * error forms a caller meets: a version the statement does not have, an unknown id), sent with an
  * Enterprise key and a fixed clock. Writes one JSON line per request (method, URL, status, body
- * with the per-request trace and request ids blanked), sorted by URL.
+ * with the per-request trace and request ids and the readiness probe's measured latency blanked),
+ * sorted by URL.
  *
  *   npm run -s answers -- --out answers.jsonl [--template <database>]
  *
@@ -90,8 +91,16 @@ try {
     '/v1/edgar/as-of/{date}/financials/{cik}': ['', 'compact=true'],
     '/v1/financials/as-of-snapshot': [`cik=${id.cik}&date=2023-12-31`],
     '/v1/edgar/restatement-alerts': ['', `cik=${id.cik}`],
-    '/v1/edgar/statements/restatements/delta': [statement, `${statement}&from_accession=${versions[0]!.accession}&to_statement_version_id=${sample.statement_version_id}`, `${statement}&from_accession=0000000000-00-000000`, `${statement}&from_statement_version_id=00000000-0000-0000-0000-000000000000`],
-    '/v1/fundamentals/restatement-delta': [statement, `${statement}&to_accession=0000000000-00-000000`],
+    '/v1/edgar/statements/restatements/delta': [
+      statement,
+      `${statement}&from_accession=${versions[0]!.accession}&to_accession=${versions[versions.length - 1]!.accession}`,
+      `${statement}&from_accession=0000000000-00-000000&to_accession=${versions[versions.length - 1]!.accession}`,
+      `${statement}&from_statement_version_id=${versions[0]!.statement_version_id}&to_statement_version_id=00000000-0000-0000-0000-000000000000`,
+    ],
+    '/v1/fundamentals/restatement-delta': [
+      `${statement}&from_statement_version_id=${versions[0]!.statement_version_id}&to_statement_version_id=${sample.statement_version_id}&changed_only=true`,
+      `${statement}&from_accession=${versions[0]!.accession}&to_accession=0000000000-00-000000`,
+    ],
     '/v1/edgar/companies/{cik}/statements/restatement-timeline': [identity],
     '/v1/edgar/statements/restatements/ledger': [statement],
     '/v1/analysis/metric-drift': [`${statement}&metric=${metric}`],
@@ -100,10 +109,12 @@ try {
     '/v1/edgar/companies/{cik}/statements/overrides/trace': [identity, `${identity}&version_sequence=1`, `${identity}&version_sequence=99`],
     '/v1/metrics/definitions': ['', 'compact=true'],
     '/v1/edgar/companies/{cik}/metric-bundles/{bundle_code}/time-series': [''],
-    '/v1/edgar/derived-metrics/time-series': [`ciks=${id.cik}&metrics=gross_margin`],
+    '/v1/edgar/derived-metrics/time-series': [`ciks=${id.cik}&metrics=gross_margin&statement_type=INCOME_STATEMENT`],
     '/v1/fundamentals/time-series': [`statement_type=${id.statement_type}&ciks=${id.cik}`],
     '/v1/fundamentals/derived/time-series': [`statement_type=${id.statement_type}&ciks=${id.cik}`],
     '/v1/views/metrics/{bundle_code}': [`ciks=${id.cik}`],
+    '/v1/views/metrics/core_fundamentals': [`ciks=${id.cik}`],
+    '/v1/coverage/metrics': ['cohort=ALL'],
     '/v1/edgar/companies/{cik}/disclosures': [''],
     '/v1/metrics/segments': [`cik=${id.cik}`],
     '/v1/fundamentals/macro/series/{series_code}': ['', 'from_date=2020-01-01&to_date=2021-01-01&as_of_date=2021-06-30'],
@@ -115,8 +126,12 @@ try {
     '/v1/fundamentals/normalized-statements/dq-anomalies': [statement, `${statement}&version_sequence=99`],
     '/v1/data-quality/issues': ['', `cik=${id.cik}`],
     '/v1/edgar/companies/{cik}/statements/dq/overlay': [identity, `${identity}&version_sequence=1`, `${identity}&version_sequence=99`],
-    '/v1/fundamentals/normalized-statements/dq-overlay': [statement, `${statement}&statement_version_id=00000000-0000-0000-0000-000000000000`],
+    '/v1/fundamentals/normalized-statements/dq-overlay': [statement, `${statement}&statement_version_id=00000000-0000-0000-0000-000000000000`, `${statement}&statement_version_id=${sample.statement_version_id}`],
   };
+  // the company reads of the modeling and AI routes take a snapshot date (none is built: their NOT_FOUND answers)
+  for (const def of ALL_TOOLS) if (/^\/v1\/(modeling|ai)\/companies\//.test(def.http.path)) variants[def.http.path] = ['as_of=2024-06-30'];
+  // extra paths beyond the registry's own templates (a second sample value of a path parameter)
+  const extraPaths = ['/v1/views/metrics/core_fundamentals'];
 
   const lines: string[] = [];
   let routes = 0;
@@ -127,7 +142,15 @@ try {
     for (const query of ['', ...(variants[def.http.path] ?? [])].filter((q, i, all) => all.indexOf(q) === i)) {
       const target = `${path}${query ? `?${query}` : ''}`;
       const res = await fetch(`${base}${target}`, { headers: { 'x-api-key': key } });
-      const body = (await res.text()).replace(/"(trace_id|request_id)":"[^"]*"/g, '"$1":"-"');
+      const body = (await res.text()).replace(/"(trace_id|request_id)":"[^"]*"/g, '"$1":"-"').replace(/"latency_ms":[0-9.]+/g, '"latency_ms":0');
+      lines.push(JSON.stringify({ method: 'GET', url: target, status: res.status, body }));
+    }
+  }
+  for (const path of extraPaths) {
+    for (const query of variants[path] ?? ['']) {
+      const target = `${path}${query ? `?${query}` : ''}`;
+      const res = await fetch(`${base}${target}`, { headers: { 'x-api-key': key } });
+      const body = (await res.text()).replace(/"(trace_id|request_id)":"[^"]*"/g, '"$1":"-"').replace(/"latency_ms":[0-9.]+/g, '"latency_ms":0');
       lines.push(JSON.stringify({ method: 'GET', url: target, status: res.status, body }));
     }
   }
