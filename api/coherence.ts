@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { fiscalYearVersions } from '../db/coherence-read.ts';
+import { fiscalYearMarks } from '../db/coherence-read.ts';
 import type { Sql } from '../db/client.ts';
 import type { Visibility } from '../db/statement-read.ts';
 import { wireDecimal } from '../domain/decimal.ts';
-import { COHERENCE_REASONS, isAdditiveFlow, yearCoherence, type QuarterCoherence } from '../domain/statements/coherence.ts';
+import { COHERENCE_REASONS, isAdditiveFlow, type QuarterCoherence } from '../domain/statements/coherence.ts';
 import { DecimalString } from './schemas.ts';
 
 /**
@@ -51,10 +51,7 @@ export type CoherenceMarks = ReadonlyMap<number, ReadonlyMap<string, QuarterCohe
 /** Reads and judges the fiscal years a read serves (as it sees them: the same visibility). */
 export async function coherenceMarks(sql: Sql, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<CoherenceMarks> {
   const out = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
-  for (const [fy, periods] of await fiscalYearVersions(sql, cik, statementType, fiscalYears, v)) {
-    const marks = yearCoherence(fy, periods);
-    if (marks.size > 0) out.set(fy, marks);
-  }
+  for (const [fy, marks] of await fiscalYearMarks(sql, cik, statementType, fiscalYears, v)) if (marks.size > 0) out.set(fy, marks);
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { CANONICAL_METRICS } from '../domain/catalog/index.ts';
-import { COHERENCE_PERIODS, isAdditiveFlow, type PeriodVersion, type ToldFigure } from '../domain/statements/coherence.ts';
+import { COHERENCE_PERIODS, isAdditiveFlow, yearCoherence, type PeriodVersion, type QuarterCoherence, type ToldFigure } from '../domain/statements/coherence.ts';
 import type { FiscalPeriod } from '../domain/statement-types.ts';
 import type { Sql } from './client.ts';
 import type { Visibility } from './statement-read.ts';
@@ -11,29 +11,103 @@ const ADDITIVE = CANONICAL_METRICS.filter((m) => isAdditiveFlow(m.metric)).map((
 /** A fiscal year's five periods (Q1-Q4 and FY), each its visible versions oldest first. */
 export type YearVersions = Partial<Record<FiscalPeriod, PeriodVersion[]>>;
 
+type ToldFigures = Readonly<Record<string, ToldFigure>>;
+
+/**
+ * The additive flows of each version read so far, by version id. A stored version is never
+ * rewritten (a restatement is a new version with a new id), so what is read once from its figures
+ * holds for every later read: a read then lists the versions it sees (an index-only scan) and
+ * unpacks figures only of versions not met before. One map per database client, bounded, least
+ * recently used out first.
+ */
+const MAX_TOLD = 50_000;
+const toldByClient = new WeakMap<Sql, Map<string, ToldFigures>>();
+
+function toldOf(sql: Sql): Map<string, ToldFigures> {
+  let m = toldByClient.get(sql);
+  if (!m) toldByClient.set(sql, (m = new Map()));
+  return m;
+}
+
+async function toldFigures(sql: Sql, ids: readonly string[]): Promise<Map<string, ToldFigures>> {
+  const cache = toldOf(sql);
+  const out = new Map<string, ToldFigures>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const hit = cache.get(id);
+    if (hit === undefined) missing.push(id);
+    else {
+      cache.delete(id);
+      cache.set(id, hit);
+      out.set(id, hit);
+    }
+  }
+  if (missing.length === 0) return out;
+  const rows = await sql<{ statement_version_id: string; figures: Record<string, { v: string; s: { value: string }[] | null }> | null }[]>`
+    SELECT v.statement_version_id,
+      (SELECT jsonb_object_agg(f.key, jsonb_build_object('v', f.value -> 'value', 's', f.value -> 'calculation_steps'))
+        FROM jsonb_each(v.figures) f WHERE f.key IN ${sql(ADDITIVE)}) AS figures
+    FROM statement_versions v WHERE v.statement_version_id IN ${sql([...new Set(missing)])}`;
+  for (const r of rows) {
+    const figures: Record<string, ToldFigure> = {};
+    for (const [metric, f] of Object.entries(r.figures ?? {})) figures[metric] = Object.freeze({ value: f.v, inputs: f.s ? Object.freeze(f.s.map((s) => s.value)) : null });
+    const told = Object.freeze(figures);
+    cache.set(r.statement_version_id, told);
+    out.set(r.statement_version_id, told);
+  }
+  while (cache.size > MAX_TOLD) cache.delete(cache.keys().next().value!);
+  return out;
+}
+
 /**
  * Every version of the quarters and years of `fiscalYears` (one company, one statement type) that
  * `v` lets a read see, oldest first, with only the additive flows' values and their derivations'
- * input values: what domain/statements/coherence.ts judges. Balance sheets have none.
+ * input values (what domain/statements/coherence.ts judges), and each year's version ids in that
+ * order. Balance sheets have none.
  */
-export async function fiscalYearVersions(sql: Sql, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<Map<number, YearVersions>> {
-  const out = new Map<number, YearVersions>();
+async function yearsSeen(sql: Sql, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<Map<number, { periods: YearVersions; ids: string[] }>> {
+  const out = new Map<number, { periods: YearVersions; ids: string[] }>();
   if (statementType === 'BALANCE_SHEET' || fiscalYears.length === 0) return out;
-  const rows = await sql<{ fiscal_year: number; fiscal_period: FiscalPeriod; version_sequence: number; filing_date: string; figures: Record<string, { v: string; s: { value: string }[] | null }> | null }[]>`
-    SELECT v.fiscal_year, v.fiscal_period, v.version_sequence, v.filing_date::text AS filing_date,
-      (SELECT jsonb_object_agg(f.key, jsonb_build_object('v', f.value -> 'value', 's', f.value -> 'calculation_steps'))
-        FROM jsonb_each(v.figures) f WHERE f.key IN ${sql(ADDITIVE)}) AS figures
+  const rows = await sql<{ statement_version_id: string; fiscal_year: number; fiscal_period: FiscalPeriod; version_sequence: number; filing_date: string }[]>`
+    SELECT v.statement_version_id, v.fiscal_year, v.fiscal_period, v.version_sequence, v.filing_date::text AS filing_date
     FROM statement_versions v
     WHERE v.cik = ${cik} AND v.statement_type = ${statementType}
       AND v.fiscal_year IN ${sql([...new Set(fiscalYears)])} AND v.fiscal_period IN ${sql([...COHERENCE_PERIODS])}
       AND ${visible(sql, v.as_of_date)} ${v.as_reported ? sql`AND v.version_sequence = 1` : sql``}
     ORDER BY v.fiscal_year, v.fiscal_period, v.version_sequence`;
+  const told = await toldFigures(sql, rows.map((r) => r.statement_version_id));
   for (const r of rows) {
     let year = out.get(r.fiscal_year);
-    if (!year) out.set(r.fiscal_year, (year = {}));
-    const figures: Record<string, ToldFigure> = {};
-    for (const [metric, f] of Object.entries(r.figures ?? {})) figures[metric] = { value: f.v, inputs: f.s ? f.s.map((s) => s.value) : null };
-    (year[r.fiscal_period] ??= []).push({ fiscal_period: r.fiscal_period, version_sequence: r.version_sequence, filing_date: r.filing_date, figures });
+    if (!year) out.set(r.fiscal_year, (year = { periods: {}, ids: [] }));
+    const figures = told.get(r.statement_version_id) ?? {};
+    (year.periods[r.fiscal_period] ??= []).push({ fiscal_period: r.fiscal_period, version_sequence: r.version_sequence, filing_date: r.filing_date, figures });
+    year.ids.push(r.statement_version_id);
+  }
+  return out;
+}
+
+/** Marks judged so far, by fiscal year and the ids of the versions judged (immutable inputs, so a fixed answer); per client, bounded. */
+const MAX_MARKS = 20_000;
+const marksByClient = new WeakMap<Sql, Map<string, ReadonlyMap<string, QuarterCoherence>>>();
+
+/**
+ * The coherence marks (domain/statements/coherence.ts yearCoherence) of each of `fiscalYears` that
+ * has any, judged over the versions `v` lets a read see. A year's marks are a function of the
+ * versions seen alone, so they are judged once per set of versions and kept.
+ */
+export async function fiscalYearMarks(sql: Sql, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<Map<number, ReadonlyMap<string, QuarterCoherence>>> {
+  let memo = marksByClient.get(sql);
+  if (!memo) marksByClient.set(sql, (memo = new Map()));
+  const out = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
+  for (const [fy, year] of await yearsSeen(sql, cik, statementType, fiscalYears, v)) {
+    const key = `${fy}|${year.ids.join(',')}`;
+    let marks = memo.get(key);
+    if (marks === undefined) {
+      marks = yearCoherence(fy, year.periods);
+      memo.set(key, marks);
+      if (memo.size > MAX_MARKS) memo.delete(memo.keys().next().value!);
+    }
+    out.set(fy, marks);
   }
   return out;
 }
