@@ -132,7 +132,8 @@ export interface LedgerCounts {
 /**
  * The reconciliation ledger rows of the versions latestHeadersAsOf picks (written when each version
  * was added, from the statements as they stood on its filing date, so they are themselves
- * point-in-time), read beside it rather than after it.
+ * point-in-time), read beside it rather than after it. The ids go in as an array, so the ledger is
+ * read through its key (a semi-join here is planned as a scan of the whole ledger).
  */
 export async function ledgerOfLatestAsOf(sql: Sql, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): Promise<LedgerCounts[]> {
   if (periods.length === 0) return [];
@@ -140,6 +141,6 @@ export async function ledgerOfLatestAsOf(sql: Sql, cik: string, asOf: string, pe
     SELECT statement_version_id, rule_id, statement_type, fiscal_year, fiscal_period, version_sequence, rule_category,
       status, severity, delta IS NULL AS declined, delta::text
     FROM reconciliation_results
-    WHERE statement_version_id IN (SELECT l.statement_version_id FROM (${latestPerPeriod(sql, sql`v.statement_version_id`, inPeriods(sql, cik, asOf, periods))}) l)
+    WHERE statement_version_id = ANY (ARRAY(SELECT l.statement_version_id FROM (${latestPerPeriod(sql, sql`v.statement_version_id`, inPeriods(sql, cik, asOf, periods))}) l))
     ORDER BY fiscal_year, fiscal_period, statement_type, rule_category, rule_id`;
 }
