@@ -50,8 +50,18 @@ export type CoherenceMarks = ReadonlyMap<number, ReadonlyMap<string, QuarterCohe
 
 /** Reads and judges the fiscal years a read serves (as it sees them: the same visibility). */
 export async function coherenceMarks(sql: Sql, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<CoherenceMarks> {
-  const out = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
-  for (const [fy, marks] of await fiscalYearMarks(sql, cik, statementType, fiscalYears, v)) if (marks.size > 0) out.set(fy, marks);
+  return (await coherenceMarksByType(sql, cik, [statementType], fiscalYears, v)).get(statementType) ?? new Map();
+}
+
+/** coherenceMarks of several statement types of one company at once (one read): statement type -> marks; every type asked for has an entry. */
+export async function coherenceMarksByType(sql: Sql, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, CoherenceMarks>> {
+  const judged = await fiscalYearMarks(sql, cik, statementTypes, fiscalYears, v);
+  const out = new Map<string, CoherenceMarks>();
+  for (const type of statementTypes) {
+    const marks = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
+    for (const [fy, m] of judged.get(type) ?? []) if (m.size > 0) marks.set(fy, m);
+    out.set(type, marks);
+  }
   return out;
 }
 

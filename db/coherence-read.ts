@@ -60,25 +60,30 @@ async function toldFigures(sql: Sql, ids: readonly string[]): Promise<Map<string
 }
 
 /**
- * Every version of the quarters and years of `fiscalYears` (one company, one statement type) that
+ * Every version of the quarters and years of `fiscalYears` (one company; by statement type) that
  * `v` lets a read see, oldest first, with only the additive flows' values and their derivations'
  * input values (what domain/statements/coherence.ts judges), and each year's version ids in that
  * order. Balance sheets have none.
  */
-async function yearsSeen(sql: Sql, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<Map<number, { periods: YearVersions; ids: string[] }>> {
-  const out = new Map<number, { periods: YearVersions; ids: string[] }>();
-  if (statementType === 'BALANCE_SHEET' || fiscalYears.length === 0) return out;
-  const rows = await sql<{ statement_version_id: string; fiscal_year: number; fiscal_period: FiscalPeriod; version_sequence: number; filing_date: string }[]>`
-    SELECT v.statement_version_id, v.fiscal_year, v.fiscal_period, v.version_sequence, v.filing_date::text AS filing_date
+type SeenYears = Map<number, { periods: YearVersions; ids: string[] }>;
+
+async function yearsSeen(sql: Sql, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, SeenYears>> {
+  const out = new Map<string, SeenYears>();
+  const types = [...new Set(statementTypes)].filter((t) => t !== 'BALANCE_SHEET');
+  if (types.length === 0 || fiscalYears.length === 0) return out;
+  const rows = await sql<{ statement_version_id: string; statement_type: string; fiscal_year: number; fiscal_period: FiscalPeriod; version_sequence: number; filing_date: string }[]>`
+    SELECT v.statement_version_id, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence, v.filing_date::text AS filing_date
     FROM statement_versions v
-    WHERE v.cik = ${cik} AND v.statement_type = ${statementType}
+    WHERE v.cik = ${cik} AND v.statement_type IN ${sql(types)}
       AND v.fiscal_year IN ${sql([...new Set(fiscalYears)])} AND v.fiscal_period IN ${sql([...COHERENCE_PERIODS])}
       AND ${visible(sql, v.as_of_date)} ${v.as_reported ? sql`AND v.version_sequence = 1` : sql``}
-    ORDER BY v.fiscal_year, v.fiscal_period, v.version_sequence`;
+    ORDER BY v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence`;
   const told = await toldFigures(sql, rows.map((r) => r.statement_version_id));
   for (const r of rows) {
-    let year = out.get(r.fiscal_year);
-    if (!year) out.set(r.fiscal_year, (year = { periods: {}, ids: [] }));
+    let years = out.get(r.statement_type);
+    if (!years) out.set(r.statement_type, (years = new Map()));
+    let year = years.get(r.fiscal_year);
+    if (!year) years.set(r.fiscal_year, (year = { periods: {}, ids: [] }));
     const figures = told.get(r.statement_version_id) ?? {};
     (year.periods[r.fiscal_period] ??= []).push({ fiscal_period: r.fiscal_period, version_sequence: r.version_sequence, filing_date: r.filing_date, figures });
     year.ids.push(r.statement_version_id);
@@ -92,22 +97,27 @@ const marksByClient = new WeakMap<Sql, Map<string, ReadonlyMap<string, QuarterCo
 
 /**
  * The coherence marks (domain/statements/coherence.ts yearCoherence) of each of `fiscalYears` that
- * has any, judged over the versions `v` lets a read see. A year's marks are a function of the
- * versions seen alone, so they are judged once per set of versions and kept.
+ * has versions, by statement type, judged over the versions `v` lets a read see (one query for all
+ * the types). A year's marks are a function of the versions seen alone, so they are judged once per
+ * set of versions and kept.
  */
-export async function fiscalYearMarks(sql: Sql, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<Map<number, ReadonlyMap<string, QuarterCoherence>>> {
+export async function fiscalYearMarks(sql: Sql, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, Map<number, ReadonlyMap<string, QuarterCoherence>>>> {
   let memo = marksByClient.get(sql);
   if (!memo) marksByClient.set(sql, (memo = new Map()));
-  const out = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
-  for (const [fy, year] of await yearsSeen(sql, cik, statementType, fiscalYears, v)) {
-    const key = `${fy}|${year.ids.join(',')}`;
-    let marks = memo.get(key);
-    if (marks === undefined) {
-      marks = yearCoherence(fy, year.periods);
-      memo.set(key, marks);
-      if (memo.size > MAX_MARKS) memo.delete(memo.keys().next().value!);
+  const out = new Map<string, Map<number, ReadonlyMap<string, QuarterCoherence>>>();
+  for (const [type, years] of await yearsSeen(sql, cik, statementTypes, fiscalYears, v)) {
+    const marksOfType = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
+    for (const [fy, year] of years) {
+      const key = `${fy}|${year.ids.join(',')}`;
+      let marks = memo.get(key);
+      if (marks === undefined) {
+        marks = yearCoherence(fy, year.periods);
+        memo.set(key, marks);
+        if (memo.size > MAX_MARKS) memo.delete(memo.keys().next().value!);
+      }
+      marksOfType.set(fy, marks);
     }
-    out.set(fy, marks);
+    out.set(type, marksOfType);
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { wireDecimal } from '../../domain/decimal.ts';
 import { TRUST_FORMULA, trustScore, type TrustScore } from '../../domain/trust-score.ts';
 import { byCatalogOrder } from './shapes.ts';
 import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
-import { coherenceMarks, marksDigest, type CoherenceMarks } from '../../api/coherence.ts';
+import { coherenceMarksByType, marksDigest, type CoherenceMarks } from '../../api/coherence.ts';
 import { prepared } from '../../api/prepared-json.ts';
 import type { Services } from '../../api/services.ts';
 import { versionPayloadsOf } from '../../api/version-payloads.ts';
@@ -161,13 +161,12 @@ async function asOfFinancials(services: Services, cik: string, asOf: string, fis
   // the coherence marks of the chosen fiscal years as known on the date; a balance sheet has none
   const years = [...new Set(periods.map((p) => p.fiscal_year))];
   const seen = { as_of_date: asOf, as_reported: false };
-  const [headers, ledger, incomeMarks, cashMarks] = await Promise.all([
+  const [headers, ledger, marks] = await Promise.all([
     latestHeadersAsOf(sql, cik, asOf, periods),
     ledgerOfLatestAsOf(sql, cik, asOf, periods),
-    coherenceMarks(sql, cik, 'INCOME_STATEMENT', years, seen),
-    coherenceMarks(sql, cik, 'CASH_FLOW_STATEMENT', years, seen),
+    coherenceMarksByType(sql, cik, ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'], years, seen),
   ]);
-  const marksOf = (type: string): CoherenceMarks => (type === 'INCOME_STATEMENT' ? incomeMarks : type === 'CASH_FLOW_STATEMENT' ? cashMarks : NO_MARKS);
+  const marksOf = (type: string): CoherenceMarks => marks.get(type) ?? NO_MARKS;
 
   // each statement's payload is prepared once per version, view and marks (api/version-payloads.ts)
   const payloads = versionPayloadsOf<VersionWire>(services);
