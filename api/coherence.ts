@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { fiscalYearMarks } from '../db/coherence-read.ts';
-import type { Sql } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import type { Visibility } from '../db/statement-read.ts';
 import { wireDecimal } from '../domain/decimal.ts';
 import { COHERENCE_REASONS, isAdditiveFlow, type QuarterCoherence } from '../domain/statements/coherence.ts';
@@ -49,12 +49,12 @@ export function coherenceOut(c: QuarterCoherence): CoherenceWire {
 export type CoherenceMarks = ReadonlyMap<number, ReadonlyMap<string, QuarterCoherence>>;
 
 /** Reads and judges the fiscal years a read serves (as it sees them: the same visibility). */
-export async function coherenceMarks(sql: Sql, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<CoherenceMarks> {
+export async function coherenceMarks(sql: Db, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<CoherenceMarks> {
   return (await coherenceMarksByType(sql, cik, [statementType], fiscalYears, v)).get(statementType) ?? new Map();
 }
 
 /** coherenceMarks of several statement types of one company at once (one read): statement type -> marks; every type asked for has an entry. */
-export async function coherenceMarksByType(sql: Sql, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, CoherenceMarks>> {
+export async function coherenceMarksByType(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, CoherenceMarks>> {
   const judged = await fiscalYearMarks(sql, cik, statementTypes, fiscalYears, v);
   const out = new Map<string, CoherenceMarks>();
   for (const type of statementTypes) {

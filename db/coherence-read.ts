@@ -1,7 +1,7 @@
 import { CANONICAL_METRICS } from '../domain/catalog/index.ts';
 import { COHERENCE_PERIODS, isAdditiveFlow, yearCoherence, type PeriodVersion, type QuarterCoherence, type ToldFigure } from '../domain/statements/coherence.ts';
 import type { FiscalPeriod } from '../domain/statement-types.ts';
-import type { Sql } from './client.ts';
+import type { Db } from './client.ts';
 import type { Visibility } from './statement-read.ts';
 import { visible } from './statement-versions.ts';
 
@@ -21,15 +21,15 @@ type ToldFigures = Readonly<Record<string, ToldFigure>>;
  * recently used out first.
  */
 const MAX_TOLD = 50_000;
-const toldByClient = new WeakMap<Sql, Map<string, ToldFigures>>();
+const toldByClient = new WeakMap<Db, Map<string, ToldFigures>>();
 
-function toldOf(sql: Sql): Map<string, ToldFigures> {
+function toldOf(sql: Db): Map<string, ToldFigures> {
   let m = toldByClient.get(sql);
   if (!m) toldByClient.set(sql, (m = new Map()));
   return m;
 }
 
-async function toldFigures(sql: Sql, ids: readonly string[]): Promise<Map<string, ToldFigures>> {
+async function toldFigures(sql: Db, ids: readonly string[]): Promise<Map<string, ToldFigures>> {
   const cache = toldOf(sql);
   const out = new Map<string, ToldFigures>();
   const missing: string[] = [];
@@ -67,7 +67,7 @@ async function toldFigures(sql: Sql, ids: readonly string[]): Promise<Map<string
  */
 type SeenYears = Map<number, { periods: YearVersions; ids: string[] }>;
 
-async function yearsSeen(sql: Sql, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, SeenYears>> {
+async function yearsSeen(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, SeenYears>> {
   const out = new Map<string, SeenYears>();
   const types = [...new Set(statementTypes)].filter((t) => t !== 'BALANCE_SHEET');
   if (types.length === 0 || fiscalYears.length === 0) return out;
@@ -93,7 +93,7 @@ async function yearsSeen(sql: Sql, cik: string, statementTypes: readonly string[
 
 /** Marks judged so far, by fiscal year and the ids of the versions judged (immutable inputs, so a fixed answer); per client, bounded. */
 const MAX_MARKS = 20_000;
-const marksByClient = new WeakMap<Sql, Map<string, ReadonlyMap<string, QuarterCoherence>>>();
+const marksByClient = new WeakMap<Db, Map<string, ReadonlyMap<string, QuarterCoherence>>>();
 
 /**
  * The coherence marks (domain/statements/coherence.ts yearCoherence) of each of `fiscalYears` that
@@ -101,7 +101,7 @@ const marksByClient = new WeakMap<Sql, Map<string, ReadonlyMap<string, QuarterCo
  * the types). A year's marks are a function of the versions seen alone, so they are judged once per
  * set of versions and kept.
  */
-export async function fiscalYearMarks(sql: Sql, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, Map<number, ReadonlyMap<string, QuarterCoherence>>>> {
+export async function fiscalYearMarks(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, Map<number, ReadonlyMap<string, QuarterCoherence>>>> {
   let memo = marksByClient.get(sql);
   if (!memo) marksByClient.set(sql, (memo = new Map()));
   const out = new Map<string, Map<number, ReadonlyMap<string, QuarterCoherence>>>();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { latestPeriodicFiling } from './queries.ts';
 import { latestHeadersAsOf, ledgerOfLatestAsOf, versionsByIds, visiblePeriods, type VisiblePeriod } from './state-queries.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
@@ -255,6 +255,7 @@ export const provenanceAsOf = defineTool({
   description: `${AS_OF_DESCRIPTION} Takes a CIK (companies_resolve gives it); financials_get_as_of_snapshot is the same read under the spec's second name and also takes a ticker.`,
   http: { method: 'GET', path: '/v1/edgar/as-of/{date}/financials/{cik}' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({ date: DateParam, cik: Cik, fiscal_year: YearParam, ...FactViewParams }),
   output: dataEnvelope(AsOfOut),
@@ -272,6 +273,7 @@ export const financialsAsOfSnapshot = defineTool({
   description: 'Alias of provenance_as_of (the spec names the read twice): the same answer for the same company and date, and it also takes a ticker instead of the CIK (pass one of them). ' + AS_OF_DESCRIPTION,
   http: { method: 'GET', path: '/v1/financials/as-of-snapshot' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({
     cik: Cik.optional().describe('SEC Central Index Key (zero-padded or not); pass cik or ticker'),

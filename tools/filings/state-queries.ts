@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionHeader, type VersionRow } from '../../db/statement-versions.ts';
 import type { FiscalPeriod, StatementType } from '../../domain/statements/types.ts';
 
@@ -8,7 +8,7 @@ import type { FiscalPeriod, StatementType } from '../../domain/statements/types.
  * Visibility is the one rule of the service: a version is seen from its SEC filing date on.
  */
 
-const TYPE_RANK = (sql: Sql) => sql`CASE v.statement_type WHEN 'INCOME_STATEMENT' THEN 1 WHEN 'BALANCE_SHEET' THEN 2 ELSE 3 END`;
+const TYPE_RANK = (sql: Db) => sql`CASE v.statement_type WHEN 'INCOME_STATEMENT' THEN 1 WHEN 'BALANCE_SHEET' THEN 2 ELSE 3 END`;
 
 export interface StateFilter {
   cik: string;
@@ -30,7 +30,7 @@ export interface StatePeriod {
  * One entry per fiscal period holding any statement (after the filters), oldest period end first
  * (quarters before the year ending the same day), with the latest visible version of each type.
  */
-export async function financialState(sql: Sql, f: StateFilter, page: { limit: number; offset: number }): Promise<{ total: number; periods: StatePeriod[] }> {
+export async function financialState(sql: Db, f: StateFilter, page: { limit: number; offset: number }): Promise<{ total: number; periods: StatePeriod[] }> {
   const latest = latestPerPeriod(
     sql,
     sql`v.*`,
@@ -77,7 +77,7 @@ export interface VisiblePeriod {
 }
 
 /** Every period of a company with a version filed on or before `asOf`, newest period end first. */
-export async function visiblePeriods(sql: Sql, cik: string, asOf: string): Promise<VisiblePeriod[]> {
+export async function visiblePeriods(sql: Db, cik: string, asOf: string): Promise<VisiblePeriod[]> {
   return sql<VisiblePeriod[]>`
     SELECT fiscal_year, fiscal_period, max(period_end) AS period_end
     FROM statement_versions v
@@ -87,7 +87,7 @@ export async function visiblePeriods(sql: Sql, cik: string, asOf: string): Promi
 }
 
 /** Only the named periods of a company, as a condition over `statement_versions v`. */
-function inPeriods(sql: Sql, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]) {
+function inPeriods(sql: Db, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]) {
   return sql`v.cik = ${cik} AND ${visible(sql, asOf)}
     AND (v.fiscal_year, v.fiscal_period) IN (
       SELECT * FROM unnest(${periods.map((p) => p.fiscal_year)}::int[], ${periods.map((p) => p.fiscal_period)}::text[])
@@ -99,7 +99,7 @@ function inPeriods(sql: Sql, cik: string, asOf: string, periods: readonly { fisc
  * figures (a reader that keeps prepared payloads per version needs only the ids): annual first,
  * then income statement, balance sheet, cash flow.
  */
-export async function latestHeadersAsOf(sql: Sql, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): Promise<VersionHeader[]> {
+export async function latestHeadersAsOf(sql: Db, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): Promise<VersionHeader[]> {
   if (periods.length === 0) return [];
   return sql<VersionHeader[]>`
     SELECT * FROM (${latestPerPeriod(sql, headerColumns(sql), inPeriods(sql, cik, asOf, periods))}) v
@@ -107,7 +107,7 @@ export async function latestHeadersAsOf(sql: Sql, cik: string, asOf: string, per
 }
 
 /** Versions with their figures, by id (in no particular order). */
-export async function versionsByIds(sql: Sql, ids: readonly string[]): Promise<VersionRow[]> {
+export async function versionsByIds(sql: Db, ids: readonly string[]): Promise<VersionRow[]> {
   if (ids.length === 0) return [];
   const rows = await sql<VersionRow[]>`
     SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures FROM statement_versions v
@@ -135,7 +135,7 @@ export interface LedgerCounts {
  * point-in-time), read beside it rather than after it. The ids go in as an array, so the ledger is
  * read through its key (a semi-join here is planned as a scan of the whole ledger).
  */
-export async function ledgerOfLatestAsOf(sql: Sql, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): Promise<LedgerCounts[]> {
+export async function ledgerOfLatestAsOf(sql: Db, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): Promise<LedgerCounts[]> {
   if (periods.length === 0) return [];
   return sql<LedgerCounts[]>`
     SELECT statement_version_id, rule_id, statement_type, fiscal_year, fiscal_period, version_sequence, rule_category,

@@ -4,7 +4,7 @@
  * whether it was derived), so a request is one query however many companies it spans.
  */
 import type { SeriesFigure, StatementRow } from '../../domain/series-periods.ts';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { latestPerPeriod } from '../../db/statement-versions.ts';
 
 export interface SeriesQuery {
@@ -28,7 +28,7 @@ const COLUMNS = [
   'period_end', 'currency', 'accounting_standard', 'accession', 'filing_date',
 ] as const;
 
-function latest(sql: Sql, q: SeriesQuery, withFigures = true) {
+function latest(sql: Db, q: SeriesQuery, withFigures = true) {
   return latestPerPeriod(
     sql,
     withFigures ? sql`${sql(COLUMNS.map((c) => `v.${c}`))}, v.figures` : sql`${sql(COLUMNS.map((c) => `v.${c}`))}`,
@@ -42,7 +42,7 @@ function latest(sql: Sql, q: SeriesQuery, withFigures = true) {
 }
 
 /** metric -> { v: value, d: derived } of the version's figures, filtered; NULL when none is left */
-function projected(sql: Sql, q: SeriesQuery) {
+function projected(sql: Db, q: SeriesQuery) {
   return sql`(
     SELECT jsonb_object_agg(e.key, jsonb_build_object('v', e.value ->> 'value', 'd', coalesce(e.value ->> 'value_origin', 'SOURCE') <> 'SOURCE'))
     FROM jsonb_each(l.figures) e
@@ -56,7 +56,7 @@ function projected(sql: Sql, q: SeriesQuery) {
  * Latest version of every matching statement period, figures projected; periods whose projection
  * is empty still come back (with {}), since a bundle or derived read needs the period's dates.
  */
-export async function latestStatementRows(sql: Sql, q: SeriesQuery): Promise<StatementRow[]> {
+export async function latestStatementRows(sql: Db, q: SeriesQuery): Promise<StatementRow[]> {
   if (q.ciks.length === 0 || q.statement_types.length === 0 || q.metrics?.length === 0) return [];
   const rows = await sql<(Omit<StatementRow, 'figures'> & { figures: StatementRow['figures'] | null })[]>`
     SELECT ${sql(COLUMNS.map((c) => `l.${c}`))}, ${projected(sql, q)} AS figures
@@ -77,9 +77,9 @@ interface ReadFigure extends SeriesFigure {
  * database client, bounded, least recently used out first.
  */
 const MAX_READ = 50_000;
-const readByClient = new WeakMap<Sql, Map<string, Readonly<Record<string, ReadFigure>>>>();
+const readByClient = new WeakMap<Db, Map<string, Readonly<Record<string, ReadFigure>>>>();
 
-async function figuresOf(sql: Sql, ids: readonly string[]): Promise<Map<string, Readonly<Record<string, ReadFigure>>>> {
+async function figuresOf(sql: Db, ids: readonly string[]): Promise<Map<string, Readonly<Record<string, ReadFigure>>>> {
   let cache = readByClient.get(sql);
   if (!cache) readByClient.set(sql, (cache = new Map()));
   const out = new Map<string, Readonly<Record<string, ReadFigure>>>();
@@ -129,7 +129,7 @@ function kept(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): Re
  * period end (quarters before the year ending the same day); periods left with no metric after
  * the metric and tier 1 filters give no point.
  */
-export async function panelPage(sql: Sql, q: SeriesQuery, page: { limit: number; offset: number }): Promise<{ total: number; rows: StatementRow[] }> {
+export async function panelPage(sql: Db, q: SeriesQuery, page: { limit: number; offset: number }): Promise<{ total: number; rows: StatementRow[] }> {
   if (q.ciks.length === 0 || q.metrics?.length === 0) return { total: 0, rows: [] };
   const headers = await sql<Omit<StatementRow, 'figures'>[]>`
     SELECT * FROM (${latest(sql, q, false)}) l
