@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { fiscalYearVersions } from '../db/coherence-read.ts';
+import { fiscalYearMarks } from '../db/coherence-read.ts';
 import type { Db } from '../db/client.ts';
 import type { Visibility } from '../db/statement-read.ts';
 import { wireDecimal } from '../domain/decimal.ts';
-import { COHERENCE_REASONS, isAdditiveFlow, yearCoherence, type QuarterCoherence } from '../domain/statements/coherence.ts';
+import { COHERENCE_REASONS, isAdditiveFlow, type QuarterCoherence } from '../domain/statements/coherence.ts';
 import { DecimalString } from './schemas.ts';
 
 /**
@@ -50,10 +50,17 @@ export type CoherenceMarks = ReadonlyMap<number, ReadonlyMap<string, QuarterCohe
 
 /** Reads and judges the fiscal years a read serves (as it sees them: the same visibility). */
 export async function coherenceMarks(sql: Db, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<CoherenceMarks> {
-  const out = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
-  for (const [fy, periods] of await fiscalYearVersions(sql, cik, statementType, fiscalYears, v)) {
-    const marks = yearCoherence(fy, periods);
-    if (marks.size > 0) out.set(fy, marks);
+  return (await coherenceMarksByType(sql, cik, [statementType], fiscalYears, v)).get(statementType) ?? new Map();
+}
+
+/** coherenceMarks of several statement types of one company at once (one read): statement type -> marks; every type asked for has an entry. */
+export async function coherenceMarksByType(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, CoherenceMarks>> {
+  const judged = await fiscalYearMarks(sql, cik, statementTypes, fiscalYears, v);
+  const out = new Map<string, CoherenceMarks>();
+  for (const type of statementTypes) {
+    const marks = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
+    for (const [fy, m] of judged.get(type) ?? []) if (m.size > 0) marks.set(fy, m);
+    out.set(type, marks);
   }
   return out;
 }

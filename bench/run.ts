@@ -31,6 +31,10 @@ const SUITES: Record<string, { description: string; load: () => Promise<SuiteMod
     description: 'statement reads (normalized statement, 5-year panel): latency at 4 connections, throughput at 50 against /health/z; goals PASS/MISS',
     load: () => import('./suites/reads.ts'),
   },
+  mix: {
+    description: 'a fixed-seed random mix of reads (statements, metric series, panels, as-of) over HTTP and tools/call, caches on and off: p50/p99 at 4, req/s at 50, against /health/z; goals PASS/MISS',
+    load: () => import('./suites/mix.ts'),
+  },
   modeling: {
     description: 'a point-in-time snapshot build over every company of the mirror (job and request to 200) against a plain read of the same versions; ratios page latency',
     load: () => import('./suites/modeling.ts'),

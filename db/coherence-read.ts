@@ -1,5 +1,5 @@
 import { CANONICAL_METRICS } from '../domain/catalog/index.ts';
-import { COHERENCE_PERIODS, isAdditiveFlow, type PeriodVersion, type ToldFigure } from '../domain/statements/coherence.ts';
+import { COHERENCE_PERIODS, isAdditiveFlow, yearCoherence, type PeriodVersion, type QuarterCoherence, type ToldFigure } from '../domain/statements/coherence.ts';
 import type { FiscalPeriod } from '../domain/statement-types.ts';
 import type { Db } from './client.ts';
 import type { Visibility } from './statement-read.ts';
@@ -11,29 +11,113 @@ const ADDITIVE = CANONICAL_METRICS.filter((m) => isAdditiveFlow(m.metric)).map((
 /** A fiscal year's five periods (Q1-Q4 and FY), each its visible versions oldest first. */
 export type YearVersions = Partial<Record<FiscalPeriod, PeriodVersion[]>>;
 
+type ToldFigures = Readonly<Record<string, ToldFigure>>;
+
 /**
- * Every version of the quarters and years of `fiscalYears` (one company, one statement type) that
- * `v` lets a read see, oldest first, with only the additive flows' values and their derivations'
- * input values: what domain/statements/coherence.ts judges. Balance sheets have none.
+ * The additive flows of each version read so far, by version id. A stored version is never
+ * rewritten (a restatement is a new version with a new id), so what is read once from its figures
+ * holds for every later read: a read then lists the versions it sees (an index-only scan) and
+ * unpacks figures only of versions not met before. One map per database client, bounded, least
+ * recently used out first.
  */
-export async function fiscalYearVersions(sql: Db, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<Map<number, YearVersions>> {
-  const out = new Map<number, YearVersions>();
-  if (statementType === 'BALANCE_SHEET' || fiscalYears.length === 0) return out;
-  const rows = await sql<{ fiscal_year: number; fiscal_period: FiscalPeriod; version_sequence: number; filing_date: string; figures: Record<string, { v: string; s: { value: string }[] | null }> | null }[]>`
-    SELECT v.fiscal_year, v.fiscal_period, v.version_sequence, v.filing_date::text AS filing_date,
+const MAX_TOLD = 50_000;
+const toldByClient = new WeakMap<Db, Map<string, ToldFigures>>();
+
+function toldOf(sql: Db): Map<string, ToldFigures> {
+  let m = toldByClient.get(sql);
+  if (!m) toldByClient.set(sql, (m = new Map()));
+  return m;
+}
+
+async function toldFigures(sql: Db, ids: readonly string[]): Promise<Map<string, ToldFigures>> {
+  const cache = toldOf(sql);
+  const out = new Map<string, ToldFigures>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const hit = cache.get(id);
+    if (hit === undefined) missing.push(id);
+    else {
+      cache.delete(id);
+      cache.set(id, hit);
+      out.set(id, hit);
+    }
+  }
+  if (missing.length === 0) return out;
+  const rows = await sql<{ statement_version_id: string; figures: Record<string, { v: string; s: { value: string }[] | null }> | null }[]>`
+    SELECT v.statement_version_id,
       (SELECT jsonb_object_agg(f.key, jsonb_build_object('v', f.value -> 'value', 's', f.value -> 'calculation_steps'))
         FROM jsonb_each(v.figures) f WHERE f.key IN ${sql(ADDITIVE)}) AS figures
+    FROM statement_versions v WHERE v.statement_version_id IN ${sql([...new Set(missing)])}`;
+  for (const r of rows) {
+    const figures: Record<string, ToldFigure> = {};
+    for (const [metric, f] of Object.entries(r.figures ?? {})) figures[metric] = Object.freeze({ value: f.v, inputs: f.s ? Object.freeze(f.s.map((s) => s.value)) : null });
+    const told = Object.freeze(figures);
+    cache.set(r.statement_version_id, told);
+    out.set(r.statement_version_id, told);
+  }
+  while (cache.size > MAX_TOLD) cache.delete(cache.keys().next().value!);
+  return out;
+}
+
+/**
+ * Every version of the quarters and years of `fiscalYears` (one company; by statement type) that
+ * `v` lets a read see, oldest first, with only the additive flows' values and their derivations'
+ * input values (what domain/statements/coherence.ts judges), and each year's version ids in that
+ * order. Balance sheets have none.
+ */
+type SeenYears = Map<number, { periods: YearVersions; ids: string[] }>;
+
+async function yearsSeen(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, SeenYears>> {
+  const out = new Map<string, SeenYears>();
+  const types = [...new Set(statementTypes)].filter((t) => t !== 'BALANCE_SHEET');
+  if (types.length === 0 || fiscalYears.length === 0) return out;
+  const rows = await sql<{ statement_version_id: string; statement_type: string; fiscal_year: number; fiscal_period: FiscalPeriod; version_sequence: number; filing_date: string }[]>`
+    SELECT v.statement_version_id, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence, v.filing_date::text AS filing_date
     FROM statement_versions v
-    WHERE v.cik = ${cik} AND v.statement_type = ${statementType}
+    WHERE v.cik = ${cik} AND v.statement_type IN ${sql(types)}
       AND v.fiscal_year IN ${sql([...new Set(fiscalYears)])} AND v.fiscal_period IN ${sql([...COHERENCE_PERIODS])}
       AND ${visible(sql, v.as_of_date)} ${v.as_reported ? sql`AND v.version_sequence = 1` : sql``}
-    ORDER BY v.fiscal_year, v.fiscal_period, v.version_sequence`;
+    ORDER BY v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence`;
+  const told = await toldFigures(sql, rows.map((r) => r.statement_version_id));
   for (const r of rows) {
-    let year = out.get(r.fiscal_year);
-    if (!year) out.set(r.fiscal_year, (year = {}));
-    const figures: Record<string, ToldFigure> = {};
-    for (const [metric, f] of Object.entries(r.figures ?? {})) figures[metric] = { value: f.v, inputs: f.s ? f.s.map((s) => s.value) : null };
-    (year[r.fiscal_period] ??= []).push({ fiscal_period: r.fiscal_period, version_sequence: r.version_sequence, filing_date: r.filing_date, figures });
+    let years = out.get(r.statement_type);
+    if (!years) out.set(r.statement_type, (years = new Map()));
+    let year = years.get(r.fiscal_year);
+    if (!year) years.set(r.fiscal_year, (year = { periods: {}, ids: [] }));
+    const figures = told.get(r.statement_version_id) ?? {};
+    (year.periods[r.fiscal_period] ??= []).push({ fiscal_period: r.fiscal_period, version_sequence: r.version_sequence, filing_date: r.filing_date, figures });
+    year.ids.push(r.statement_version_id);
+  }
+  return out;
+}
+
+/** Marks judged so far, by fiscal year and the ids of the versions judged (immutable inputs, so a fixed answer); per client, bounded. */
+const MAX_MARKS = 20_000;
+const marksByClient = new WeakMap<Db, Map<string, ReadonlyMap<string, QuarterCoherence>>>();
+
+/**
+ * The coherence marks (domain/statements/coherence.ts yearCoherence) of each of `fiscalYears` that
+ * has versions, by statement type, judged over the versions `v` lets a read see (one query for all
+ * the types). A year's marks are a function of the versions seen alone, so they are judged once per
+ * set of versions and kept.
+ */
+export async function fiscalYearMarks(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, Map<number, ReadonlyMap<string, QuarterCoherence>>>> {
+  let memo = marksByClient.get(sql);
+  if (!memo) marksByClient.set(sql, (memo = new Map()));
+  const out = new Map<string, Map<number, ReadonlyMap<string, QuarterCoherence>>>();
+  for (const [type, years] of await yearsSeen(sql, cik, statementTypes, fiscalYears, v)) {
+    const marksOfType = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
+    for (const [fy, year] of years) {
+      const key = `${fy}|${year.ids.join(',')}`;
+      let marks = memo.get(key);
+      if (marks === undefined) {
+        marks = yearCoherence(fy, year.periods);
+        memo.set(key, marks);
+        if (memo.size > MAX_MARKS) memo.delete(memo.keys().next().value!);
+      }
+      marksOfType.set(fy, marks);
+    }
+    out.set(type, marksOfType);
   }
   return out;
 }

@@ -65,6 +65,14 @@ export const SUMMARIES: Record<string, (r: Json) => Partial[]> = {
     }
     return out;
   },
+  mix: (r) => [
+    ...(r.goal_rows ?? []).map((g: Json) => row(g.measure, g.value, g.goal, verdict(g.met))),
+    ...(r.runs ?? []).flatMap((run: Json) =>
+      Object.entries(run.families ?? {}).map(([family, x]: [string, Json]) =>
+        row(`${family.replace('_', '-')} alone, caches ${run.caches}: p50 / p99 at 4; req/s at 50 / \`/health/z\``, `${f(x.at4.latency_ms.p50, 2)} / ${f(x.at4.latency_ms.p99, 2)} ms; ${f(x.share_at50, 3)} (${n0(x.at50.rps_mean)})`),
+      ),
+    ),
+  ],
   ingest: (r) => {
     const out: Partial[] = [];
     const ratio = r.ratio;

@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { latestPeriodicFiling } from './queries.ts';
-import { latestVersionsAsOf, ledgerOfVersions, visiblePeriods, type VisiblePeriod } from './state-queries.ts';
+import { latestHeadersAsOf, ledgerOfLatestAsOf, versionsByIds, visiblePeriods, type VisiblePeriod } from './state-queries.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
-import { TRUST_FORMULA, trustScore, type ScoredStatement } from '../../domain/trust-score.ts';
+import { TRUST_FORMULA, trustScore, type TrustScore } from '../../domain/trust-score.ts';
 import { byCatalogOrder } from './shapes.ts';
 import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
-import { coherenceMarks, type CoherenceMarks } from '../../api/coherence.ts';
+import { coherenceMarksByType, marksDigest, type CoherenceMarks } from '../../api/coherence.ts';
+import { prepared } from '../../api/prepared-json.ts';
+import type { Services } from '../../api/services.ts';
+import { versionPayloadsOf } from '../../api/version-payloads.ts';
+import type { VersionHeader, VersionRow } from '../../db/statement-versions.ts';
 import { annotateVersion } from '../../api/statement-annotations.ts';
 import { Cik, CikOut, dataEnvelope, FiscalPeriodParam, FiscalYear, IsoDate, StatementTypeParam, Ticker } from '../../api/schemas.ts';
 import { StatementVersionOut, versionOut, viewOf, type FactView } from '../../api/statement-shapes.ts';
@@ -140,20 +144,59 @@ export function choosePeriods(visible: readonly VisiblePeriod[], fiscalYear: num
   return out;
 }
 
-async function asOfFinancials(sql: Db, cik: string, asOf: string, fiscalYear: number | null, view: FactView): Promise<z.input<typeof AsOfOut>> {
-  const chosen = choosePeriods(await visiblePeriods(sql, cik, asOf), fiscalYear);
-  const [versions, filing] = await Promise.all([
-    latestVersionsAsOf(sql, cik, asOf, chosen.map((c) => c.period)),
-    latestPeriodicFiling(sql, cik, asOf),
+type VersionWire = z.input<typeof StatementVersionOut>;
+
+/**
+ * Trust scores by the ids of the versions scored, in order: a score is a function of the versions
+ * alone and a version is never rewritten, so it is worked out once per set. Bounded, oldest out.
+ */
+const MAX_SCORES = 20_000;
+const scores = new Map<string, TrustScore>();
+
+async function asOfFinancials(services: Services, cik: string, asOf: string, fiscalYear: number | null, view: FactView): Promise<z.input<typeof AsOfOut>> {
+  const sql = services.sql;
+  const [visible, filing] = await Promise.all([visiblePeriods(sql, cik, asOf), latestPeriodicFiling(sql, cik, asOf)]);
+  const chosen = choosePeriods(visible, fiscalYear);
+  const periods = chosen.map((c) => c.period);
+  // the coherence marks of the chosen fiscal years as known on the date; a balance sheet has none
+  const years = [...new Set(periods.map((p) => p.fiscal_year))];
+  const seen = { as_of_date: asOf, as_reported: false };
+  const [headers, ledger, marks] = await Promise.all([
+    latestHeadersAsOf(sql, cik, asOf, periods),
+    ledgerOfLatestAsOf(sql, cik, asOf, periods),
+    coherenceMarksByType(sql, cik, ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'], years, seen),
   ]);
-  const [ledger, marks] = await Promise.all([ledgerOfVersions(sql, versions.map((v) => v.statement_version_id)), marksByType(sql, cik, asOf, versions)]);
+  const marksOf = (type: string): CoherenceMarks => marks.get(type) ?? NO_MARKS;
+
+  // each statement's payload is prepared once per version, view and marks (api/version-payloads.ts)
+  const payloads = versionPayloadsOf<VersionWire>(services);
+  const keyOf = (h: VersionHeader) => (view.metrics ? null : `as-of|${h.statement_version_id}|${view.compact ? 'compact' : 'full'}|${marksDigest(marksOf(h.statement_type), h.fiscal_year)}`);
+  const kept = headers.map((h) => {
+    const key = keyOf(h);
+    return key === null ? undefined : payloads.get(key);
+  });
+  const scoreKey = headers.map((h) => h.statement_version_id).join(',');
+  let score = scores.get(scoreKey);
+  const wanted = score === undefined ? headers : headers.filter((_, i) => kept[i] === undefined);
+  const rows = new Map((await versionsByIds(sql, wanted.map((h) => h.statement_version_id))).map((r) => [r.statement_version_id, r]));
+  const rowOf = (h: VersionHeader): VersionRow => {
+    const row = rows.get(h.statement_version_id);
+    if (!row) throw new Error(`statement version ${h.statement_version_id} vanished during an as-of read`);
+    return row;
+  };
+  const statements = headers.map((h, i) => {
+    const hit = kept[i];
+    if (hit !== undefined) return hit;
+    const out = viewOf(annotateVersion(versionOut(rowOf(h), true, byCatalogOrder), marksOf(h.statement_type), null), view);
+    const key = keyOf(h);
+    return key === null ? out : payloads.set(key, out);
+  });
+  if (score === undefined) {
+    score = prepared(trustScore(headers.map((h) => ({ statement_type: h.statement_type, fiscal_year: h.fiscal_year, fiscal_period: h.fiscal_period, figures: rowOf(h).figures }))));
+    scores.set(scoreKey, score);
+    if (scores.size > MAX_SCORES) scores.delete(scores.keys().next().value!);
+  }
   const failures = ledger.filter((r) => r.status === 'FAIL');
-  const scored: ScoredStatement[] = versions.map((v) => ({
-    statement_type: v.statement_type,
-    fiscal_year: v.fiscal_year,
-    fiscal_period: v.fiscal_period,
-    figures: v.figures,
-  }));
   return {
     cik,
     as_of_date: asOf,
@@ -164,11 +207,11 @@ async function asOfFinancials(sql: Db, cik: string, asOf: string, fiscalYear: nu
       fiscal_year: period.fiscal_year,
       fiscal_period: period.fiscal_period,
       period_end: period.period_end,
-      statement_types: versions
+      statement_types: headers
         .filter((v) => v.fiscal_year === period.fiscal_year && v.fiscal_period === period.fiscal_period)
         .map((v) => v.statement_type),
     })),
-    statements: versions.map((v) => viewOf(annotateVersion(versionOut(v, true, byCatalogOrder), marks.get(v.statement_type) ?? null, null), view)),
+    statements,
     _meta: {
       visibility: VISIBILITY,
       reconciliation: {
@@ -189,20 +232,12 @@ async function asOfFinancials(sql: Db, cik: string, asOf: string, fiscalYear: nu
           delta: r.delta === null ? null : wireDecimal(r.delta),
         })),
       },
-      trust_score: trustScore(scored),
+      trust_score: score,
     },
   };
 }
 
-/** the coherence marks of the fiscal years the versions belong to, by statement type, as known on `asOf` */
-async function marksByType(sql: Db, cik: string, asOf: string, versions: readonly { statement_type: string; fiscal_year: number }[]): Promise<Map<string, CoherenceMarks>> {
-  const out = new Map<string, CoherenceMarks>();
-  for (const type of new Set(versions.map((v) => v.statement_type))) {
-    const years = versions.filter((v) => v.statement_type === type).map((v) => v.fiscal_year);
-    out.set(type, await coherenceMarks(sql, cik, type, years, { as_of_date: asOf, as_reported: false }));
-  }
-  return out;
-}
+const NO_MARKS: CoherenceMarks = new Map();
 
 const DateParam = IsoDate.describe('the point in time (YYYY-MM-DD): only filings with an SEC filing date on or before it are seen');
 const YearParam = FiscalYear.optional().describe(
@@ -225,7 +260,7 @@ export const provenanceAsOf = defineTool({
   input: z.object({ date: DateParam, cik: Cik, fiscal_year: YearParam, ...FactViewParams }),
   output: dataEnvelope(AsOfOut),
   companies: (input) => [input.cik],
-  handler: async (ctx, input) => ({ data: await asOfFinancials(ctx.services.sql, input.cik, input.date, input.fiscal_year ?? null, factViewOf(ctx, input)) }),
+  handler: async (ctx, input) => ({ data: await asOfFinancials(ctx.services, input.cik, input.date, input.fiscal_year ?? null, factViewOf(ctx, input)) }),
 });
 
 /**
@@ -251,7 +286,7 @@ export const financialsAsOfSnapshot = defineTool({
   companies: (input) => (input.cik ? [input.cik] : []),
   handler: async (ctx, input) => {
     const cik = await companyOf(ctx, input);
-    return { data: await asOfFinancials(ctx.services.sql, cik, input.date, input.fiscal_year ?? null, factViewOf(ctx, input)) };
+    return { data: await asOfFinancials(ctx.services, cik, input.date, input.fiscal_year ?? null, factViewOf(ctx, input)) };
   },
 });
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.ts';
-import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionRow } from '../../db/statement-versions.ts';
+import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionHeader, type VersionRow } from '../../db/statement-versions.ts';
 import type { FiscalPeriod, StatementType } from '../../domain/statements/types.ts';
 
 /**
@@ -86,19 +86,32 @@ export async function visiblePeriods(sql: Db, cik: string, asOf: string): Promis
     ORDER BY max(period_end) DESC, fiscal_year DESC`;
 }
 
-/** The latest version of each statement type of the named periods visible on `asOf`. */
-export async function latestVersionsAsOf(sql: Db, cik: string, asOf: string, periods: { fiscal_year: number; fiscal_period: string }[]): Promise<VersionRow[]> {
+/** Only the named periods of a company, as a condition over `statement_versions v`. */
+function inPeriods(sql: Db, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]) {
+  return sql`v.cik = ${cik} AND ${visible(sql, asOf)}
+    AND (v.fiscal_year, v.fiscal_period) IN (
+      SELECT * FROM unnest(${periods.map((p) => p.fiscal_year)}::int[], ${periods.map((p) => p.fiscal_period)}::text[])
+    )`;
+}
+
+/**
+ * The latest version of each statement type of the named periods visible on `asOf`, without its
+ * figures (a reader that keeps prepared payloads per version needs only the ids): annual first,
+ * then income statement, balance sheet, cash flow.
+ */
+export async function latestHeadersAsOf(sql: Db, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): Promise<VersionHeader[]> {
   if (periods.length === 0) return [];
-  const rows = await sql<VersionRow[]>`
-    SELECT * FROM (${latestPerPeriod(
-      sql,
-      sql`${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures`,
-      sql`v.cik = ${cik} AND ${visible(sql, asOf)}
-        AND (v.fiscal_year, v.fiscal_period) IN (
-          SELECT * FROM unnest(${periods.map((p) => p.fiscal_year)}::int[], ${periods.map((p) => p.fiscal_period)}::text[])
-        )`,
-    )}) v
+  return sql<VersionHeader[]>`
+    SELECT * FROM (${latestPerPeriod(sql, headerColumns(sql), inPeriods(sql, cik, asOf, periods))}) v
     ORDER BY v.period_end DESC, CASE v.fiscal_period WHEN 'FY' THEN 0 ELSE 1 END, ${TYPE_RANK(sql)}`;
+}
+
+/** Versions with their figures, by id (in no particular order). */
+export async function versionsByIds(sql: Db, ids: readonly string[]): Promise<VersionRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql<VersionRow[]>`
+    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures FROM statement_versions v
+    WHERE v.statement_version_id IN ${sql([...new Set(ids)])}`;
   return rows.map(unpackVersion);
 }
 
@@ -117,15 +130,17 @@ export interface LedgerCounts {
 }
 
 /**
- * The reconciliation ledger rows of the given versions (written when each version was added, from
- * the statements as they stood on its filing date, so they are themselves point-in-time).
+ * The reconciliation ledger rows of the versions latestHeadersAsOf picks (written when each version
+ * was added, from the statements as they stood on its filing date, so they are themselves
+ * point-in-time), read beside it rather than after it. The ids go in as an array, so the ledger is
+ * read through its key (a semi-join here is planned as a scan of the whole ledger).
  */
-export async function ledgerOfVersions(sql: Db, versionIds: string[]): Promise<LedgerCounts[]> {
-  if (versionIds.length === 0) return [];
+export async function ledgerOfLatestAsOf(sql: Db, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): Promise<LedgerCounts[]> {
+  if (periods.length === 0) return [];
   return sql<LedgerCounts[]>`
     SELECT statement_version_id, rule_id, statement_type, fiscal_year, fiscal_period, version_sequence, rule_category,
       status, severity, delta IS NULL AS declined, delta::text
     FROM reconciliation_results
-    WHERE statement_version_id IN ${sql(versionIds)}
+    WHERE statement_version_id = ANY (ARRAY(SELECT l.statement_version_id FROM (${latestPerPeriod(sql, sql`v.statement_version_id`, inPeriods(sql, cik, asOf, periods))}) l))
     ORDER BY fiscal_year, fiscal_period, statement_type, rule_category, rule_id`;
 }

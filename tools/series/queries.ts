@@ -3,7 +3,7 @@
  * statement period, with its packed figures cut down in SQL to the metrics asked for (value and
  * whether it was derived), so a request is one query however many companies it spans.
  */
-import type { StatementRow } from '../../domain/series-periods.ts';
+import type { SeriesFigure, StatementRow } from '../../domain/series-periods.ts';
 import type { Db } from '../../db/client.ts';
 import { latestPerPeriod } from '../../db/statement-versions.ts';
 
@@ -28,10 +28,10 @@ const COLUMNS = [
   'period_end', 'currency', 'accounting_standard', 'accession', 'filing_date',
 ] as const;
 
-function latest(sql: Db, q: SeriesQuery) {
+function latest(sql: Db, q: SeriesQuery, withFigures = true) {
   return latestPerPeriod(
     sql,
-    sql`${sql(COLUMNS.map((c) => `v.${c}`))}, v.figures`,
+    withFigures ? sql`${sql(COLUMNS.map((c) => `v.${c}`))}, v.figures` : sql`${sql(COLUMNS.map((c) => `v.${c}`))}`,
     sql`v.cik IN ${sql(q.ciks)} AND v.statement_type IN ${sql(q.statement_types)}
       ${q.fiscal_periods ? sql`AND v.fiscal_period IN ${sql(q.fiscal_periods)}` : sql``}
       ${q.fiscal_year_from !== null ? sql`AND v.fiscal_year >= ${q.fiscal_year_from}` : sql``}
@@ -65,23 +65,80 @@ export async function latestStatementRows(sql: Db, q: SeriesQuery): Promise<Stat
   return rows.map((r) => ({ ...r, figures: r.figures ?? {} }));
 }
 
+/** A figure as the series read it: value, whether derived, whether tier 1 (as tagged, uncorrected). */
+interface ReadFigure extends SeriesFigure {
+  t: boolean;
+}
+
+/**
+ * Every figure of each version read so far, as the series read it, by version id. A stored version
+ * is never rewritten, so its figures are unpacked from their JSON once and the metric and tier 1
+ * filters applied per read: a panel then reads only which versions are latest. One map per
+ * database client, bounded, least recently used out first.
+ */
+const MAX_READ = 50_000;
+const readByClient = new WeakMap<Db, Map<string, Readonly<Record<string, ReadFigure>>>>();
+
+async function figuresOf(sql: Db, ids: readonly string[]): Promise<Map<string, Readonly<Record<string, ReadFigure>>>> {
+  let cache = readByClient.get(sql);
+  if (!cache) readByClient.set(sql, (cache = new Map()));
+  const out = new Map<string, Readonly<Record<string, ReadFigure>>>();
+  const missing: string[] = [];
+  for (const id of ids) {
+    const hit = cache.get(id);
+    if (hit === undefined) missing.push(id);
+    else {
+      cache.delete(id);
+      cache.set(id, hit);
+      out.set(id, hit);
+    }
+  }
+  if (missing.length === 0) return out;
+  const rows = await sql<{ statement_version_id: string; figures: Record<string, ReadFigure> | null }[]>`
+    SELECT v.statement_version_id, (
+      SELECT jsonb_object_agg(e.key, jsonb_build_object(
+        'v', e.value ->> 'value',
+        'd', coalesce(e.value ->> 'value_origin', 'SOURCE') <> 'SOURCE',
+        't', coalesce(e.value ->> 'value_origin', 'SOURCE') = 'SOURCE' AND e.value -> 'correction_rule' IS NULL))
+      FROM jsonb_each(v.figures) e) AS figures
+    FROM statement_versions v WHERE v.statement_version_id IN ${sql([...new Set(missing)])}`;
+  for (const r of rows) {
+    const figures = Object.freeze(r.figures ?? {});
+    cache.set(r.statement_version_id, figures);
+    out.set(r.statement_version_id, figures);
+  }
+  while (cache.size > MAX_READ) cache.delete(cache.keys().next().value!);
+  return out;
+}
+
+/** The figures a read keeps (its metrics, tier 1 only); null when none is left. */
+function kept(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): Record<string, SeriesFigure> | null {
+  const out: Record<string, SeriesFigure> = {};
+  let any = false;
+  for (const [metric, f] of Object.entries(figures)) {
+    if (q.metrics && !q.metrics.includes(metric)) continue;
+    if (q.tier1 && !f.t) continue;
+    out[metric] = { v: f.v, d: f.d };
+    any = true;
+  }
+  return any ? out : null;
+}
+
 /**
  * One page of a single-statement-type panel: the latest version of each period, ordered by cik,
  * period end (quarters before the year ending the same day); periods left with no metric after
- * the projection give no point.
+ * the metric and tier 1 filters give no point.
  */
 export async function panelPage(sql: Db, q: SeriesQuery, page: { limit: number; offset: number }): Promise<{ total: number; rows: StatementRow[] }> {
   if (q.ciks.length === 0 || q.metrics?.length === 0) return { total: 0, rows: [] };
-  const kept = sql`
-    SELECT ${sql(COLUMNS.map((c) => `l.${c}`))}, ${projected(sql, q)} AS figures
-    FROM (${latest(sql, q)}) l`;
-  const rows = await sql<(StatementRow & { total: number })[]>`
-    SELECT k.*, count(*) OVER ()::int AS total FROM (${kept}) k
-    WHERE k.figures IS NOT NULL
-    ORDER BY k.cik, k.period_end, k.fiscal_year, CASE k.fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, k.fiscal_period
-    LIMIT ${page.limit} OFFSET ${page.offset}`;
-  if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows };
-  // a page past the end still reports the total
-  const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM (${kept}) k WHERE k.figures IS NOT NULL`;
-  return { total: count?.total ?? 0, rows };
+  const headers = await sql<Omit<StatementRow, 'figures'>[]>`
+    SELECT * FROM (${latest(sql, q, false)}) l
+    ORDER BY l.cik, l.period_end, l.fiscal_year, CASE l.fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, l.fiscal_period`;
+  const figures = await figuresOf(sql, headers.map((h) => h.statement_version_id));
+  const rows: StatementRow[] = [];
+  for (const h of headers) {
+    const f = kept(figures.get(h.statement_version_id) ?? {}, q);
+    if (f !== null) rows.push({ ...h, figures: f });
+  }
+  return { total: rows.length, rows: rows.slice(page.offset, page.offset + page.limit) };
 }

@@ -31,10 +31,12 @@ const MAX_COMPANIES = 50;
 /**
  * Panel pages, kept until statement_versions changes (api/read-cache.ts): a panel is a pure function
  * of the latest versions, so an unchanged request is answered from memory, its JSON serialized
- * once. Keyed by the resolved query (companies after ticker resolution) and page.
+ * once. Keyed by the resolved query (companies after ticker resolution) and page. A page runs to
+ * tens of KB: a few hundred keep the panels asked again and again without a varied stream of panels
+ * filling the heap with pages asked once (whose collection then stalls every request).
  */
 const panelPages = (services: Parameters<typeof readCacheOf>[0]) =>
-  readCacheOf<ReturnType<typeof pageOf<ReturnType<typeof panelPoint>>>>(services, 'series.panel-pages', 'statement_versions', { max: 2_000, maxAgeMs: 10_000 });
+  readCacheOf<ReturnType<typeof pageOf<ReturnType<typeof panelPoint>>>>(services, 'series.panel-pages', 'statement_versions', { max: 256, maxAgeMs: 10_000 });
 
 // ---------------------------------------------------------------- parameters
 

@@ -25,7 +25,7 @@ import { SplitRecastOut, splitRecastOut } from '../../api/restatement-shapes.ts'
 import { FigureProvenance, StatementVersionOut, versionOut, viewOf } from '../../api/statement-shapes.ts';
 import { CanonicalMetricParam, companyOf, FactViewParams, factViewOf } from '../../api/params.ts';
 import { QUARTERS } from '../../domain/statements/types.ts';
-import { versionPayloadsOf } from './version-payloads.ts';
+import { versionPayloadsOf } from '../../api/version-payloads.ts';
 import { readCacheOf } from '../../api/read-cache.ts';
 import { CoherenceOut, coherenceMarks, coherenceOf, marksDigest, type CoherenceMarks } from '../../api/coherence.ts';
 import { adjustFigure, SplitAdjustedParam, SplitAdjustmentOut, stockSplitsOf } from '../../api/split-adjustment.ts';

@@ -1,4 +1,4 @@
-import { prepared } from '../../api/prepared-json.ts';
+import { prepared } from './prepared-json.ts';
 
 /**
  * Prepared payloads of statement versions, keyed by version id and view. A stored version never

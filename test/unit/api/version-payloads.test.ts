@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { VersionPayloads } from '../../../../tools/statements/version-payloads.ts';
+import { VersionPayloads } from '../../../api/version-payloads.ts';
 
 describe('prepared statement payloads (one per immutable version)', () => {
   it('keeps at most its bound, dropping the least recently used, and freezes what it keeps', () => {
