@@ -119,3 +119,34 @@ export async function companiesWithLateFilings(sql: Sql): Promise<string[]> {
   const rows = await sql<{ cik: string }[]>`SELECT DISTINCT cik FROM feed_accessions WHERE status = 'late' ORDER BY cik`;
   return rows.map((r) => r.cik);
 }
+
+/** Upper bounds (seconds) of the lag histogram /metrics exports. */
+export const LAG_BUCKETS_S = [5, 10, 15, 30, 45, 60, 90, 120, 300, 600, 1800, 3600];
+
+export interface FreshnessCounts {
+  /** periodic filings seen and not yet served */
+  backlog: number;
+  late: number;
+  /** served filings with a known acceptance time, by bucket of LAG_BUCKETS_S (and one past the last): how many, and their lags' sum */
+  lag_bins: { n: number; sum_s: number }[];
+}
+
+/** The freshness figures /metrics reads at scrape time: every filing the fleet served, from the table they are kept in. */
+export async function freshnessCounts(sql: Sql): Promise<FreshnessCounts> {
+  const [[open], bins] = await Promise.all([
+    sql<{ backlog: number; late: number }[]>`
+      SELECT count(*) FILTER (WHERE status = 'pending')::int AS backlog, count(*) FILTER (WHERE status = 'late')::int AS late
+      FROM feed_accessions WHERE status IN ('pending', 'late')`,
+    sql<{ bin: number; n: number; sum_s: number }[]>`
+      WITH lag AS (
+        SELECT greatest(0, extract(epoch FROM served_at - accepted_at))::float8 AS s FROM feed_accessions
+        WHERE status = 'served' AND accepted_at IS NOT NULL
+      )
+      SELECT (SELECT count(*) FROM unnest(${LAG_BUCKETS_S}::float8[]) AS b(le) WHERE lag.s > b.le)::int AS bin,
+        count(*)::int AS n, sum(lag.s)::float8 AS sum_s
+      FROM lag GROUP BY 1 ORDER BY 1`,
+  ]);
+  const lag_bins = Array.from({ length: LAG_BUCKETS_S.length + 1 }, () => ({ n: 0, sum_s: 0 }));
+  for (const b of bins) lag_bins[b.bin] = { n: b.n, sum_s: b.sum_s };
+  return { backlog: open?.backlog ?? 0, late: open?.late ?? 0, lag_bins };
+}

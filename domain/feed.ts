@@ -3,8 +3,15 @@
  * is polled, how a refresh that found nothing new waits, and EDGAR's Eastern-time clock.
  */
 
+import { sourceKindOf } from './source-kind.ts';
+
 /** SEC's live feed of XBRL filings (RSS 2.0, the latest filings with their edgar:xbrlFiling facts). */
 export const XBRL_FEED_URL = 'https://www.sec.gov/Archives/edgar/xbrlrss.all.xml';
+
+/** Whether a deployment watches the feed: FEED_WATCH=on, or auto (the default) with SEC_SOURCE the live site. */
+export function watchesFeed(config: { feedWatch: 'auto' | 'on' | 'off'; secSource: string }): boolean {
+  return config.feedWatch === 'on' || (config.feedWatch === 'auto' && sourceKindOf(config.secSource) === 'live');
+}
 
 /** One filing as the feed or a daily index names it. */
 export interface FeedFiling {

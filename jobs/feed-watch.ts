@@ -9,7 +9,6 @@ import type { JobHelpers, Task, TaskList } from 'graphile-worker';
 import type { Config } from '../config.ts';
 import type { Sql } from '../db/client.ts';
 import { companiesWithLateFilings, lastPollAt, recordFilings, recordPoll } from '../db/feed-state.ts';
-import { sourceKindOf } from '../domain/source-kind.ts';
 import {
   dailyIndexUrl,
   dayBefore,
@@ -19,6 +18,7 @@ import {
   isRefreshForm,
   refreshBackoffMs,
   XBRL_FEED_URL,
+  watchesFeed,
   type FeedFiling,
 } from '../domain/feed.ts';
 import { FeedFormatError, parseDailyIndex, parseXbrlFeed } from '../ingest/feed-parse.ts';
@@ -47,9 +47,9 @@ export interface FeedJobOptions {
   logError: (m: string) => void;
 }
 
-/** Whether this deployment watches the feed: FEED_WATCH=on, or auto with SEC_SOURCE the live site. */
+/** Whether this deployment watches the feed (domain/feed.ts's rule). */
 export function feedWatchEnabled(config: Pick<Config, 'feedWatch' | 'secSource'>): boolean {
-  return config.feedWatch === 'on' || (config.feedWatch === 'auto' && sourceKindOf(config.secSource) === 'live');
+  return watchesFeed(config);
 }
 
 /** The feed jobs' options from the configuration; the source is opened when a job first needs it. */
