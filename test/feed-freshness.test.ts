@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { easternDate, easternParts } from '../domain/feed.ts';
 import { get } from './helpers/http.ts';
-import { amendedCompany, feedItem, feedXml, startSecStandIn, type SecStandIn } from './helpers/sec-stand-in.ts';
+import { amendedCompany, dailyIndexText, feedItem, feedXml, startSecStandIn, type SecStandIn } from './helpers/sec-stand-in.ts';
+import { dailyIndexUrl } from '../domain/feed.ts';
 import { SHARED_SEC, startTestService, type TestService } from './helpers/service.ts';
 
 const FEED = '/Archives/edgar/xbrlrss.all.xml';
@@ -82,7 +83,7 @@ describe('the feed watcher against a stand-in for SEC', () => {
     assert.match(waiting.last_error ?? '', /company facts does not hold/);
 
     sec.answers.set(`/api/xbrl/companyfacts/CIK${MSFT}.json`, amended.facts);
-    sec.answers.set(`/submissions/CIK${MSFT}.json`, amended.submissions);
+    sec.answers.set(`/submissions/CIK${MSFT}.json`, amended.submissions ?? '');
     const served = await until('the filing served', async () => {
       const r = await row(AMENDMENT);
       return r?.status === 'served' ? r : null;
@@ -118,5 +119,68 @@ describe('the feed watcher against a stand-in for SEC', () => {
     const metrics = await get(`${svc.baseUrl}/metrics`);
     assert.match(metrics.text, /fds_feed_lag_seconds_count 1\b/);
     assert.match(metrics.text, /fds_feed_refresh_backlog 0\b/);
+  });
+
+  test('filings published while the feed was down are served after the reconciliation its return starts, none twice', async () => {
+    const outageFeed = sec.answers.get(FEED);
+    sec.answers.set(FEED, { status: 503, body: 'down' });
+    const down = await until('a failed poll', async () => {
+      const [s] = await svc.sql<{ down_since: string | null; last_result: string }[]>`SELECT down_since, last_result FROM feed_state`;
+      return s?.down_since ? s : null;
+    });
+    assert.equal(down.last_result, 'unreachable');
+
+    // meanwhile two companies file amendments: SEC's APIs hold them, the feed never shows them
+    const at = new Date();
+    const today = easternDate(at);
+    const filers = [
+      { cik: '0000063908', name: 'MCDONALDS CORP', accession: '0000063908-26-990001' },
+      { cik: '0000097476', name: 'TEXAS INSTRUMENTS INC', accession: '0000097476-26-990001' },
+    ];
+    const rows = [];
+    for (const f of filers) {
+      const a = await amendedCompany(SHARED_SEC, f.cik, f.accession, today, at.toISOString());
+      sec.answers.set(`/api/xbrl/companyfacts/CIK${f.cik}.json`, a.facts);
+      if (a.submissions) sec.answers.set(`/submissions/CIK${f.cik}.json`, a.submissions);
+      rows.push({ ...f, form: a.form, date: today });
+    }
+    // the day's index names them, beside filings already seen and forms that refresh nothing
+    rows.push({ cik: MSFT, name: 'MICROSOFT CORP', form: '10-Q/A', date: today, accession: AMENDMENT });
+    rows.push({ cik: '0000063908', name: 'MCDONALDS CORP', form: '8-K', date: today, accession: '0000063908-26-990002' });
+    rows.push({ cik: '0001234567', name: 'SOME FOREIGN ISSUER', form: '6-K', date: today, accession: '0001234567-26-990003' });
+    sec.answers.set(new URL(dailyIndexUrl(today)).pathname, dailyIndexText(rows));
+
+    sec.answers.set(FEED, outageFeed ?? feedXml([]));
+    for (const f of filers) {
+      await until(`${f.accession} served`, async () => (await row(f.accession))?.status === 'served');
+    }
+    const seen = await svc.sql<{ accession: string; seen_via: string; status: string }[]>`
+      SELECT accession, seen_via, status FROM feed_accessions WHERE accession = ANY(${[...filers.map((f) => f.accession), AMENDMENT, '0000063908-26-990002', '0001234567-26-990003']}::text[]) ORDER BY accession`;
+    assert.deepEqual(
+      seen.map((r) => `${r.accession} ${r.seen_via} ${r.status}`),
+      [
+        '0000063908-26-990001 daily_index served',
+        '0000063908-26-990002 daily_index skipped',
+        '0000097476-26-990001 daily_index served',
+        '0001193125-26-990001 feed served',
+        '0001234567-26-990003 daily_index skipped',
+      ],
+    );
+    const runsOf = async (cik: string) =>
+      (await svc.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM ingestion_runs WHERE requested = ${svc.sql.json([cik])}::jsonb`)[0]!.n;
+    const before = await Promise.all(filers.map((f) => runsOf(f.cik)));
+    assert.deepEqual(before, [1, 1], 'each company was refreshed once');
+
+    // the same day reconciled again (the nightly run) finds nothing new and refreshes no one
+    await svc.sql`SELECT graphile_worker.add_job('feed_reconcile', json_build_object('date', ${today}::text), job_key => 'reconcile-again')`;
+    await until('the second reconciliation done', async () => {
+      const [j] = await svc.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = 'reconcile-again'`;
+      return j!.n === 0;
+    });
+    await until('no refresh queued', async () => {
+      const [j] = await svc.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE task_identifier = 'feed_refresh'`;
+      return j!.n === 0;
+    });
+    assert.deepEqual(await Promise.all(filers.map((f) => runsOf(f.cik))), [1, 1], 'nothing was processed twice');
   });
 });

@@ -12,8 +12,8 @@ export interface SecStandIn {
   origin: string;
   /** SEC_ORIGINS mapping both SEC hosts to the stand-in */
   origins: Record<string, string>;
-  /** arrival times (performance.now(), ms) and paths of every request, in order */
-  hits: { at: number; path: string }[];
+  /** arrival times (performance.now(), ms), paths and User-Agents of every request, in order */
+  hits: { at: number; path: string; userAgent: string }[];
   /** answers for paths (`/Archives/edgar/xbrlrss.all.xml`), replacing mirror files; set and changed during a test */
   answers: Map<string, StandInAnswer>;
   close(): Promise<void>;
@@ -35,7 +35,7 @@ export async function startSecStandIn(root: string = SHARED_SEC): Promise<SecSta
   const answers = new Map<string, StandInAnswer>();
   const server = createServer((req, res) => {
     const urlPath = (req.url ?? '/').split('?')[0]!;
-    hits.push({ at: performance.now(), path: urlPath });
+    hits.push({ at: performance.now(), path: urlPath, userAgent: req.headers['user-agent'] ?? '' });
     void answer(req, res, urlPath).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
@@ -137,9 +137,10 @@ CIK|Company Name|Form Type|Date Filed|Filename
 /**
  * A company's companyfacts and submissions as SEC would show them after an amendment of its latest
  * periodic filing: every fact of `base` again under `accession` (form `<base form>/A`, filed
- * `filed`), with net income of the latest period raised by 100 million (a restatement).
+ * `filed`), with net income of the latest period raised by 100 million (a restatement). Submissions
+ * is null for a company the mirror has none of.
  */
-export async function amendedCompany(root: string, cik: string, accession: string, filed: string, acceptedIso: string): Promise<{ facts: string; submissions: string; base: string; form: string; fy: number; fp: string; restated_net_income: string }> {
+export async function amendedCompany(root: string, cik: string, accession: string, filed: string, acceptedIso: string): Promise<{ facts: string; submissions: string | null; base: string; form: string; fy: number; fp: string; restated_net_income: string }> {
   const facts = JSON.parse(await readFile(path.join(root, 'data.sec.gov/api/xbrl/companyfacts', `CIK${cik}.json`), 'utf8'));
   type Fact = { end: string; val: number; accn: string; form: string; filed: string; fy: number; fp: string; frame?: string };
   let base: Fact | null = null;
@@ -169,12 +170,15 @@ export async function amendedCompany(root: string, cik: string, accession: strin
       list.push(...copies);
     }
   }
-  const subs = JSON.parse(await readFile(path.join(root, 'data.sec.gov/submissions', `CIK${cik}.json`), 'utf8'));
+  const subsText = await readFile(path.join(root, 'data.sec.gov/submissions', `CIK${cik}.json`), 'utf8').catch(() => null);
+  const result = { facts: JSON.stringify(facts), base: b.accn, form, fy: b.fy, fp: b.fp, restated_net_income: restated };
+  if (subsText === null) return { ...result, submissions: null };
+  const subs = JSON.parse(subsText);
   const recent = subs.filings.recent as Record<string, unknown[]>;
   const row: Record<string, unknown> = {
     accessionNumber: accession, filingDate: filed, reportDate: latestEnd, acceptanceDateTime: acceptedIso, act: '34', form,
     fileNumber: '', filmNumber: '', items: '', core_type: form, size: 1, isXBRL: 1, isInlineXBRL: 1, primaryDocument: 'amendment.htm', primaryDocDescription: form,
   };
   for (const key of Object.keys(recent)) recent[key]!.unshift(row[key] ?? '');
-  return { facts: JSON.stringify(facts), submissions: JSON.stringify(subs), base: b.accn, form, fy: b.fy, fp: b.fp, restated_net_income: restated };
+  return { ...result, submissions: JSON.stringify(subs) };
 }
