@@ -20,12 +20,10 @@ export function parseXbrlFeed(xml: string): { filings: FeedFiling[]; rejected: n
   let fields: Record<string, string> | null = null;
   let field: string | null = null;
   let text = '';
-  let items = 0;
   let sawRss = false;
   parser.on('opentag', (tag) => {
     if (tag.local === 'rss' || tag.local === 'channel') sawRss = true;
     if (tag.local === 'item' && tag.uri === '') {
-      items++;
       fields = {};
     } else if (fields && tag.uri === EDGAR_NS) {
       field = tag.local;
@@ -56,7 +54,6 @@ export function parseXbrlFeed(xml: string): { filings: FeedFiling[]; rejected: n
     throw new FeedFormatError(`the XBRL feed is not well-formed XML: ${(err as Error).message.split('\n')[0]}`);
   }
   if (!sawRss) throw new FeedFormatError('the XBRL feed is not an RSS document');
-  void items;
   return { filings, rejected };
 }
 
