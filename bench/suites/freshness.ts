@@ -1,8 +1,8 @@
 /**
  * The "freshness" suite: how soon a filing in SEC's feed is served, and the request rate SEC sees
- * from several processes, against a stand-in for SEC on loopback (test/helpers/sec-stand-in.ts:
- * mirror files, a feed and company facts that change during the run), reached through SEC_ORIGINS
- * by the real client code.
+ * from several processes, against a stand-in for SEC on loopback in a process of its own
+ * (test/helpers/sec-stand-in.ts: mirror files, a feed and company facts that change during the
+ * run), reached through SEC_ORIGINS by the real client code.
  *   1. lag: the service (corpus database, FEED_POLL_S=5, its job worker polling) and, one after
  *      another, BENCH_FRESHNESS_ROUNDS (default 3) companies each filing an amendment: its company
  *      facts change and the feed names it at the same moment; seconds from the feed entry to the
@@ -13,14 +13,53 @@
  *      the most requests the stand-in saw in any one second (the service's polls included), goal <= 10
  * DATABASE_URL: the PostgreSQL to create the run's databases on (else an embedded one).
  */
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { easternDate, easternParts } from '../../domain/feed.ts';
-import { amendedCompany, feedItem, feedXml, peakPerSecond, startSecStandIn, type SecStandIn } from '../../test/helpers/sec-stand-in.ts';
+import { amendedCompany, feedItem, feedXml, peakPerSecond } from '../../test/helpers/sec-stand-in.ts';
 import { SHARED_SEC, startTestService, type TestService } from '../../test/helpers/service.ts';
 import { onCleanup } from '../lib/cleanup.ts';
 import { REPO_ROOT } from '../lib/paths.ts';
 import { describeMachine, fixed, machine, table, writeResults } from '../lib/report.ts';
+
+/** The stand-in in its own process (bench/lib/stand-in-child.ts). */
+interface RemoteStandIn {
+  origins: Record<string, string>;
+  set(path: string, body: string | { status: number; body?: string }): void;
+  hits(from: number): Promise<{ at: number; path: string; userAgent: string }[]>;
+  close(): Promise<void>;
+}
+
+async function startRemoteStandIn(): Promise<RemoteStandIn> {
+  const child = fork(path.join(REPO_ROOT, 'bench/lib/stand-in-child.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const origin = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m: { type: string; origin: string }) => resolve(m.origin));
+    child.once('exit', (code) => reject(new Error(`the stand-in process exited (${code})`)));
+  });
+  let nextId = 0;
+  return {
+    origins: { 'www.sec.gov': origin, 'data.sec.gov': origin },
+    set: (p, body) => void child.send({ type: 'set', path: p, body }),
+    hits: (from) =>
+      new Promise((resolve) => {
+        const id = ++nextId;
+        const on = (m: { type: string; id: number; hits: { at: number; path: string; userAgent: string }[] }) => {
+          if (m.type !== 'hits' || m.id !== id) return;
+          child.off('message', on);
+          resolve(m.hits);
+        };
+        child.on('message', on);
+        child.send({ type: 'hits', id, from });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send({ type: 'close' });
+      }),
+  };
+}
 
 const POLL_S = 5;
 const FEED = '/Archives/edgar/xbrlrss.all.xml';
@@ -54,18 +93,18 @@ async function until<T>(check: () => Promise<T | null | undefined>, ms: number):
   return null;
 }
 
-async function measureLag(svc: TestService, sec: SecStandIn, rounds: number): Promise<{ company: string; entry_to_served_s: number | null; recorded_lag_s: number | null }[]> {
+async function measureLag(svc: TestService, sec: RemoteStandIn, rounds: number): Promise<{ company: string; entry_to_served_s: number | null; recorded_lag_s: number | null }[]> {
   const out = [];
   const items: string[] = [];
   for (const [i, c] of COMPANIES.slice(0, rounds).entries()) {
     const accession = `${c.cik}-26-99${String(i).padStart(4, '0')}`;
     const at = new Date();
     const a = await amendedCompany(SHARED_SEC, c.cik, accession, easternDate(at), at.toISOString());
-    sec.answers.set(`/api/xbrl/companyfacts/CIK${c.cik}.json`, a.facts);
-    if (a.submissions) sec.answers.set(`/submissions/CIK${c.cik}.json`, a.submissions);
+    sec.set(`/api/xbrl/companyfacts/CIK${c.cik}.json`, a.facts);
+    if (a.submissions) sec.set(`/submissions/CIK${c.cik}.json`, a.submissions);
     items.unshift(feedItem({ cik: c.cik, name: c.name, form: a.form, accession, acceptedEastern: eastern(at) }));
     const entered = Date.now();
-    sec.answers.set(FEED, feedXml(items));
+    sec.set(FEED, feedXml(items));
     const row = await until(async () => {
       const [r] = await svc.sql<{ served_at: string; lag_s: number | null }[]>`
         SELECT served_at, extract(epoch FROM served_at - accepted_at)::float8 AS lag_s FROM feed_accessions WHERE accession = ${accession} AND status = 'served'`;
@@ -77,20 +116,20 @@ async function measureLag(svc: TestService, sec: SecStandIn, rounds: number): Pr
   return out;
 }
 
-function burst(databaseUrl: string, sec: SecStandIn, mode: 'process' | 'fleet', count: number, tag: string): Promise<number | null> {
+function burst(databaseUrl: string, sec: RemoteStandIn, mode: 'process' | 'fleet', count: number, tag: string): Promise<number | null> {
   const settings = { databaseUrl, origins: sec.origins, mode, count, concurrency: 4, userAgent: `Bench ${tag} bench@example.com` };
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/sec-burst-child.ts', JSON.stringify(settings)], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 }
 
-async function measureRate(svc: TestService, sec: SecStandIn, count: number): Promise<Record<'process' | 'fleet', { peak_per_s: number; requests: number; seconds: number }>> {
+async function measureRate(svc: TestService, sec: RemoteStandIn, count: number): Promise<Record<'process' | 'fleet', { peak_per_s: number; requests: number; seconds: number }>> {
   const result = {} as Record<'process' | 'fleet', { peak_per_s: number; requests: number; seconds: number }>;
   for (const mode of ['process', 'fleet'] as const) {
-    const from = sec.hits.length;
+    const from = (await sec.hits(0)).length;
     const started = performance.now();
     const codes = await Promise.all([burst(svc.running.database.url, sec, mode, count, `${mode}-a`), burst(svc.running.database.url, sec, mode, count, `${mode}-b`)]);
     if (codes.some((c) => c !== 0)) throw new Error(`a request process failed (${codes.join(', ')})`);
-    const hits = sec.hits.slice(from);
+    const hits = await sec.hits(from);
     result[mode] = { peak_per_s: peakPerSecond(hits.map((h) => h.at)), requests: hits.length, seconds: (performance.now() - started) / 1000 };
   }
   return result;
@@ -101,9 +140,9 @@ export async function run(_args: string[]): Promise<number> {
   const count = intFromEnv('BENCH_BURST_REQUESTS', 60);
   const m = machine();
   console.error(describeMachine(m));
-  const sec = await startSecStandIn();
+  const sec = await startRemoteStandIn();
   const closeSec = onCleanup('the SEC stand-in', () => sec.close());
-  sec.answers.set(FEED, feedXml([]));
+  sec.set(FEED, feedXml([]));
   const svc = await startTestService({
     secSource: 'https://www.sec.gov',
     secUserAgent: 'Bench Service bench@example.com',
