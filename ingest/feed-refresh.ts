@@ -6,6 +6,9 @@ import { LATE_AFTER_MS } from '../domain/feed.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { ingestCompany, type CompanyResult } from './ingest-company.ts';
 import type { SecSource } from './source.ts';
+import { addCompanyIdentity, companyKnown } from '../db/identity-add.ts';
+import { observedMappings, profileRow } from './load-identity.ts';
+import { readSubmissions } from './submissions.ts';
 import { EDGAR_DATA_URL, readFilingFolder } from './xbrl/filing-folder.ts';
 
 /**
@@ -87,6 +90,8 @@ export async function refreshCompany(sql: Sql, source: SecSource, cik: string, n
   const open = await openAccessions(sql, cik);
   if (open.length === 0) return null;
   const accessions = open.map((a) => a.accession);
+  // an unknown filer's identity first; a failure here leaves it to the ingestion's own company record
+  await ensureIdentity(sql, source, cik, now()).catch(() => false);
   const run = await ingestAsRun(sql, withoutFolders(source, accessions.map((a) => filingFolderUrl(cik, a))), cik, now);
   const held = await accessionsWithFacts(sql, accessions);
   const served = accessions.filter((a) => held.has(a));
@@ -124,4 +129,16 @@ export async function refreshPackage(sql: Sql, source: SecSource, cik: string, a
   if ((run.result?.versions_added ?? 0) > 0) await refreshPopulationStats(sql, now()).catch(() => {});
   if (run.error) throw new Error(`ingesting ${cik} with the package of ${accession} failed: ${run.error}`);
   return { status: 'ingested', run_id: run.run_id, error: null };
+}
+
+/**
+ * A company the corpus does not know yet gets its identity first (profile and tickers from its
+ * submissions), so its statements are reachable by ticker as soon as they are served.
+ */
+export async function ensureIdentity(sql: Sql, source: SecSource, cik: string, now: Date): Promise<boolean> {
+  if (await companyKnown(sql, cik)) return false;
+  const submissions = await readSubmissions(source, cik);
+  if (!submissions) return false;
+  const r = await addCompanyIdentity(sql, profileRow(submissions), observedMappings([], [submissions]), now.toISOString().slice(0, 10), now.toISOString());
+  return r.added;
 }

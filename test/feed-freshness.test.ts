@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { easternDate, easternParts } from '../domain/feed.ts';
 import { get } from './helpers/http.ts';
-import { amendedCompany, dailyIndexText, feedItem, feedXml, startSecStandIn, type SecStandIn } from './helpers/sec-stand-in.ts';
+import { amendedCompany, dailyIndexText, newFiler, feedItem, feedXml, startSecStandIn, type SecStandIn } from './helpers/sec-stand-in.ts';
 import { dailyIndexUrl } from '../domain/feed.ts';
 import { SHARED_SEC, startTestService, type TestService } from './helpers/service.ts';
 
@@ -182,5 +182,20 @@ describe('the feed watcher against a stand-in for SEC', () => {
       return j!.n === 0;
     });
     assert.deepEqual(await Promise.all(filers.map((f) => runsOf(f.cik))), [1, 1], 'nothing was processed twice');
+  });
+
+  test('a filer the corpus has never seen gets its identity first, then its filing is served and found by ticker', async () => {
+    const cik = '0009999991';
+    const accession = '0009999991-26-000001';
+    const at = new Date();
+    const filer = await newFiler(SHARED_SEC, MSFT, cik, 'NEW FILER INC', 'NWFLR', accession, easternDate(at));
+    sec.answers.set(`/api/xbrl/companyfacts/CIK${cik}.json`, filer.facts);
+    sec.answers.set(`/submissions/CIK${cik}.json`, filer.submissions);
+    const feed = sec.answers.get(FEED);
+    sec.answers.set(FEED, String(feed).replace('<channel>', `<channel>${feedItem({ cik, name: 'NEW FILER INC', form: filer.form, accession, acceptedEastern: eastern(at) })}`));
+    await until('the new filer served', async () => (await row(accession))?.status === 'served');
+    const resolved = await get(`${svc.baseUrl}/v1/edgar/companies:resolve?ticker=NWFLR`, svc.keys.enterprise);
+    assert.equal(resolved.status, 200, resolved.text);
+    assert.equal(resolved.body.cik, cik);
   });
 });

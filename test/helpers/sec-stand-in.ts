@@ -182,3 +182,33 @@ export async function amendedCompany(root: string, cik: string, accession: strin
   for (const key of Object.keys(recent)) recent[key]!.unshift(row[key] ?? '');
   return { ...result, submissions: JSON.stringify(subs) };
 }
+
+/**
+ * A filer no identity load has seen: `cik` with the facts of one filing of `fromCik` (its latest
+ * periodic one, under `accession`), and submissions naming it with `ticker`.
+ */
+export async function newFiler(root: string, fromCik: string, cik: string, name: string, ticker: string, accession: string, filed: string): Promise<{ facts: string; submissions: string; form: string }> {
+  const facts = JSON.parse(await readFile(path.join(root, 'data.sec.gov/api/xbrl/companyfacts', `CIK${fromCik}.json`), 'utf8'));
+  type Fact = { accn: string; form: string; filed: string; frame?: string };
+  let base: Fact | null = null;
+  for (const concepts of Object.values(facts.facts) as Record<string, { units: Record<string, Fact[]> }>[]) {
+    for (const c of Object.values(concepts)) for (const list of Object.values(c.units)) for (const f of list) {
+      if (/^(10-K|10-Q)$/.test(f.form) && (!base || f.filed > base.filed)) base = f;
+    }
+  }
+  if (!base) throw new Error(`no periodic filing in companyfacts of ${fromCik}`);
+  const b: Fact = base;
+  for (const concepts of Object.values(facts.facts) as Record<string, { units: Record<string, Fact[]> }>[]) {
+    for (const c of Object.values(concepts)) for (const [unit, list] of Object.entries(c.units)) {
+      c.units[unit] = list.filter((f) => f.accn === b.accn).map((f) => ({ ...f, accn: accession, filed }));
+    }
+  }
+  facts.cik = Number(cik);
+  facts.entityName = name;
+  const submissions = {
+    cik, name, entityType: 'operating', sic: '7372', sicDescription: 'Services-Prepackaged Software', tickers: [ticker], exchanges: ['Nasdaq'],
+    fiscalYearEnd: '0630', formerNames: [], addresses: {},
+    filings: { recent: { accessionNumber: [accession], filingDate: [filed], reportDate: [''], acceptanceDateTime: [''], act: ['34'], form: [b.form], fileNumber: [''], filmNumber: [''], items: [''], core_type: [b.form], size: [1], isXBRL: [1], isInlineXBRL: [1], primaryDocument: ['doc.htm'], primaryDocDescription: [b.form] }, files: [] },
+  };
+  return { facts: JSON.stringify(facts), submissions: JSON.stringify(submissions), form: b.form };
+}
