@@ -4,6 +4,10 @@ import { recordFilings, recordPoll } from '../db/feed-state.ts';
 import { isRefreshForm, FEED_OUTAGE_ERROR_MS, type FeedFiling } from '../domain/feed.ts';
 import { fleetBudgetState, postgresFleetGate } from '../db/sec-budget.ts';
 import { migratedDatabaseForSuite } from './helpers/database.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fleetGate } from '../ingest/sec-access.ts';
+import { openSecSource } from '../ingest/source.ts';
 
 const filing = (accession: string, form: string): FeedFiling => ({
   cik: '0000320193', form, accession, company_name: 'APPLE INC', accepted_at: '2026-11-27T21:00:00.000Z', filed_date: '2026-11-27', period: null,
@@ -39,10 +43,37 @@ describe('feed state', () => {
     const gate = postgresFleetGate(db().sql);
     await gate.wait();
     await gate.wait();
-    await gate.pause(30_000, 'SEC answered 429');
+    await gate.pause(1_000, 'a test pause');
     const state = await fleetBudgetState(db().sql);
     assert.equal(state?.requests, '2');
-    assert.equal(state?.pause_reason, 'SEC answered 429');
+    assert.equal(state?.pause_reason, 'a test pause');
     assert.ok(state?.paused_until);
+  });
+
+  it('a 429 with Retry-After pauses the whole fleet\'s budget, and the request succeeds after it', async () => {
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      hits++;
+      if (hits === 1) res.writeHead(429, { 'retry-after': '1' }).end();
+      else res.writeHead(200).end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const source = openSecSource('https://www.sec.gov', {
+        userAgent: 'Filings Test tests@example.com',
+        hostMap: { 'www.sec.gov': origin },
+        gate: fleetGate(postgresFleetGate(db().sql)),
+        retry: { baseDelayMs: 10, maxDelayMs: 50 },
+      });
+      assert.equal(await source.readText('https://www.sec.gov/files/limited.txt'), 'ok');
+      assert.equal(hits, 2);
+      const state = await fleetBudgetState(db().sql);
+      assert.equal(state?.requests, '4');
+      const [row] = await db().sql<{ pause_reason: string }[]>`SELECT pause_reason FROM sec_request_budget WHERE name = 'sec'`;
+      assert.equal(row?.pause_reason, 'SEC answered 429');
+    } finally {
+      server.close();
+    }
   });
 });
