@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { feedItem, feedXml, peakPerSecond, startSecStandIn, type SecStandIn } from './helpers/sec-stand-in.ts';
+import { feedItem, feedXml, peakPerSecond, startRemoteStandIn, type RemoteStandIn } from './helpers/sec-stand-in.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -12,7 +12,7 @@ const FIRST = ['22701', '63908', '97476', '789019', '865941', '909832', '945436'
 const SECOND = [...FIRST].reverse();
 
 /** `fds ingest` in a process of its own against the stand-in, as an operator would run it beside the service. */
-function ingestProcess(databaseUrl: string, sec: SecStandIn, ciks: string[], userAgent: string): Promise<{ code: number | null; stderr: string }> {
+function ingestProcess(databaseUrl: string, sec: RemoteStandIn, ciks: string[], userAgent: string): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'cli.ts', 'ingest', ...ciks.flatMap((c) => ['--cik', c])], {
     cwd: REPO,
     env: {
@@ -31,11 +31,12 @@ function ingestProcess(databaseUrl: string, sec: SecStandIn, ciks: string[], use
 }
 
 describe('one fair-access budget for the fleet', () => {
-  let sec: SecStandIn;
+  let sec: RemoteStandIn;
   let svc: TestService;
   before(async () => {
-    sec = await startSecStandIn();
-    sec.answers.set('/Archives/edgar/xbrlrss.all.xml', feedXml([feedItem({ cik: '0000789019', name: 'MICROSOFT CORP', form: '8-K', accession: '0001193125-26-990100', acceptedEastern: '20261128100000' })]));
+    // in a process of its own, so its arrival times are not held up by this process's work
+    sec = await startRemoteStandIn();
+    sec.set('/Archives/edgar/xbrlrss.all.xml', feedXml([feedItem({ cik: '0000789019', name: 'MICROSOFT CORP', form: '8-K', accession: '0001193125-26-990100', acceptedEastern: '20261128100000' })]));
     // an instance with its job worker polling the feed every second, against the same stand-in
     svc = await startTestService({
       secSource: 'https://www.sec.gov',
@@ -52,14 +53,14 @@ describe('one fair-access budget for the fleet', () => {
   });
 
   test('two ingesting processes and a polling worker never make more than 10 requests to SEC in any one second', async (t) => {
-    const from = sec.hits.length;
+    const from = (await sec.hits(0)).length;
     const [a, b] = await Promise.all([
       ingestProcess(svc.running.database.url, sec, FIRST, 'Fleet A a@example.com'),
       ingestProcess(svc.running.database.url, sec, SECOND, 'Fleet B b@example.com'),
     ]);
     assert.equal(a.code, 0, a.stderr);
     assert.equal(b.code, 0, b.stderr);
-    const hits = sec.hits.slice(from);
+    const hits = await sec.hits(from);
     const byA = hits.filter((h) => h.userAgent.startsWith('Fleet A')).length;
     const byB = hits.filter((h) => h.userAgent.startsWith('Fleet B')).length;
     const byService = hits.filter((h) => h.userAgent.startsWith('Fleet Service')).length;

@@ -13,53 +13,14 @@
  *      the most requests the stand-in saw in any one second (the service's polls included), goal <= 10
  * DATABASE_URL: the PostgreSQL to create the run's databases on (else an embedded one).
  */
-import { fork, spawn } from 'node:child_process';
-import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { easternDate, easternParts } from '../../domain/feed.ts';
-import { amendedCompany, feedItem, feedXml, peakPerSecond } from '../../test/helpers/sec-stand-in.ts';
+import { amendedCompany, feedItem, feedXml, peakPerSecond, startRemoteStandIn, type RemoteStandIn } from '../../test/helpers/sec-stand-in.ts';
 import { SHARED_SEC, startTestService, type TestService } from '../../test/helpers/service.ts';
 import { onCleanup } from '../lib/cleanup.ts';
 import { REPO_ROOT } from '../lib/paths.ts';
 import { describeMachine, fixed, machine, table, writeResults } from '../lib/report.ts';
-
-/** The stand-in in its own process (bench/lib/stand-in-child.ts). */
-interface RemoteStandIn {
-  origins: Record<string, string>;
-  set(path: string, body: string | { status: number; body?: string }): void;
-  hits(from: number): Promise<{ at: number; path: string; userAgent: string }[]>;
-  close(): Promise<void>;
-}
-
-async function startRemoteStandIn(): Promise<RemoteStandIn> {
-  const child = fork(path.join(REPO_ROOT, 'bench/lib/stand-in-child.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const origin = await new Promise<string>((resolve, reject) => {
-    child.once('message', (m: { type: string; origin: string }) => resolve(m.origin));
-    child.once('exit', (code) => reject(new Error(`the stand-in process exited (${code})`)));
-  });
-  let nextId = 0;
-  return {
-    origins: { 'www.sec.gov': origin, 'data.sec.gov': origin },
-    set: (p, body) => void child.send({ type: 'set', path: p, body }),
-    hits: (from) =>
-      new Promise((resolve) => {
-        const id = ++nextId;
-        const on = (m: { type: string; id: number; hits: { at: number; path: string; userAgent: string }[] }) => {
-          if (m.type !== 'hits' || m.id !== id) return;
-          child.off('message', on);
-          resolve(m.hits);
-        };
-        child.on('message', on);
-        child.send({ type: 'hits', id, from });
-      }),
-    close: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.send({ type: 'close' });
-      }),
-  };
-}
 
 const POLL_S = 5;
 const FEED = '/Archives/edgar/xbrlrss.all.xml';

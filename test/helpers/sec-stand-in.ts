@@ -2,6 +2,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { SHARED_SEC } from './shared-data.ts';
 
 /** What the stand-in answers for one path instead of a mirror file: a body, a status, or a function of the request. */
@@ -212,3 +214,42 @@ export async function newFiler(root: string, fromCik: string, cik: string, name:
   };
   return { facts: JSON.stringify(facts), submissions: JSON.stringify(submissions), form: b.form };
 }
+
+/** The stand-in in a process of its own (test/helpers/sec-stand-in-child.ts), driven over IPC. */
+export interface RemoteStandIn {
+  origins: Record<string, string>;
+  set(path: string, body: string | { status: number; body?: string }): void;
+  hits(from: number): Promise<{ at: number; path: string; userAgent: string }[]>;
+  close(): Promise<void>;
+}
+
+export async function startRemoteStandIn(): Promise<RemoteStandIn> {
+  const child = fork(fileURLToPath(new URL('./sec-stand-in-child.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const origin = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m: { type: string; origin: string }) => resolve(m.origin));
+    child.once('exit', (code) => reject(new Error(`the stand-in process exited (${code})`)));
+  });
+  let nextId = 0;
+  return {
+    origins: { 'www.sec.gov': origin, 'data.sec.gov': origin },
+    set: (p, body) => void child.send({ type: 'set', path: p, body }),
+    hits: (from) =>
+      new Promise((resolve) => {
+        const id = ++nextId;
+        const on = (m: { type: string; id: number; hits: { at: number; path: string; userAgent: string }[] }) => {
+          if (m.type !== 'hits' || m.id !== id) return;
+          child.off('message', on);
+          resolve(m.hits);
+        };
+        child.on('message', on);
+        child.send({ type: 'hits', id, from });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send({ type: 'close' });
+      }),
+  };
+}
+

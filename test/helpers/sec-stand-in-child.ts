@@ -1,9 +1,9 @@
 /**
- * The freshness bench's stand-in for SEC in a process of its own, so the arrival times it records
- * are not held up by the service's work in the bench's process (as SEC's servers are not). The
+ * The stand-in for SEC in a process of its own (startRemoteStandIn), so the arrival times it
+ * records are not held up by the work of the process under test (as SEC's servers are not). The
  * parent sets answers and reads the arrivals over IPC.
  */
-import { startSecStandIn } from '../../test/helpers/sec-stand-in.ts';
+import { startSecStandIn } from './sec-stand-in.ts';
 
 export type StandInMessage =
   | { type: 'set'; path: string; body: string | { status: number; body?: string } }
@@ -11,7 +11,7 @@ export type StandInMessage =
   | { type: 'close' };
 
 if (!process.send) {
-  console.error('bench/lib/stand-in-child.ts runs as a child process of the freshness bench');
+  console.error('test/helpers/sec-stand-in-child.ts runs as a child process of startRemoteStandIn');
   process.exit(2);
 }
 const sec = await startSecStandIn();
