@@ -11,6 +11,7 @@ import { identityIsEmpty, loadIdentity } from './ingest/load-identity.ts';
 import { progressPrinter, summaryLine, summaryRows } from './ingest/progress-bar.ts';
 import { IngestRequestError, runIngestion } from './ingest/run-ingestion.ts';
 import { tuneV8ForIngestion } from './ingest/v8-tuning.ts';
+import { useFleetBudget } from './ingest/sec-access.ts';
 // The HTTP service, the job queue, the bulk export, macro loading and the corpus generator are
 // imported by the command that runs them, not here: `fds ingest` would otherwise carry the whole
 // service's module graph (~100 MB of resident memory, ingest's peak RSS over 512 MiB) for nothing.
@@ -23,7 +24,7 @@ Commands:
                                           as the key in FDS_API_KEY; newline-delimited JSON-RPC on stdin/stdout,
                                           logs on stderr; settings are read relative to this checkout
   migrate                                 apply pending database migrations
-  worker                                  run only a job-queue worker (snapshot builds, the daily export), no HTTP;
+  worker                                  run only a job-queue worker (snapshot builds, the daily export, the feed watcher), no HTTP;
                                           it shares the queue with every other instance on the same database
   keys create --plan <plan> --org <name>  create an API key (plans: ${PLANS.join(', ')}); the key is the last line printed
   identity load [--source DIR|URL]        (re)load ticker and company identity from SEC_SOURCE
@@ -93,10 +94,15 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     case 'worker': {
-      const [{ installQueue, startJobWorker }, { openBlobStore }] = await Promise.all([import('./jobs/runner.ts'), import('./export/stores.ts')]);
+      const [{ installQueue, startJobWorker }, { openBlobStore }, { feedJobOptions, feedWatchEnabled }] = await Promise.all([
+        import('./jobs/runner.ts'),
+        import('./export/stores.ts'),
+        import('./jobs/feed-watch.ts'),
+      ]);
       const db = await openDatabase(config, log);
       await migrate(db.sql);
       await installQueue(db.url, log);
+      useFleetBudget(db.sql, config.secOrigins);
       const store = await openBlobStore(config, () => config.publicBaseUrl ?? `http://127.0.0.1:${config.port}`);
       const worker = await startJobWorker({
         databaseUrl: db.url,
@@ -108,6 +114,7 @@ async function main(argv: string[]): Promise<number> {
         exportSchedule: config.exportSchedule,
         now: () => new Date(),
         log: (m) => console.log(m),
+        feed: feedWatchEnabled(config) ? feedJobOptions(config, () => new Date(), (m) => console.log(m), (m) => console.error(m), db.sql) : null,
       });
       console.log(`job worker running (concurrency ${config.jobConcurrency})`);
       const stop = async () => {
@@ -157,6 +164,7 @@ async function main(argv: string[]): Promise<number> {
       const db = await openDatabase(config, log);
       try {
         await migrate(db.sql);
+        useFleetBudget(db.sql, config.secOrigins);
         const s = await loadIdentity(db.sql, { ...config, secSource: values.source ?? config.secSource }, { log, onProgress: (p) => log(p) });
         console.table([s]);
       } finally {
@@ -202,6 +210,7 @@ async function main(argv: string[]): Promise<number> {
       const db = await openDatabase(config, log);
       try {
         await migrate(db.sql);
+        useFleetBudget(db.sql, config.secOrigins);
         const withSource = { ...config, secSource: values.source ?? config.secSource };
         if (await identityIsEmpty(db.sql)) {
           log('identity is empty: loading tickers and submissions first');

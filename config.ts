@@ -11,6 +11,12 @@ export interface Config {
   /** directory mirroring SEC's sites (path = host + URL path) or an https:// base for the live sites */
   secSource: string;
   secUserAgent: string | null;
+  /** SEC host -> another origin for its requests (SEC_ORIGINS `www.sec.gov=http://127.0.0.1:9100,...`; plain http on loopback only) */
+  secOrigins: Record<string, string>;
+  /** poll SEC's XBRL feed for new filings on the job queue: auto (when SEC_SOURCE is the live site), on or off (FEED_WATCH) */
+  feedWatch: 'auto' | 'on' | 'off';
+  /** seconds between feed polls at every hour (FEED_POLL_S); null: 60 in EDGAR's filing hours, 600 outside */
+  feedPollSeconds: number | null;
   /** directory laid out like ../shared/macro (fred/<CODE>.csv) or https://fred.stlouisfed.org */
   macroSource: string;
   /** 'off' disables request budgets (load tests on your own machine only) */
@@ -94,6 +100,25 @@ function listFrom(raw: string | undefined): string[] {
     .filter(Boolean);
 }
 
+/** `host=origin` pairs, comma-separated; the live source checks the hosts and origins themselves. */
+function originsFrom(raw: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of listFrom(raw)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`SEC_ORIGINS must be host=origin pairs separated by commas, got "${pair}"`);
+    out[pair.slice(0, at).trim().toLowerCase()] = pair.slice(at + 1).trim();
+  }
+  return out;
+}
+
+function feedWatchFrom(raw: string | undefined): 'auto' | 'on' | 'off' {
+  const v = raw?.toLowerCase();
+  if (v === undefined || v === '' || v === 'auto') return 'auto';
+  if (['1', 'true', 'on', 'yes'].includes(v)) return 'on';
+  if (['0', 'false', 'off', 'no'].includes(v)) return 'off';
+  throw new Error(`FEED_WATCH must be auto, on or off, got "${raw}"`);
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function logLevelFrom(raw: string | undefined): string {
@@ -112,6 +137,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: intFrom(env, 'EMBEDDED_PG_PORT', 54329),
     secSource: env.SEC_SOURCE || path.resolve('../shared/sec'),
     secUserAgent: env.SEC_USER_AGENT || null,
+    secOrigins: originsFrom(env.SEC_ORIGINS),
+    feedWatch: feedWatchFrom(env.FEED_WATCH),
+    feedPollSeconds: env.FEED_POLL_S ? Math.max(1, intFrom(env, 'FEED_POLL_S', 60)) : null,
     macroSource: env.MACRO_SOURCE || path.resolve('../shared/macro'),
     rateLimits: flag(env, 'RATE_LIMITS', true),
     devKeys: flag(env, 'DEV_KEYS', true),

@@ -24,6 +24,8 @@ import type { ServerInfo } from './api/jsonrpc.ts';
 import type { Services } from './api/services.ts';
 import type { ToolDefinition } from './api/define-tool.ts';
 import { SERVICE_VERSION } from './tools/system/tools.ts';
+import { useFleetBudget } from './ingest/sec-access.ts';
+import { feedJobOptions, feedWatchEnabled } from './jobs/feed-watch.ts';
 
 export const SERVER_INFO: ServerInfo = { name: 'fds', title: 'Financial Filings Data Service', version: SERVICE_VERSION };
 
@@ -117,6 +119,8 @@ export async function openServiceCore(config: Config, options: StartOptions, bas
   try {
     const { applied } = await migrate(database.sql);
     if (applied.length > 0) log(`migrations applied: ${applied.join(', ')}`);
+    // every live SEC request of this process counts against the fleet's one budget
+    useFleetBudget(database.sql, config.secOrigins);
     // every instance can enqueue (snapshot builds), so the queue's schema is installed even with JOBS=off
     await installQueue(database.url, log);
     const bulkStore = await openBlobStore(config, baseUrl);
@@ -207,6 +211,7 @@ export function startLoading(core: ServiceCore, config: Config, log: (m: string)
         exportSchedule: config.exportSchedule,
         now: services.now,
         log,
+        feed: feedWatchEnabled(config) ? feedJobOptions(config, services.now, log, (m) => services.logger.error(m), database.sql) : null,
       });
     }
   })().finally(() => (settled = true));

@@ -43,6 +43,10 @@ const SUITES: Record<string, { description: string; load: () => Promise<SuiteMod
     description: 'bulk build rows/s (PostgreSQL to published Parquet snapshot) against DuckDB COPY of the same rows; goal >= 25%',
     load: () => import('./suites/export.ts'),
   },
+  freshness: {
+    description: 'seconds from a feed entry to the filing served (FEED_POLL_S=5) against a stand-in for SEC; peak requests in one second from two processes, own pacers vs the fleet budget; goals 30 s and <= 10',
+    load: () => import('./suites/freshness.ts'),
+  },
   scale: {
     description: 'the mirror against a synthetic corpus N times it (BENCH_SCALE_FACTOR, default 10): ingest s/MB and read latency at 1x and Nx, sequential scans; goals within 1.2x',
     load: () => import('./suites/scale.ts'),

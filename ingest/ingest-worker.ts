@@ -11,6 +11,8 @@ import { connect } from '../db/client.ts';
 import { sameDatabaseOverLocalSocket } from '../db/local-socket.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { ingestCompany } from './ingest-company.ts';
+import { loadConfig } from '../config.ts';
+import { useFleetBudget } from './sec-access.ts';
 import { openSecSource } from './source.ts';
 import { tuneV8ForIngestion } from './v8-tuning.ts';
 import { WORKER_ENV, type ParentMessage, type WorkerMessage, type WorkerSettings } from './worker-pool.ts';
@@ -30,6 +32,8 @@ const tcp = connect(settings.databaseUrl, { max: settings.connections });
 const local = await sameDatabaseOverLocalSocket(tcp, settings.databaseUrl, { max: settings.connections });
 if (local) await tcp.end({ timeout: 5 });
 const sql = local ?? tcp;
+// this process's requests count against the fleet's one budget, like its parent's
+useFleetBudget(sql, loadConfig().secOrigins);
 const source = openSecSource(settings.source, { userAgent: settings.userAgent, ...(settings.maxRps ? { maxRps: settings.maxRps } : {}) });
 const catalog = catalogView();
 

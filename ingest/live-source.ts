@@ -4,12 +4,15 @@ import { createGunzip, createInflate } from 'node:zlib';
 import { request, type Dispatcher } from 'undici';
 import { isLoopbackHost } from '../domain/loopback.ts';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfterMs, type RetryPolicy } from './retry-policy.ts';
-import { secRequestPacer, SEC_MAX_RPS } from './request-pacer.ts';
+import { SEC_MAX_RPS } from './request-pacer.ts';
+import { secAccess } from './sec-access.ts';
 import { SecFetchError } from './sec-fetch-error.ts';
 import { isSecHost, parseSecUrl } from './sec-url.ts';
 import type { SecSource, SecSourceOptions } from './source.ts';
 
 const HEADERS_TIMEOUT_MS = 30_000;
+/** after a 403 (SEC blocks a client that exceeded its limit) every process waits this long before asking again */
+const BLOCKED_PAUSE_MS = 60_000;
 /** between body chunks, not the whole body: companyfacts files are large but stream steadily */
 const BODY_TIMEOUT_MS = 60_000;
 
@@ -28,7 +31,7 @@ export function openLiveSource(base: string, opts: SecSourceOptions): SecSource 
   }
   const maxRps = opts.maxRps ?? SEC_MAX_RPS;
   if (!Number.isFinite(maxRps) || maxRps <= 0) throw new Error(`maxRps must be a positive number, got ${maxRps}`);
-  const origins = checkHostMap(opts.hostMap ?? {});
+  const origins = checkHostMap(opts.hostMap ?? secAccess().hostMap);
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
   if (!Number.isInteger(policy.attempts) || policy.attempts < 1) throw new Error(`retry.attempts must be >= 1, got ${policy.attempts}`);
   const headers = { 'user-agent': userAgent, 'accept-encoding': 'gzip, deflate' };
@@ -42,7 +45,9 @@ export function openLiveSource(base: string, opts: SecSourceOptions): SecSource 
     const parsed = new URL(url);
     const target = `${origins.get(host) ?? `https://${host}`}${parsed.pathname}${parsed.search}`;
     for (let attempt = 1; ; attempt++) {
-      await secRequestPacer.wait(maxRps);
+      // the gate is looked up per request: a source opened before the process set its fleet budget uses it too
+      const gate = opts.gate ?? secAccess().gate;
+      await gate.wait(maxRps);
       let retryAfterMs: number | null = null;
       let failure: SecFetchError;
       try {
@@ -58,8 +63,11 @@ export function openLiveSource(base: string, opts: SecSourceOptions): SecSource 
         await res.body.dump();
         if (status === 404 || status === 410) return null;
         failure = new SecFetchError(`SEC answered ${status} for ${url}${hintFor(status)}`, url, status);
-        if (!isRetryableStatus(status)) throw failure;
         retryAfterMs = parseRetryAfterMs(res.headers['retry-after']);
+        // SEC's answer to too many requests holds every process of the fleet, not only this request
+        const pauseMs = status === 403 ? Math.max(retryAfterMs ?? 0, BLOCKED_PAUSE_MS) : status === 429 || retryAfterMs !== null ? (retryAfterMs ?? backoffDelayMs(policy, attempt, null)) : 0;
+        if (pauseMs > 0) await gate.pause(Math.min(pauseMs, policy.maxRetryAfterMs), `SEC answered ${status}`);
+        if (!isRetryableStatus(status)) throw failure;
         if (retryAfterMs !== null && retryAfterMs > policy.maxRetryAfterMs) {
           throw new SecFetchError(`SEC answered ${status} with Retry-After ${retryAfterMs / 1000}s for ${url}; giving up`, url, status);
         }

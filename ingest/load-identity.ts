@@ -32,7 +32,7 @@ export async function identityIsEmpty(sql: Db): Promise<boolean> {
   return (await identityLoadCount(sql)) === 0;
 }
 
-function profileRow(s: SubmissionsRead): CompanyProfileRow {
+export function profileRow(s: SubmissionsRead): CompanyProfileRow {
   const p = s.profile;
   return {
     cik: p.cik,

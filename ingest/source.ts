@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { openLiveSource } from './live-source.ts';
 import { openMirrorSource } from './mirror-source.ts';
 import type { RetryPolicy } from './retry-policy.ts';
+import type { SecRequestGate } from './sec-access.ts';
 
 export { SecFetchError } from './sec-fetch-error.ts';
 
@@ -53,6 +54,8 @@ export interface SecSourceOptions {
    * server; plain http is only accepted for loopback origins.
    */
   hostMap?: Readonly<Record<string, string>>;
+  /** live mode: what each request waits for; the process's (ingest/sec-access.ts) otherwise */
+  gate?: SecRequestGate;
   /** live mode: undici dispatcher (connection pool / proxy); undici's global one otherwise */
   dispatcher?: Dispatcher;
   /** live mode: override attempts and backoff, mainly so tests need not wait for real backoff */

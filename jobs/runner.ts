@@ -14,6 +14,7 @@ import type { BlobStore } from '../domain/bulk/blob-store.ts';
 import { bulkExportTask } from './bulk-export.ts';
 import { BULK_EXPORT_TASK, crontabFor } from './crontab.ts';
 import { modelingBuildTask, sweepStaleBuilds } from './modeling-build.ts';
+import { feedTasks, kickPoll, type FeedJobOptions } from './feed-watch.ts';
 
 export interface JobsOptions {
   databaseUrl: string;
@@ -26,6 +27,8 @@ export interface JobsOptions {
   exportSchedule: boolean;
   now: () => Date;
   log: (m: string) => void;
+  /** the feed watcher's tasks and schedule on this instance (jobs/feed-watch.ts); null: not watched */
+  feed?: FeedJobOptions | null;
 }
 
 export interface JobWorker {
@@ -76,6 +79,7 @@ export function taskList(o: JobsOptions): TaskList {
   return {
     [MODELING_BUILD_TASK]: modelingBuildTask(o.sql, { heartbeatMs, log: o.log }),
     [BULK_EXPORT_TASK]: bulkExportTask({ sql: o.sql, store: o.bulkStore, bulkDir: o.bulkDir, now: o.now, log: o.log }),
+    ...(o.feed ? feedTasks(o.feed) : {}),
   };
 }
 
@@ -89,10 +93,12 @@ export async function startJobWorker(o: JobsOptions): Promise<JobWorker> {
     noHandleSignals: true,
     pollInterval: 1000,
     taskList: taskList(o),
-    crontab: crontabFor({ exportSchedule: o.exportSchedule }),
+    crontab: crontabFor({ exportSchedule: o.exportSchedule, feedWatch: Boolean(o.feed) }),
     logger,
   });
   const utils = await makeWorkerUtils({ pgPool, logger });
+  // the feed's poll chain starts with the first worker (the cron watchdog restarts it if it breaks)
+  if (o.feed) await kickPoll(o.feed, (task, payload, spec) => utils.addJob(task, payload, spec));
   const sweep = () => sweepStaleBuilds(o.sql, o.buildStaleSeconds, (ids) => utils.forceUnlockWorkers(ids));
   const timer = setInterval(() => void sweep().catch((err) => o.log(`stale-build sweep failed: ${(err as Error).message}`)), Math.max(250, (o.buildStaleSeconds * 1000) / 2));
   timer.unref();

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { operationalCounts, type OperationalCounts } from '../api/operational-counts.ts';
+import { freshnessCounts, LAG_BUCKETS_S, operationalCounts, type FreshnessCounts, type OperationalCounts } from '../api/operational-counts.ts';
 import type { Services } from '../api/services.ts';
 
 /** What one request was, filled in as it is handled; logged and counted when the answer is out. */
@@ -66,6 +66,7 @@ export class ServiceMetrics {
     fromDb('fds_db_connections', "This service's connections to its database by state (all instances sharing it)", 'state', (c) => c.connections.map((r) => ({ key: r.state, value: r.connections })));
     fromDb('fds_ingestion_runs', 'Ingestion runs on record by status', 'status', (c) => c.ingestion_runs.map((r) => ({ key: r.status, value: r.runs })));
     fromDb('fds_export_snapshots', 'Bulk export builds on record by status', 'status', (c) => c.export_snapshots.map((r) => ({ key: r.status, value: r.snapshots })));
+    registerFreshness(services, registers);
     collectDefaultMetrics({ register: this.registry, prefix: 'fds_' });
   }
 }
@@ -113,4 +114,45 @@ export function observe(req: IncomingMessage, res: ServerResponse, record: Reque
   };
   res.on('finish', finish);
   res.on('close', finish);
+}
+
+/**
+ * Freshness at scrape time, from the database, so every instance reports the fleet's figures
+ * (aggregate them with max, not sum): the lag of each served filing from SEC's acceptance to served
+ * as a histogram (rebuilt from the filings' bins, each bin's filings at their mean lag, so counts and
+ * sum are exact), and the refresh backlog as a gauge.
+ */
+function registerFreshness(services: Services, registers: Registry[]): void {
+  let reading: Promise<FreshnessCounts | null> | null = null;
+  const read = () =>
+    (reading ??= freshnessCounts(services.sql)
+      .catch(() => null)
+      .finally(() => setTimeout(() => (reading = null), 1000).unref()));
+  new Histogram({
+    name: 'fds_feed_lag_seconds',
+    help: "Seconds from SEC's acceptance of a filing seen in the feed to its statements served, over every filing served",
+    buckets: LAG_BUCKETS_S,
+    registers,
+    async collect() {
+      const c = await read();
+      this.reset();
+      for (const bin of c?.lag_bins ?? []) for (let i = 0; i < bin.n; i++) this.observe(bin.sum_s / bin.n);
+    },
+  });
+  new Gauge({
+    name: 'fds_feed_refresh_backlog',
+    help: 'Periodic filings seen in the feed or a daily index and not yet served',
+    registers,
+    async collect() {
+      this.set((await read())?.backlog ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'fds_feed_late_filings',
+    help: 'Filings company facts still lacked an hour after they were seen',
+    registers,
+    async collect() {
+      this.set((await read())?.late ?? 0);
+    },
+  });
 }

@@ -117,6 +117,15 @@ export const SUMMARIES: Record<string, (r: Json) => Partial[]> = {
     row('inline XBRL reader MB/s / bare streaming parser MB/s', `${f(r.ratio.inline_over_bare_saxes, 3)} (${f(r.inline.mb_per_s_median, 1)} / ${f(r.baseline.mb_per_s_median, 1)} MB/s)`),
     row('inline XBRL reader peak RSS', `${f(r.peak_rss.mib, 0)} MiB`),
   ],
+  freshness: (r) => [
+    row(
+      `feed entry to served, worst of ${(r.lag as Json[]).length} filings (\`FEED_POLL_S=${r.poll_s}\`)`,
+      r.worst_entry_to_served_s == null ? 'not served' : `${f(r.worst_entry_to_served_s, 1)} s`,
+      `<= ${r.goals.lag_s_here} s`,
+      verdict(r.met.lag),
+    ),
+    row('peak requests to SEC in one second, two processes and a polling worker, fleet budget / own pacers', `${r.rate.fleet.peak_per_s} / ${r.rate.process.peak_per_s}`, `<= ${r.goals.peak_per_s}`, verdict(r.met.peak)),
+  ],
   scale: (r) => {
     const x = r.factor;
     const ratios: Json[] = r.reads.ratios ?? [];

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { RunRow } from '../../db/ingestion-runs.ts';
 import { recentRuns, corpusStatementCounts } from './queries.ts';
+import { Freshness, freshnessOf } from './freshness.ts';
+import { feedPollSeconds, watchesFeed } from '../../domain/feed.ts';
 import { sourceKindOf, withoutServerPaths } from '../../domain/source-kind.ts';
 import { defineTool } from '../../api/define-tool.ts';
 import { dataEnvelope, Timestamp } from '../../api/schemas.ts';
@@ -55,7 +57,7 @@ export const ingestionStatus = defineTool({
   name: 'system.ingestion_status',
   title: 'Ingestion status',
   description:
-    'Progress of the running ingestion (if any), the last finished run, the five most recent runs and corpus counts. Ingestion runs at start-up on an empty database and with `npm run fds -- ingest`. Answers during start-up loading too.',
+    'Progress of the running ingestion (if any), the last finished run, the five most recent runs, corpus counts, and freshness: the feed watcher\'s last poll, its backlog and recent filings with their lag from SEC\'s acceptance to served. Ingestion runs at start-up on an empty database, with `npm run fds -- ingest`, and for each company with a new periodic filing in SEC\'s feed. Answers during start-up loading too.',
   http: { method: 'GET', path: '/v1/system/ingestion/status' },
   tool: false,
   plan: 'free',
@@ -75,15 +77,21 @@ export const ingestionStatus = defineTool({
         restatements: z.number().int(),
       }),
       schedule: z.object({
-        mode: z.literal('on_demand').describe('no timer: start-up on an empty database, and the ingest command'),
+        mode: z
+          .enum(['on_demand', 'feed'])
+          .describe('feed: new filings are picked up from SEC\'s XBRL feed on the job queue (see freshness); on_demand: start-up on an empty database, and the ingest command'),
         next_run_at: Timestamp.nullable(),
       }),
+      freshness: Freshness,
     }),
   ),
   handler: async ({ services }) => {
     const runs = await recentRuns(services.sql, 5);
     const corpus = await corpusStatementCounts(services.sql);
     const current = runs.find((r) => r.status === 'running') ?? null;
+    const config = services.config;
+    const watching = watchesFeed(config);
+    const freshness = await freshnessOf(services, watching, feedPollSeconds(services.now(), config.feedPollSeconds));
     const finished = runs.find((r) => r.status !== 'running') ?? null;
     return {
       data: {
@@ -93,7 +101,8 @@ export const ingestionStatus = defineTool({
         last_finished_run: finished && runOut(finished),
         recent_runs: runs.map(runOut),
         corpus,
-        schedule: { mode: 'on_demand' as const, next_run_at: null },
+        schedule: { mode: watching ? ('feed' as const) : ('on_demand' as const), next_run_at: null },
+        freshness,
       },
     };
   },
