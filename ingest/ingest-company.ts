@@ -6,6 +6,7 @@ import type { Sql } from '../db/client.ts';
 import { companyIngestionState, ensureCompany, recordCompanyIngestion } from '../db/ingestion-runs.ts';
 import { replaceDisclosures, replaceSegments } from '../db/package-write.ts';
 import { recordScaleSlips } from '../db/scale-slips.ts';
+import { refreshScreenRows } from '../db/screen-rows.ts';
 import { appendVersions, storedVersionRefs, upsertFilings, type PackageInfo, type VersionToStore } from '../db/statement-write.ts';
 import type { Fact, FilingInfo } from '../domain/facts.ts';
 import type { StatementFigure } from '../domain/statement-types.ts';
@@ -142,7 +143,7 @@ export async function ingestCompany(
       upsertFilings(t, cik, filings, isPeriodicForm, factCounts, packageInfo),
     ]);
     const written = await appendVersions(t, cik, toStore, runId, refs, history?.splits ?? []);
-    if (written.versions_added > 0) await checkAddedVersions(t, cik, runId, written);
+    if (written.versions_added > 0) await Promise.all([checkAddedVersions(t, cik, runId, written), refreshScreenRows(t, cik)]);
     await Promise.all([
       recordCompanyIngestion(
         t,

@@ -1,0 +1,215 @@
+/**
+ * Reads behind screens and comparisons. They read screen_rows only (db/migrations/000046: each
+ * company's metrics per period as known over a span of dates, written at ingestion), never the
+ * statement versions: a read as of a date takes, per company, the one row of its slot whose span
+ * holds the date, through the span's GiST index.
+ */
+import type { Sql } from '../../db/client.ts';
+import type { Fragment } from '../../db/statement-versions.ts';
+import type { ScreenBasis, ScreenSource } from '../../domain/screens/rows.ts';
+import type { Op } from './shapes.ts';
+
+/** Which row of a company a read takes: the latest period of a basis, or one fiscal year. */
+export type Slot = { kind: 'latest'; basis: ScreenBasis } | { kind: 'period'; fiscal_year: number };
+
+export interface Universe {
+  /** 4-digit SIC codes and 2-digit prefixes; null: every industry */
+  sic: string[] | null;
+  exchange: string[] | null;
+  accounting_standard: string | null;
+  /** only these companies (a Free-plan key's); null: every company */
+  ciks: string[] | null;
+}
+
+export interface ScreenCondition {
+  metric: string;
+  op: Op;
+  low: string;
+  /** between only */
+  high: string | null;
+  /** an amount in the filer's currency: compared only in the screen's currency */
+  amount: boolean;
+}
+
+export interface ScreenQuery {
+  slot: Slot;
+  as_of: string;
+  universe: Universe;
+  currency: string;
+  conditions: ScreenCondition[];
+  sort: { metric: string; direction: 'asc' | 'desc' } | null;
+  /** metrics each row answers with */
+  columns: string[];
+  page: { limit: number; offset: number };
+}
+
+export interface ScreenHit {
+  cik: string;
+  company_id: string;
+  ticker: string | null;
+  company_name: string;
+  sic: string | null;
+  fiscal_year: number;
+  fiscal_period: string;
+  period_start: string | null;
+  period_end: string;
+  filing_date: string;
+  currency: string | null;
+  accounting_standard: string;
+  sources: ScreenSource[];
+  metrics: Record<string, string>;
+  unavailable: Record<string, string>;
+}
+
+// the slot as literal SQL, so the planner matches each partial index
+function slotWhere(sql: Sql, slot: Slot): Fragment {
+  if (slot.kind === 'period') return sql`s.kind = 'period' AND s.basis = 'FY' AND s.fiscal_year = ${slot.fiscal_year}`;
+  if (slot.basis === 'FY') return sql`s.kind = 'latest' AND s.basis = 'FY'`;
+  if (slot.basis === 'Q') return sql`s.kind = 'latest' AND s.basis = 'Q'`;
+  return sql`s.kind = 'latest' AND s.basis = 'TTM'`;
+}
+
+/** the knowable-at rule over a row's span: the row held at the end of `asOf` */
+function heldOn(sql: Sql, asOf: string): Fragment {
+  return sql`daterange(s.known_from, s.known_until, '[)') @> ${asOf}::date`;
+}
+
+function companyWhere(sql: Sql, u: Universe): Fragment {
+  const codes = (u.sic ?? []).filter((s) => s.length === 4);
+  const prefixes = (u.sic ?? []).filter((s) => s.length === 2);
+  return sql`TRUE
+    ${u.sic ? sql`AND (${codes.length > 0 ? sql`c.sic IN ${sql(codes)}` : sql`FALSE`} OR ${prefixes.length > 0 ? sql`left(c.sic, 2) IN ${sql(prefixes)}` : sql`FALSE`})` : sql``}
+    ${u.exchange ? sql`AND EXISTS (SELECT 1 FROM unnest(c.exchanges) x WHERE upper(x) IN ${sql(u.exchange)})` : sql``}
+    ${u.ciks ? (u.ciks.length > 0 ? sql`AND c.cik IN ${sql(u.ciks)}` : sql`AND FALSE`) : sql``}`;
+}
+
+/** The first condition a row cannot be judged on, as an exclusion reason; NULL when every one can be. */
+function exclusion(sql: Sql, conditions: readonly ScreenCondition[], currency: string): Fragment {
+  if (conditions.length === 0) return sql`NULL::text`;
+  const whens = conditions.reduce<Fragment>(
+    (acc, c) => sql`${acc}
+      WHEN NOT (s.metrics ? ${c.metric}) THEN CASE coalesce(s.unavailable ->> ${c.metric}, 'NOT_REPORTED')
+        WHEN 'NOT_REPORTED' THEN 'METRIC_NOT_REPORTED' WHEN 'MISSING_INPUT' THEN 'INPUT_MISSING' ELSE 'NOT_COMPUTABLE' END
+      ${c.amount ? sql`WHEN s.currency IS DISTINCT FROM ${currency} THEN 'OTHER_CURRENCY'` : sql``}`,
+    sql``,
+  );
+  return sql`CASE ${whens} ELSE NULL END`;
+}
+
+function test(sql: Sql, c: ScreenCondition): Fragment {
+  const v = sql`(u.metrics ->> ${c.metric})::numeric`;
+  switch (c.op) {
+    case 'gt':
+      return sql`${v} > ${c.low}::numeric`;
+    case 'gte':
+      return sql`${v} >= ${c.low}::numeric`;
+    case 'lt':
+      return sql`${v} < ${c.low}::numeric`;
+    case 'lte':
+      return sql`${v} <= ${c.low}::numeric`;
+    case 'eq':
+      return sql`${v} = ${c.low}::numeric`;
+    case 'between':
+      return sql`${v} BETWEEN ${c.low}::numeric AND ${c.high}::numeric`;
+  }
+}
+
+function allTests(sql: Sql, conditions: readonly ScreenCondition[]): Fragment {
+  return conditions.reduce<Fragment>((acc, c) => sql`${acc} AND ${test(sql, c)}`, sql`u.excluded IS NULL`);
+}
+
+/** metric -> value of the named metrics only */
+function projected(sql: Sql, column: string, names: readonly string[]): Fragment {
+  if (names.length === 0) return sql`'{}'::jsonb`;
+  return sql`coalesce((SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(${sql(column)}) e WHERE e.key IN ${sql([...names])}), '{}'::jsonb)`;
+}
+
+function universeRows(sql: Sql, q: Pick<ScreenQuery, 'slot' | 'as_of' | 'universe' | 'currency' | 'conditions'>): Fragment {
+  return sql`
+    SELECT s.cik, s.fiscal_year, s.fiscal_period, s.period_start::text AS period_start, s.period_end::text AS period_end,
+      s.filing_date::text AS filing_date, s.currency, s.accounting_standard, s.sources, s.metrics, s.unavailable,
+      c.company_id, c.name AS company_name, c.sic, c.tickers[1] AS ticker,
+      ${exclusion(sql, q.conditions, q.currency)} AS excluded
+    FROM screen_rows s JOIN companies c ON c.cik = s.cik
+    WHERE ${slotWhere(sql, q.slot)} AND ${heldOn(sql, q.as_of)} AND ${companyWhere(sql, q.universe)}
+      ${q.universe.accounting_standard ? sql`AND s.accounting_standard = ${q.universe.accounting_standard}` : sql``}`;
+}
+
+/** One page of the companies meeting every condition, ordered by the sort metric, then CIK. */
+export async function screenPage(sql: Sql, q: ScreenQuery): Promise<ScreenHit[]> {
+  const order = q.sort
+    ? q.sort.direction === 'asc'
+      ? sql`(u.metrics ->> ${q.sort.metric})::numeric ASC NULLS LAST, u.cik`
+      : sql`(u.metrics ->> ${q.sort.metric})::numeric DESC NULLS LAST, u.cik`
+    : sql`u.cik`;
+  return sql<ScreenHit[]>`
+    WITH u AS (${universeRows(sql, q)})
+    SELECT u.cik, u.company_id, u.ticker, u.company_name, u.sic, u.fiscal_year, u.fiscal_period, u.period_start, u.period_end,
+      u.filing_date, u.currency, u.accounting_standard, u.sources,
+      ${projected(sql, 'u.metrics', q.columns)} AS metrics, '{}'::jsonb AS unavailable
+    FROM u WHERE ${allTests(sql, q.conditions)}
+    ORDER BY ${order}
+    LIMIT ${q.page.limit} OFFSET ${q.page.offset}`;
+}
+
+/** How many companies meet the conditions, how many were left out and why (NO_PERIOD_AT_DATE: in the universe with no row held on the date). */
+export async function screenCounts(sql: Sql, q: ScreenQuery): Promise<{ total: number; excluded: Record<string, number> }> {
+  const [groups, [none]] = await Promise.all([
+    sql<{ excluded: string | null; hit: boolean; n: number }[]>`
+      WITH u AS (${universeRows(sql, q)})
+      SELECT u.excluded, coalesce(${allTests(sql, q.conditions)}, FALSE) AS hit, count(*)::int AS n FROM u GROUP BY 1, 2`,
+    sql<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM companies c
+      WHERE ${companyWhere(sql, q.universe)}
+        AND EXISTS (SELECT 1 FROM screen_rows s WHERE s.cik = c.cik)
+        AND NOT EXISTS (SELECT 1 FROM screen_rows s WHERE s.cik = c.cik AND ${slotWhere(sql, q.slot)} AND ${heldOn(sql, q.as_of)})`,
+  ]);
+  const excluded: Record<string, number> = { NO_PERIOD_AT_DATE: none?.n ?? 0 };
+  let total = 0;
+  for (const g of groups) {
+    if (g.hit) total += g.n;
+    else if (g.excluded) excluded[g.excluded] = (excluded[g.excluded] ?? 0) + g.n;
+  }
+  return { total, excluded };
+}
+
+export interface CompanyHead {
+  cik: string;
+  company_id: string;
+  ticker: string | null;
+  company_name: string;
+  sic: string | null;
+}
+
+export async function companyHeads(sql: Sql, ciks: readonly string[]): Promise<CompanyHead[]> {
+  if (ciks.length === 0) return [];
+  return sql<CompanyHead[]>`SELECT c.cik, c.company_id, c.tickers[1] AS ticker, c.name AS company_name, c.sic FROM companies c WHERE c.cik IN ${sql([...ciks])}`;
+}
+
+/** The named companies' rows of a slot held on a date, with the named metrics and their reasons. */
+export async function companyRows(sql: Sql, ciks: readonly string[], slot: Slot, asOf: string, names: readonly string[]): Promise<ScreenHit[]> {
+  if (ciks.length === 0) return [];
+  return sql<ScreenHit[]>`
+    SELECT s.cik, c.company_id, c.tickers[1] AS ticker, c.name AS company_name, c.sic, s.fiscal_year, s.fiscal_period,
+      s.period_start::text AS period_start, s.period_end::text AS period_end, s.filing_date::text AS filing_date,
+      s.currency, s.accounting_standard, s.sources,
+      ${projected(sql, 's.metrics', names)} AS metrics, ${projected(sql, 's.unavailable', names)} AS unavailable
+    FROM screen_rows s JOIN companies c ON c.cik = s.cik
+    WHERE s.cik IN ${sql([...ciks])} AND ${slotWhere(sql, slot)} AND ${heldOn(sql, asOf)}`;
+}
+
+export interface PeerValues {
+  prefix: string;
+  currency: string | null;
+  metrics: Record<string, string>;
+}
+
+/** The named metrics of every company whose SIC starts with one of `prefixes` (within `visible`, when given), same slot and date. */
+export async function industryValues(sql: Sql, prefixes: readonly string[], slot: Slot, asOf: string, names: readonly string[], visible: string[] | null): Promise<PeerValues[]> {
+  if (prefixes.length === 0 || names.length === 0) return [];
+  return sql<PeerValues[]>`
+    SELECT left(c.sic, 2) AS prefix, s.currency, ${projected(sql, 's.metrics', names)} AS metrics
+    FROM screen_rows s JOIN companies c ON c.cik = s.cik
+    WHERE ${slotWhere(sql, slot)} AND ${heldOn(sql, asOf)} AND left(c.sic, 2) IN ${sql([...prefixes])}
+      ${visible ? (visible.length > 0 ? sql`AND s.cik IN ${sql(visible)}` : sql`AND FALSE`) : sql``}`;
+}
