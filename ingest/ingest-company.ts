@@ -143,7 +143,11 @@ export async function ingestCompany(
       upsertFilings(t, cik, filings, isPeriodicForm, factCounts, packageInfo),
     ]);
     const written = await appendVersions(t, cik, toStore, runId, refs, history?.splits ?? []);
-    if (written.versions_added > 0) await Promise.all([checkAddedVersions(t, cik, runId, written), refreshScreenRows(t, cik)]);
+    if (written.versions_added > 0) {
+      await checkAddedVersions(t, cik, runId, written);
+      // a COPY takes the connection for itself: the screen rows are written alone
+      await refreshScreenRows(t, cik);
+    }
     await Promise.all([
       recordCompanyIngestion(
         t,
