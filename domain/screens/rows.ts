@@ -178,7 +178,8 @@ export function screenRows(cik: string, versions: readonly ModelVersion[]): Scre
     byPeriod.set(key, list);
   }
   const dates = [...new Set(versions.map((v) => v.filing_date))].sort();
-  const memo = new Map<string, { period: Held; ttm: Held | null }>();
+  const sheets = new Map<string, Held>();
+  const ttms = new Map<string, Held | null>();
   const open = new Map<string, { row: ScreenRow; text: string }>();
   const out: ScreenRow[] = [];
   const hold = (slot: string, kind: ScreenRow['kind'], basis: ScreenBasis, { c, text }: Held, date: string) => {
@@ -199,32 +200,44 @@ export function screenRows(cik: string, versions: readonly ModelVersion[]): Scre
     let latestYear: Held | null = null;
     let latestQuarter: Held | null = null;
     let latestTtm: Held | null = null;
-    for (const g of groups) {
-      if (g.fiscal_period !== 'FY' && !isQuarter(g.fiscal_period)) continue;
-      const dep = dependencyKey(g, byKey);
-      let computed = memo.get(dep);
-      if (!computed) {
+    const periodOf = (g: PeriodGroup, dep: string): Held => {
+      let h = sheets.get(dep);
+      if (!h) {
         const own = STATEMENT_TYPES.map((t) => g.statements[t] as ModelVersion | undefined).filter((v) => v && v.fiscal_year === g.fiscal_year && v.fiscal_period === g.fiscal_period);
-        const period = held(content(g, periodSheet(g, byKey), sourcesOf(own)));
-        let ttm: Held | null = null;
-        const t = isQuarter(g.fiscal_period) ? ttmRow(g, byKey) : undefined;
+        h = held(content(g, periodSheet(g, byKey), sourcesOf(own)));
+        sheets.set(dep, h);
+      }
+      return h;
+    };
+    const ttmOf = (g: PeriodGroup, dep: string): Held | null => {
+      let h = ttms.get(dep);
+      if (h === undefined) {
+        const t = ttmRow(g, byKey);
+        h = null;
         if (t) {
           const unavailable: Sheet['unavailable'] = {};
           for (const u of t.sheet.unavailable_metrics) unavailable[u.metric] = u.reason;
           const windowVersions = t.window.flatMap((w) => STATEMENT_TYPES.map((ty) => w.statements[ty] as ModelVersion | undefined));
-          ttm = held(content(g, { metrics: { ...t.sheet.metrics }, unavailable }, sourcesOf(windowVersions)));
+          h = held(content(g, { metrics: { ...t.sheet.metrics }, unavailable }, sourcesOf(windowVersions)));
         }
-        computed = { period, ttm };
-        memo.set(dep, computed);
+        ttms.set(dep, h);
       }
-      // groups come in period-end order, so the last of each kind is the latest
-      if (g.fiscal_period === 'FY') {
-        hold(`period|${periodKey(g)}`, 'period', 'FY', computed.period, date);
-        latestYear = computed.period;
-      } else {
-        latestQuarter = computed.period;
-        if (computed.ttm) latestTtm = computed.ttm;
-      }
+      return h;
+    };
+    // every fiscal year; of the quarters only the latest (and the latest with a trailing year), the
+    // ones a slot shows: groups come in period-end order
+    for (const g of groups) {
+      if (g.fiscal_period !== 'FY') continue;
+      latestYear = periodOf(g, dependencyKey(g, byKey));
+      hold(`period|${periodKey(g)}`, 'period', 'FY', latestYear, date);
+    }
+    for (let i = groups.length - 1; i >= 0; i--) {
+      const g = groups[i]!;
+      if (!isQuarter(g.fiscal_period)) continue;
+      const dep = dependencyKey(g, byKey);
+      latestQuarter ??= periodOf(g, dep);
+      latestTtm = ttmOf(g, dep);
+      if (latestTtm) break;
     }
     if (latestYear) hold('latest|FY', 'latest', 'FY', latestYear, date);
     if (latestQuarter) hold('latest|Q', 'latest', 'Q', latestQuarter, date);
