@@ -1,7 +1,7 @@
 import type { Sql } from './client.ts';
 import { copyRows } from './copy.ts';
 import type { ModelVersion } from '../domain/modeling/types.ts';
-import { screenRows, type ScreenRow } from '../domain/screens/rows.ts';
+import { screenRows, valsLiteral, type ScreenRow } from '../domain/screens/rows.ts';
 
 /**
  * The screen_rows writer: a company's rows are recomputed from every version it has
@@ -30,7 +30,7 @@ async function companyVersions(sql: Sql, cik: string): Promise<ModelVersion[]> {
 export async function refreshScreenRows(sql: Sql, cik: string): Promise<number> {
   const rows = screenRows(cik, await companyVersions(sql, cik));
   await sql`DELETE FROM screen_rows WHERE cik = ${cik}`;
-  if (rows.length > 0) await copyRows(sql, 'screen_rows', COLUMNS, rows.map((r) => COLUMNS.map((c) => r[c])));
+  if (rows.length > 0) await copyRows(sql, 'screen_rows', [...COLUMNS, 'vals'], rows.map((r) => [...COLUMNS.map((c) => r[c]), valsLiteral(r.metrics)]));
   return rows.length;
 }
 

@@ -5,8 +5,10 @@
 -- latest trailing-twelve-month window), the period that was the latest one. A row holds from
 -- known_from (the filing date that made it so) up to, not including, known_until (NULL: still
 -- holds). sources names the statement versions the values come from; metrics holds decimal
--- strings; unavailable the reason of each metric that could not be computed. Rewritten for a
--- company whenever ingestion adds versions to it.
+-- strings; unavailable the reason of each metric that could not be computed; vals the same values
+-- as one array in the fixed order of domain/screens/rows.ts (SCREEN_METRICS), small enough to stay
+-- in the row, so a screen's conditions read no TOAST. Rewritten for a company whenever ingestion
+-- adds versions to it.
 CREATE TABLE screen_rows (
   cik char(10) NOT NULL CHECK (cik ~ '^[0-9]{10}$'),
   kind text NOT NULL CHECK (kind IN ('period', 'latest')),
@@ -23,5 +25,8 @@ CREATE TABLE screen_rows (
   sources jsonb NOT NULL,
   metrics jsonb NOT NULL,
   unavailable jsonb NOT NULL,
+  vals numeric[] NOT NULL,
   PRIMARY KEY (cik, kind, basis, fiscal_year, fiscal_period, known_from)
 );
+-- vals is read by every screen condition: kept in the row, uncompressed (the other documents move out)
+ALTER TABLE screen_rows ALTER COLUMN vals SET STORAGE PLAIN;

@@ -9,7 +9,7 @@
  * the date it changed, so a read as of any date finds exactly one row per company and slot, and
  * a restatement filed later never changes what an earlier date sees. Pure: versions in, rows out.
  */
-import { DERIVED_METRICS, definitionOf, type StatementType } from '../catalog/index.ts';
+import { CANONICAL_METRIC_NAMES, DERIVED_METRICS, definitionOf, type StatementType } from '../catalog/index.ts';
 import { evaluateDerived } from '../derived-eval.ts';
 import { companyPeriods, previousQuarterKey, yearAgoKey } from '../modeling/company.ts';
 import { CAGR_YEARS, growthRow, GROWTH_NAMES } from '../modeling/growth.ts';
@@ -64,6 +64,24 @@ export const PERIOD_METRIC_NAMES: readonly string[] = [
 ];
 /** Metrics of a trailing-twelve-month row (the modeling TTM route's names). */
 export const TTM_METRIC_NAMES: readonly string[] = TTM_NAMES;
+
+/**
+ * Every metric a screen row can hold, in a fixed order: a row also stores its values as one
+ * numeric array in this order (screen_rows.vals), which a screen reads without unpacking the
+ * metrics document (a change of this list needs the rows rewritten: `fds screens rebuild`).
+ */
+export const SCREEN_METRICS: readonly string[] = [...new Set([...CANONICAL_METRIC_NAMES, ...PERIOD_METRIC_NAMES, ...TTM_METRIC_NAMES])];
+const POSITION = new Map(SCREEN_METRICS.map((m, i) => [m, i + 1]));
+
+/** 1-based position of a metric in SCREEN_METRICS (and in screen_rows.vals); undefined for another name. */
+export function screenPosition(metric: string): number | undefined {
+  return POSITION.get(metric);
+}
+
+/** A row's metrics as the PostgreSQL array literal of screen_rows.vals: '{0.5,NULL,...}'. */
+export function valsLiteral(metrics: Readonly<Record<string, string>>): string {
+  return `{${SCREEN_METRICS.map((m) => metrics[m] ?? 'NULL').join(',')}}`;
+}
 
 /** Whether a metric is an amount in the filer's currency (compared only within one currency), not a ratio, count or growth. */
 export function isAmountMetric(metric: string): boolean {

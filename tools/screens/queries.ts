@@ -6,7 +6,7 @@
  */
 import type { Sql } from '../../db/client.ts';
 import type { Fragment } from '../../db/statement-versions.ts';
-import type { ScreenBasis, ScreenSource } from '../../domain/screens/rows.ts';
+import { screenPosition, type ScreenBasis, type ScreenSource } from '../../domain/screens/rows.ts';
 import type { Op } from './shapes.ts';
 
 /** Which row of a company a read takes: the latest period of a basis, or one fiscal year. */
@@ -83,12 +83,19 @@ function companyWhere(sql: Sql, u: Universe): Fragment {
     ${u.ciks ? (u.ciks.length > 0 ? sql`AND c.cik IN ${sql(u.ciks)}` : sql`AND FALSE`) : sql``}`;
 }
 
+/** A metric's value in a row: its place in the row's value array (no unpacking of the metrics document). */
+function val(sql: Sql, alias: 's' | 'u', metric: string): Fragment {
+  const pos = screenPosition(metric);
+  if (pos === undefined) throw new Error(`not a screen metric: ${metric}`);
+  return alias === 's' ? sql`s.vals[${pos}::int]` : sql`u.vals[${pos}::int]`;
+}
+
 /** The first condition a row cannot be judged on, as an exclusion reason; NULL when every one can be. */
 function exclusion(sql: Sql, conditions: readonly ScreenCondition[], currency: string): Fragment {
   if (conditions.length === 0) return sql`NULL::text`;
   const whens = conditions.reduce<Fragment>(
     (acc, c) => sql`${acc}
-      WHEN NOT (s.metrics ? ${c.metric}) THEN CASE coalesce(s.unavailable ->> ${c.metric}, 'NOT_REPORTED')
+      WHEN ${val(sql, 's', c.metric)} IS NULL THEN CASE coalesce(s.unavailable ->> ${c.metric}, 'NOT_REPORTED')
         WHEN 'NOT_REPORTED' THEN 'METRIC_NOT_REPORTED' WHEN 'MISSING_INPUT' THEN 'INPUT_MISSING' ELSE 'NOT_COMPUTABLE' END
       ${c.amount ? sql`WHEN s.currency IS DISTINCT FROM ${currency} THEN 'OTHER_CURRENCY'` : sql``}`,
     sql``,
@@ -97,7 +104,7 @@ function exclusion(sql: Sql, conditions: readonly ScreenCondition[], currency: s
 }
 
 function test(sql: Sql, c: ScreenCondition): Fragment {
-  const v = sql`(u.metrics ->> ${c.metric})::numeric`;
+  const v = val(sql, 'u', c.metric);
   switch (c.op) {
     case 'gt':
       return sql`${v} > ${c.low}::numeric`;
@@ -118,16 +125,23 @@ function allTests(sql: Sql, conditions: readonly ScreenCondition[]): Fragment {
   return conditions.reduce<Fragment>((acc, c) => sql`${acc} AND ${test(sql, c)}`, sql`u.excluded IS NULL`);
 }
 
-/** metric -> value of the named metrics only */
-function projected(sql: Sql, column: string, names: readonly string[]): Fragment {
+/** metric -> value (text) of the named metrics only, from the row's value array; a metric without a value is left out */
+function projected(sql: Sql, alias: 's' | 'u', names: readonly string[]): Fragment {
   if (names.length === 0) return sql`'{}'::jsonb`;
-  return sql`coalesce((SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(${sql(column)}) e WHERE e.key IN ${sql([...names])}), '{}'::jsonb)`;
+  const pairs = names.reduce<Fragment | null>((acc, m) => (acc ? sql`${acc}, ${m}::text, ${val(sql, alias, m)}::text` : sql`${m}::text, ${val(sql, alias, m)}::text`), null);
+  return sql`jsonb_strip_nulls(jsonb_build_object(${pairs}))`;
+}
+
+/** reason of each named metric the row has no value of */
+function reasons(sql: Sql, names: readonly string[]): Fragment {
+  if (names.length === 0) return sql`'{}'::jsonb`;
+  return sql`coalesce((SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(s.unavailable) e WHERE e.key IN ${sql([...names])}), '{}'::jsonb)`;
 }
 
 function universeRows(sql: Sql, q: Pick<ScreenQuery, 'slot' | 'as_of' | 'universe' | 'currency' | 'conditions'>): Fragment {
   return sql`
     SELECT s.cik, s.fiscal_year, s.fiscal_period, s.period_start::text AS period_start, s.period_end::text AS period_end,
-      s.filing_date::text AS filing_date, s.currency, s.accounting_standard, s.sources, s.metrics, s.unavailable,
+      s.filing_date::text AS filing_date, s.currency, s.accounting_standard, s.sources, s.vals,
       c.company_id, c.name AS company_name, c.sic, c.tickers[1] AS ticker,
       ${exclusion(sql, q.conditions, q.currency)} AS excluded
     FROM screen_rows s JOIN companies c ON c.cik = s.cik
@@ -139,14 +153,14 @@ function universeRows(sql: Sql, q: Pick<ScreenQuery, 'slot' | 'as_of' | 'univers
 export async function screenPage(sql: Sql, q: ScreenQuery): Promise<ScreenHit[]> {
   const order = q.sort
     ? q.sort.direction === 'asc'
-      ? sql`(u.metrics ->> ${q.sort.metric})::numeric ASC NULLS LAST, u.cik`
-      : sql`(u.metrics ->> ${q.sort.metric})::numeric DESC NULLS LAST, u.cik`
+      ? sql`${val(sql, 'u', q.sort.metric)} ASC NULLS LAST, u.cik`
+      : sql`${val(sql, 'u', q.sort.metric)} DESC NULLS LAST, u.cik`
     : sql`u.cik`;
   return sql<ScreenHit[]>`
     WITH u AS (${universeRows(sql, q)})
     SELECT u.cik, u.company_id, u.ticker, u.company_name, u.sic, u.fiscal_year, u.fiscal_period, u.period_start, u.period_end,
       u.filing_date, u.currency, u.accounting_standard, u.sources,
-      ${projected(sql, 'u.metrics', q.columns)} AS metrics, '{}'::jsonb AS unavailable
+      ${projected(sql, 'u', q.columns)} AS metrics, '{}'::jsonb AS unavailable
     FROM u WHERE ${allTests(sql, q.conditions)}
     ORDER BY ${order}
     LIMIT ${q.page.limit} OFFSET ${q.page.offset}`;
@@ -193,7 +207,7 @@ export async function companyRows(sql: Sql, ciks: readonly string[], slot: Slot,
     SELECT s.cik, c.company_id, c.tickers[1] AS ticker, c.name AS company_name, c.sic, s.fiscal_year, s.fiscal_period,
       s.period_start::text AS period_start, s.period_end::text AS period_end, s.filing_date::text AS filing_date,
       s.currency, s.accounting_standard, s.sources,
-      ${projected(sql, 's.metrics', names)} AS metrics, ${projected(sql, 's.unavailable', names)} AS unavailable
+      ${projected(sql, 's', names)} AS metrics, ${reasons(sql, names)} AS unavailable
     FROM screen_rows s JOIN companies c ON c.cik = s.cik
     WHERE s.cik IN ${sql([...ciks])} AND ${slotWhere(sql, slot)} AND ${heldOn(sql, asOf)}`;
 }
@@ -208,7 +222,7 @@ export interface PeerValues {
 export async function industryValues(sql: Sql, prefixes: readonly string[], slot: Slot, asOf: string, names: readonly string[], visible: string[] | null): Promise<PeerValues[]> {
   if (prefixes.length === 0 || names.length === 0) return [];
   return sql<PeerValues[]>`
-    SELECT left(c.sic, 2) AS prefix, s.currency, ${projected(sql, 's.metrics', names)} AS metrics
+    SELECT left(c.sic, 2) AS prefix, s.currency, ${projected(sql, 's', names)} AS metrics
     FROM screen_rows s JOIN companies c ON c.cik = s.cik
     WHERE ${slotWhere(sql, slot)} AND ${heldOn(sql, asOf)} AND left(c.sic, 2) IN ${sql([...prefixes])}
       ${visible ? (visible.length > 0 ? sql`AND s.cik IN ${sql(visible)}` : sql`AND FALSE`) : sql``}`;
