@@ -11,7 +11,7 @@ import { screenRows, valsLiteral, type ScreenRow } from '../domain/screens/rows.
 
 const COLUMNS = [
   'cik', 'kind', 'basis', 'fiscal_year', 'fiscal_period', 'period_start', 'period_end', 'currency', 'accounting_standard',
-  'filing_date', 'known_from', 'known_until', 'sources', 'metrics', 'unavailable',
+  'filing_date', 'known_from', 'known_until', 'opens', 'sources', 'metrics', 'unavailable',
 ] as const satisfies readonly (keyof ScreenRow)[];
 
 /** Every version of a company with its figures as the modeling build reads them (value, whether derived). */

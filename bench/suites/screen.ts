@@ -84,7 +84,7 @@ async function replicate(admin: postgres.Sql, fromUrl: string, replicas: number)
       await sql`
         INSERT INTO screen_rows
         SELECT ${prefix} || right(s.cik, 7), s.kind, s.basis, s.fiscal_year, s.fiscal_period, s.period_start, s.period_end, s.currency, s.accounting_standard,
-          s.filing_date, s.known_from, s.known_until, s.sources, s.metrics, s.unavailable
+          s.filing_date, s.known_from, s.known_until, s.opens, s.sources, s.metrics, s.unavailable, s.vals
         FROM screen_rows s WHERE s.cik NOT LIKE '8%'`;
     }
     await sql`VACUUM ANALYZE screen_rows`;

@@ -22,6 +22,8 @@ CREATE TABLE screen_rows (
   filing_date date NOT NULL,
   known_from date NOT NULL,
   known_until date CHECK (known_until IS NULL OR known_until > known_from),
+  -- the first row of its slot for the company: before known_from it had no such period
+  opens boolean NOT NULL,
   sources jsonb NOT NULL,
   metrics jsonb NOT NULL,
   unavailable jsonb NOT NULL,

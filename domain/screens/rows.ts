@@ -51,6 +51,8 @@ export interface ScreenRow {
   known_from: string;
   /** exclusive; null while the row still holds */
   known_until: string | null;
+  /** the first row of its slot: before its known_from the company had no period of the slot */
+  opens: boolean;
   sources: ScreenSource[];
   /** metric -> decimal string */
   metrics: Record<string, string>;
@@ -159,7 +161,7 @@ function dependencyKey(g: PeriodGroup, byKey: ReadonlyMap<string, PeriodGroup>):
   return [periodKey(g), ids(g), g.opening?.statement_version_id ?? '-', ...keys.map((k) => ids(byKey.get(k)))].join('|');
 }
 
-type Content = Omit<ScreenRow, 'cik' | 'kind' | 'basis' | 'known_from' | 'known_until'>;
+type Content = Omit<ScreenRow, 'cik' | 'kind' | 'basis' | 'known_from' | 'known_until' | 'opens'>;
 /** a row's content and its text, compared to tell whether a slot changed on a date */
 interface Held {
   c: Content;
@@ -204,7 +206,7 @@ export function screenRows(cik: string, versions: readonly ModelVersion[]): Scre
     const current = open.get(slot);
     if (current?.text === text) return;
     if (current) current.row.known_until = date;
-    const row: ScreenRow = { cik, kind, basis, ...c, known_from: date, known_until: null };
+    const row: ScreenRow = { cik, kind, basis, ...c, known_from: date, known_until: null, opens: current === undefined };
     out.push(row);
     open.set(slot, { row, text });
   };

@@ -87,7 +87,8 @@ function companyWhere(sql: Sql, u: Universe): Fragment {
 function val(sql: Sql, alias: 's' | 'u', metric: string): Fragment {
   const pos = screenPosition(metric);
   if (pos === undefined) throw new Error(`not a screen metric: ${metric}`);
-  return alias === 's' ? sql`s.vals[${pos}::int]` : sql`u.vals[${pos}::int]`;
+  // `u` rows carry each value they need as its own column, m<position> (see screen)
+  return alias === 's' ? sql`s.vals[${pos}::int]` : sql`u.${sql(`m${pos}`)}`;
 }
 
 /** The first condition a row cannot be judged on, as an exclusion reason; NULL when every one can be. */
@@ -138,53 +139,49 @@ function reasons(sql: Sql, names: readonly string[]): Fragment {
   return sql`coalesce((SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each(s.unavailable) e WHERE e.key IN ${sql([...names])}), '{}'::jsonb)`;
 }
 
-function universeRows(sql: Sql, q: Pick<ScreenQuery, 'slot' | 'as_of' | 'universe' | 'currency' | 'conditions'>): Fragment {
-  return sql`
-    SELECT s.cik, s.fiscal_year, s.fiscal_period, s.period_start::text AS period_start, s.period_end::text AS period_end,
-      s.filing_date::text AS filing_date, s.currency, s.accounting_standard, s.sources, s.vals,
-      c.company_id, c.name AS company_name, c.sic, c.tickers[1] AS ticker,
-      ${exclusion(sql, q.conditions, q.currency)} AS excluded
-    FROM screen_rows s JOIN companies c ON c.cik = s.cik
-    WHERE ${slotWhere(sql, q.slot)} AND ${heldOn(sql, q.as_of)} AND ${companyWhere(sql, q.universe)}
-      ${q.universe.accounting_standard ? sql`AND s.accounting_standard = ${q.universe.accounting_standard}` : sql``}`;
-}
-
-/** One page of the companies meeting every condition, ordered by the sort metric, then CIK. */
-export async function screenPage(sql: Sql, q: ScreenQuery): Promise<ScreenHit[]> {
+/**
+ * A whole screen in one statement, reading each held row once: the rows of the slot held on the
+ * date (`u`, only the value array and the exclusion reason), those meeting every condition, their
+ * count, the exclusion counts, and one page of them with their company and provenance.
+ * NO_PERIOD_AT_DATE is the companies of the universe whose first period of the slot became known
+ * only after the date (the first row of a slot `opens` it).
+ */
+export async function screen(sql: Sql, q: ScreenQuery): Promise<{ total: number; excluded: Record<string, number>; items: ScreenHit[] }> {
+  const byCompany = q.universe.sic !== null || q.universe.exchange !== null || q.universe.ciks !== null;
   const order = q.sort
     ? q.sort.direction === 'asc'
       ? sql`${val(sql, 'u', q.sort.metric)} ASC NULLS LAST, u.cik`
       : sql`${val(sql, 'u', q.sort.metric)} DESC NULLS LAST, u.cik`
     : sql`u.cik`;
-  return sql<ScreenHit[]>`
-    WITH u AS (${universeRows(sql, q)})
-    SELECT u.cik, u.company_id, u.ticker, u.company_name, u.sic, u.fiscal_year, u.fiscal_period, u.period_start, u.period_end,
-      u.filing_date, u.currency, u.accounting_standard, u.sources,
-      ${projected(sql, 'u', q.columns)} AS metrics, '{}'::jsonb AS unavailable
-    FROM u WHERE ${allTests(sql, q.conditions)}
-    ORDER BY ${order}
-    LIMIT ${q.page.limit} OFFSET ${q.page.offset}`;
-}
-
-/** How many companies meet the conditions, how many were left out and why (NO_PERIOD_AT_DATE: in the universe with no row held on the date). */
-export async function screenCounts(sql: Sql, q: ScreenQuery): Promise<{ total: number; excluded: Record<string, number> }> {
-  const [groups, [none]] = await Promise.all([
-    sql<{ excluded: string | null; hit: boolean; n: number }[]>`
-      WITH u AS (${universeRows(sql, q)})
-      SELECT u.excluded, coalesce(${allTests(sql, q.conditions)}, FALSE) AS hit, count(*)::int AS n FROM u GROUP BY 1, 2`,
-    sql<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM companies c
-      WHERE ${companyWhere(sql, q.universe)}
-        AND EXISTS (SELECT 1 FROM screen_rows s WHERE s.cik = c.cik)
-        AND NOT EXISTS (SELECT 1 FROM screen_rows s WHERE s.cik = c.cik AND ${slotWhere(sql, q.slot)} AND ${heldOn(sql, q.as_of)})`,
-  ]);
-  const excluded: Record<string, number> = { NO_PERIOD_AT_DATE: none?.n ?? 0 };
-  let total = 0;
-  for (const g of groups) {
-    if (g.hit) total += g.n;
-    else if (g.excluded) excluded[g.excluded] = (excluded[g.excluded] ?? 0) + g.n;
-  }
-  return { total, excluded };
+  const needed = [...new Set([...q.conditions.map((c) => c.metric), ...(q.sort ? [q.sort.metric] : []), ...q.columns])];
+  const values = needed.reduce<Fragment>((acc, m, i) => sql`${acc}${i > 0 ? sql`, ` : sql``}${val(sql, 's', m)} AS ${sql(`m${screenPosition(m)}`)}`, sql``);
+  const [r] = await sql<{ total: number; not_yet: number; excluded: Record<string, number>; items: ScreenHit[] }[]>`
+    WITH u AS MATERIALIZED (
+      SELECT s.cik, s.kind, s.basis, s.fiscal_year, s.fiscal_period, s.known_from, ${values}, ${exclusion(sql, q.conditions, q.currency)} AS excluded
+      FROM screen_rows s ${byCompany ? sql`JOIN companies c ON c.cik = s.cik` : sql``}
+      WHERE ${slotWhere(sql, q.slot)} AND ${heldOn(sql, q.as_of)}
+        ${byCompany ? sql`AND ${companyWhere(sql, q.universe)}` : sql``}
+        ${q.universe.accounting_standard ? sql`AND s.accounting_standard = ${q.universe.accounting_standard}` : sql``}
+    ),
+    hit AS MATERIALIZED (SELECT * FROM u WHERE ${allTests(sql, q.conditions)}),
+    page AS (SELECT * FROM hit u ORDER BY ${order} LIMIT ${q.page.limit} OFFSET ${q.page.offset})
+    SELECT
+      (SELECT count(*)::int FROM hit) AS total,
+      (SELECT count(*)::int FROM screen_rows s ${byCompany ? sql`JOIN companies c ON c.cik = s.cik` : sql``}
+        WHERE ${slotWhere(sql, q.slot)} AND s.opens AND s.known_from > ${q.as_of}::date
+          ${byCompany ? sql`AND ${companyWhere(sql, q.universe)}` : sql``}
+          ${q.universe.accounting_standard ? sql`AND s.accounting_standard = ${q.universe.accounting_standard}` : sql``}) AS not_yet,
+      (SELECT coalesce(jsonb_object_agg(e.excluded, e.n), '{}'::jsonb) FROM (SELECT excluded, count(*)::int AS n FROM u WHERE excluded IS NOT NULL GROUP BY 1) e) AS excluded,
+      (SELECT coalesce(jsonb_agg(p ORDER BY p.ord), '[]'::jsonb) FROM (
+        SELECT row_number() OVER (ORDER BY ${order}) AS ord, u.cik, c.company_id, c.tickers[1] AS ticker, c.name AS company_name, c.sic,
+          s.fiscal_year, s.fiscal_period, s.period_start::text AS period_start, s.period_end::text AS period_end, s.filing_date::text AS filing_date,
+          s.currency, s.accounting_standard, s.sources, ${projected(sql, 'u', q.columns)} AS metrics, '{}'::jsonb AS unavailable
+        FROM page u
+        JOIN screen_rows s ON (s.cik, s.kind, s.basis, s.fiscal_year, s.fiscal_period, s.known_from) = (u.cik, u.kind, u.basis, u.fiscal_year, u.fiscal_period, u.known_from)
+        JOIN companies c ON c.cik = u.cik
+      ) p) AS items`;
+  const excluded: Record<string, number> = { ...r!.excluded, NO_PERIOD_AT_DATE: r!.not_yet };
+  return { total: r!.total, excluded, items: r!.items };
 }
 
 export interface CompanyHead {

@@ -14,7 +14,7 @@ import { resolveTicker } from '../../db/identity.ts';
 import { dec, wireDecimal } from '../../domain/decimal.ts';
 import { isAmountMetric } from '../../domain/screens/rows.ts';
 import { ServiceError } from '../../domain/service-error.ts';
-import { companyHeads, companyRows, industryValues, screenCounts, screenPage, type ScreenHit, type Slot } from './queries.ts';
+import { companyHeads, companyRows, industryValues, screen, type ScreenHit, type Slot } from './queries.ts';
 import {
   CompareItem, Condition, EXCLUSION_REASONS, Excluded, MetricName, PERIOD_KINDS, PeriodInput, ScreenItem, TTM_METRICS, UniverseFilters, YEAR_METRICS,
 } from './shapes.ts';
@@ -120,10 +120,10 @@ export const fundamentalsScreen = defineTool({
       columns,
       page: { limit: input.page_size, offset: (input.page - 1) * input.page_size },
     };
-    const [rows, counts] = await Promise.all([screenPage(ctx.services.sql, q), screenCounts(ctx.services.sql, q)]);
-    const items = rows.map((r) => ({
+    const counts = await screen(ctx.services.sql, q);
+    const items = counts.items.map((r) => ({
       ...headOf(r),
-      metrics: Object.fromEntries(columns.map((m) => [m, r.metrics[m] === undefined ? null : wireDecimal(r.metrics[m]!)])),
+      metrics: Object.fromEntries(columns.map((m) => [m, r.metrics[m] == null ? null : wireDecimal(r.metrics[m]!)])),
     }));
     const excluded = Object.fromEntries(EXCLUSION_REASONS.map((k) => [k, counts.excluded[k] ?? 0])) as Record<(typeof EXCLUSION_REASONS)[number], number>;
     return { ...pageOf(items, counts.total, input.page, input.page_size), as_of_date: asOf, excluded };
