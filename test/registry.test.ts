@@ -68,6 +68,12 @@ const MACRO_QUERY_TOOLS: Record<string, string> = {
   query_replay: 'free',
 };
 
+/** Point-in-time screens over every company (paid plans) and comparisons of named ones (every plan). */
+const SCREEN_TOOLS: Record<string, string> = {
+  fundamentals_screen: 'growth',
+  fundamentals_compare: 'free',
+};
+
 describe('the tool registry', () => {
   const tools = ALL_TOOLS.filter((t) => t.tool);
 
@@ -83,12 +89,12 @@ describe('the tool registry', () => {
     }
   });
 
-  it('lists spec tools under their spec names and plans, and every other tool is a macro/query tool (issue 17) or an agent tool (issue 16)', () => {
+  it('lists spec tools under their spec names and plans, and every other tool is a macro/query tool (issue 17), an agent tool (issue 16) or a screen tool', () => {
     for (const def of tools) {
       const name = toolName(def);
       assert.equal(name, def.name.replaceAll('.', '_'), 'a tool is named after its route method, "_" for each "."');
-      const plan = SPEC_TOOLS[name] ?? MACRO_QUERY_TOOLS[name] ?? AGENT_TOOLS[name];
-      assert.ok(plan, `${name} is neither in the spec tool table, nor a macro/query tool, nor an agreed agent tool`);
+      const plan = SPEC_TOOLS[name] ?? MACRO_QUERY_TOOLS[name] ?? AGENT_TOOLS[name] ?? SCREEN_TOOLS[name];
+      assert.ok(plan, `${name} is neither in the spec tool table, nor a macro/query tool, nor an agreed agent or screen tool`);
       assert.equal(def.plan, plan, `${name} plan`);
     }
   });

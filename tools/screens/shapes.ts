@@ -36,7 +36,7 @@ export const Condition = z
   .object({
     metric: MetricName,
     op: z.enum(OPS).describe('gt, gte, lt, lte, eq, or between (inclusive)'),
-    value: z.union([DecimalInput, z.array(DecimalInput)]).describe('a decimal string, or [low, high] for between'),
+    value: z.union([DecimalInput, z.array(DecimalInput).max(2)]).describe('a decimal string, or [low, high] for between'),
   })
   .superRefine((c, ctx) => {
     if (c.op === 'between') {
