@@ -34,12 +34,28 @@ export async function refreshScreenRows(sql: Sql, cik: string): Promise<number> 
   return rows.length;
 }
 
-/** Companies with versions and no screen rows (a database migrated after its ingestion). */
-export async function companiesWithoutScreenRows(sql: Sql): Promise<string[]> {
+/** refreshScreenRows in a transaction of its own, on a connection reserved for it. */
+export async function rebuildScreenRows(sql: Sql, cik: string): Promise<number> {
+  const conn = await sql.reserve();
+  try {
+    await conn`BEGIN`;
+    const n = await refreshScreenRows(conn, cik);
+    await conn`COMMIT`;
+    return n;
+  } catch (err) {
+    await conn`ROLLBACK`;
+    throw err;
+  } finally {
+    conn.release();
+  }
+}
+
+/** Companies with versions and (unless `all`) no screen rows: a database ingested before the table existed (`fds screens rebuild`). */
+export async function companiesForScreenRows(sql: Sql, all: boolean): Promise<string[]> {
   const rows = await sql<{ cik: string }[]>`
     SELECT c.cik FROM companies c
     WHERE EXISTS (SELECT 1 FROM statement_versions v WHERE v.cik = c.cik)
-      AND NOT EXISTS (SELECT 1 FROM screen_rows s WHERE s.cik = c.cik)
+      ${all ? sql`` : sql`AND NOT EXISTS (SELECT 1 FROM screen_rows s WHERE s.cik = c.cik)`}
     ORDER BY c.cik`;
   return rows.map((r) => r.cik);
 }
