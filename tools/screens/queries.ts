@@ -192,35 +192,45 @@ export interface CompanyHead {
   sic: string | null;
 }
 
-export async function companyHeads(sql: Sql, ciks: readonly string[]): Promise<CompanyHead[]> {
-  if (ciks.length === 0) return [];
-  return sql<CompanyHead[]>`SELECT c.cik, c.company_id, c.tickers[1] AS ticker, c.name AS company_name, c.sic FROM companies c WHERE c.cik IN ${sql([...ciks])}`;
-}
-
-/** The named companies' rows of a slot held on a date, with the named metrics and their reasons. */
-export async function companyRows(sql: Sql, ciks: readonly string[], slot: Slot, asOf: string, names: readonly string[]): Promise<ScreenHit[]> {
-  if (ciks.length === 0) return [];
-  return sql<ScreenHit[]>`
-    SELECT s.cik, c.company_id, c.tickers[1] AS ticker, c.name AS company_name, c.sic, s.fiscal_year, s.fiscal_period,
-      s.period_start::text AS period_start, s.period_end::text AS period_end, s.filing_date::text AS filing_date,
-      s.currency, s.accounting_standard, s.sources,
-      ${projected(sql, 's', names)} AS metrics, ${reasons(sql, names)} AS unavailable
-    FROM screen_rows s JOIN companies c ON c.cik = s.cik
-    WHERE s.cik IN ${sql([...ciks])} AND ${slotWhere(sql, slot)} AND ${heldOn(sql, asOf)}`;
+/**
+ * A comparison in one statement: the named companies, their rows of the slot held on the date (the
+ * named metrics and the reasons of those without a value), and the named metrics of every company
+ * of their industries (SIC 2-digit prefix; within `visible`, when given) for the medians.
+ */
+export async function comparison(
+  sql: Sql,
+  ciks: readonly string[],
+  slot: Slot,
+  asOf: string,
+  names: readonly string[],
+  visible: string[] | null,
+): Promise<{ heads: CompanyHead[]; rows: ScreenHit[]; peers: PeerValues[] }> {
+  const [r] = await sql<{ heads: CompanyHead[]; rows: ScreenHit[]; peers: PeerValues[] }[]>`
+    WITH named AS (
+      SELECT c.cik, c.company_id, c.tickers[1] AS ticker, c.name AS company_name, c.sic FROM companies c WHERE c.cik IN ${sql([...ciks])}
+    ),
+    own AS (
+      SELECT s.cik, c.company_id, c.ticker, c.company_name, c.sic, s.fiscal_year, s.fiscal_period,
+        s.period_start::text AS period_start, s.period_end::text AS period_end, s.filing_date::text AS filing_date,
+        s.currency, s.accounting_standard, s.sources, ${projected(sql, 's', names)} AS metrics, ${reasons(sql, names)} AS unavailable
+      FROM screen_rows s JOIN named c ON c.cik = s.cik
+      WHERE ${slotWhere(sql, slot)} AND ${heldOn(sql, asOf)}
+    ),
+    peers AS (
+      SELECT left(c.sic, 2) AS prefix, s.currency, ${projected(sql, 's', names)} AS metrics
+      FROM screen_rows s JOIN companies c ON c.cik = s.cik
+      WHERE ${slotWhere(sql, slot)} AND ${heldOn(sql, asOf)}
+        AND left(c.sic, 2) IN (SELECT left(n.sic, 2) FROM named n WHERE n.sic IS NOT NULL)
+        ${visible ? (visible.length > 0 ? sql`AND s.cik IN ${sql(visible)}` : sql`AND FALSE`) : sql``}
+    )
+    SELECT (SELECT coalesce(jsonb_agg(n), '[]'::jsonb) FROM named n) AS heads,
+      (SELECT coalesce(jsonb_agg(o), '[]'::jsonb) FROM own o) AS rows,
+      (SELECT coalesce(jsonb_agg(p), '[]'::jsonb) FROM peers p) AS peers`;
+  return r!;
 }
 
 export interface PeerValues {
   prefix: string;
   currency: string | null;
   metrics: Record<string, string>;
-}
-
-/** The named metrics of every company whose SIC starts with one of `prefixes` (within `visible`, when given), same slot and date. */
-export async function industryValues(sql: Sql, prefixes: readonly string[], slot: Slot, asOf: string, names: readonly string[], visible: string[] | null): Promise<PeerValues[]> {
-  if (prefixes.length === 0 || names.length === 0) return [];
-  return sql<PeerValues[]>`
-    SELECT left(c.sic, 2) AS prefix, s.currency, ${projected(sql, 's', names)} AS metrics
-    FROM screen_rows s JOIN companies c ON c.cik = s.cik
-    WHERE ${slotWhere(sql, slot)} AND ${heldOn(sql, asOf)} AND left(c.sic, 2) IN ${sql([...prefixes])}
-      ${visible ? (visible.length > 0 ? sql`AND s.cik IN ${sql(visible)}` : sql`AND FALSE`) : sql``}`;
 }

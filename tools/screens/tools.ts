@@ -14,7 +14,7 @@ import { resolveTicker } from '../../db/identity.ts';
 import { dec, wireDecimal } from '../../domain/decimal.ts';
 import { isAmountMetric } from '../../domain/screens/rows.ts';
 import { ServiceError } from '../../domain/service-error.ts';
-import { companyHeads, companyRows, industryValues, screen, type ScreenHit, type Slot } from './queries.ts';
+import { comparison, screen, type ScreenHit, type Slot } from './queries.ts';
 import {
   CompareItem, Condition, EXCLUSION_REASONS, Excluded, MetricName, PERIOD_KINDS, PeriodInput, ScreenItem, TTM_METRICS, UniverseFilters, YEAR_METRICS,
 } from './shapes.ts';
@@ -198,14 +198,11 @@ export const fundamentalsCompare = defineTool({
     checkNames(slot, names.map((m, i): [string, string] => [`metrics.${i}`, m]));
     const named = await namedCompanies(ctx, input);
     const ciks = named.map((n) => n.cik);
-    const sql = ctx.services.sql;
-    const [heads, rows] = await Promise.all([companyHeads(sql, ciks), companyRows(sql, ciks, slot, asOf, names)]);
+    const { heads, rows, peers } = await comparison(ctx.services.sql, ciks, slot, asOf, names, await ctx.visibleCompanies());
     const headBy = new Map(heads.map((h) => [h.cik, h]));
     const missing = ciks.filter((c) => !headBy.has(c));
     if (missing.length > 0) throw new ServiceError('NOT_FOUND', `No company with CIK ${missing.join(', ')}. Search names with identity_search.`, { ciks: missing });
     const rowBy = new Map(rows.map((r) => [r.cik, r]));
-    const prefixes = [...new Set(heads.map((h) => h.sic?.slice(0, 2)).filter((p): p is string => p !== undefined && p.length === 2))];
-    const peers = await industryValues(sql, prefixes, slot, asOf, names, await ctx.visibleCompanies());
     const items = named.map(({ requested, cik }) => {
       const head = headBy.get(cik)!;
       const row = rowBy.get(cik);
