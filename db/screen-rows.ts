@@ -1,5 +1,4 @@
-import type { Sql } from './client.ts';
-import { copyRows } from './copy.ts';
+import { asJson, type Sql } from './client.ts';
 import type { ModelVersion } from '../domain/modeling/types.ts';
 import { screenRows, valsLiteral, type ScreenRow } from '../domain/screens/rows.ts';
 
@@ -26,11 +25,35 @@ async function companyVersions(sql: Sql, cik: string): Promise<ModelVersion[]> {
     WHERE v.cik = ${cik}`;
 }
 
+/**
+ * Starts a refresh of one company's screen rows inside a transaction: reads its versions and
+ * deletes its rows now (statements that ride along with whatever the transaction sends next), and
+ * answers the rows to insert once the versions are read. Issue it before any COPY of the same
+ * transaction: a statement sent while a COPY streams would break the COPY.
+ */
+export async function screenRowsOf(sql: Sql, cik: string): Promise<ScreenRow[]> {
+  const [versions] = await Promise.all([companyVersions(sql, cik), sql`DELETE FROM screen_rows WHERE cik = ${cik}`]);
+  return screenRows(cik, versions);
+}
+
+/** Inserts a company's screen rows as one statement (no COPY, so it pipelines with other writes). */
+export async function insertScreenRows(sql: Sql, rows: readonly ScreenRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const records = rows.map((r) => ({ ...r, vals: valsLiteral(r.metrics) }));
+  await sql`
+    INSERT INTO screen_rows (${sql([...COLUMNS, 'vals'])})
+    SELECT r.cik, r.kind, r.basis, r.fiscal_year, r.fiscal_period, r.period_start, r.period_end, r.currency, r.accounting_standard,
+      r.filing_date, r.known_from, r.known_until, r.opens, r.sources, r.metrics, r.unavailable, r.vals::numeric[]
+    FROM jsonb_to_recordset(${sql.json(asJson(records))}::jsonb) AS r(
+      cik text, kind text, basis text, fiscal_year int, fiscal_period text, period_start date, period_end date, currency text,
+      accounting_standard text, filing_date date, known_from date, known_until date, opens boolean, sources jsonb, metrics jsonb,
+      unavailable jsonb, vals text)`;
+}
+
 /** Recomputes and replaces one company's screen rows; returns how many it has. */
 export async function refreshScreenRows(sql: Sql, cik: string): Promise<number> {
-  const rows = screenRows(cik, await companyVersions(sql, cik));
-  await sql`DELETE FROM screen_rows WHERE cik = ${cik}`;
-  if (rows.length > 0) await copyRows(sql, 'screen_rows', [...COLUMNS, 'vals'], rows.map((r) => [...COLUMNS.map((c) => r[c]), valsLiteral(r.metrics)]));
+  const rows = await screenRowsOf(sql, cik);
+  await insertScreenRows(sql, rows);
   return rows.length;
 }
 
