@@ -33,6 +33,7 @@ Commands:
   export build [--full]                   build and publish a bulk Parquet snapshot (incremental unless --full
                                           or the last full build is a week old); the previous stays latest on failure
   corpus synth --factor N --out DIR [--source DIR]
+  screens rebuild [--all]                 write the screen rows of companies that have none (--all: of every company)
                                           write a synthetic mirror N times SEC_SOURCE (the mirror plus N-1
                                           clones of each company under new CIKs, values perturbed) for scale tests
   ingest [--cik N ...] [--ticker T ...] [--source DIR|URL] [--workers N]
@@ -274,6 +275,21 @@ async function main(argv: string[]): Promise<number> {
       const { synthesizeCorpus } = await import('./bench/lib/synth-corpus.ts');
       const r = await synthesizeCorpus({ source: path.resolve(values.source ?? config.secSource), out: path.resolve(values.out), factor: Number(values.factor), log });
       console.log(`wrote ${r.companies_total} companies (${r.companies} x ${r.factor}), ${(r.companyfacts_bytes_total / 1e6).toFixed(1)} MB of company facts, to ${r.out}`);
+      return 0;
+    }
+    case 'screens': {
+      if (sub !== 'rebuild') break;
+      const { values } = parseArgs({ args: rest, options: { all: { type: 'boolean' } } });
+      const db = await openDatabase(config, log);
+      try {
+        const { companiesForScreenRows, rebuildScreenRows } = await import('./db/screen-rows.ts');
+        const ciks = await companiesForScreenRows(db.sql, values.all === true);
+        let rows = 0;
+        for (const cik of ciks) rows += await rebuildScreenRows(db.sql, cik);
+        console.log(`wrote ${rows} screen rows for ${ciks.length} companies`);
+      } finally {
+        await db.close();
+      }
       return 0;
     }
     case 'help':

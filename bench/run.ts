@@ -47,6 +47,10 @@ const SUITES: Record<string, { description: string; load: () => Promise<SuiteMod
     description: 'seconds from a feed entry to the filing served (FEED_POLL_S=5) against a stand-in for SEC; peak requests in one second from two processes, own pacers vs the fleet budget; goals 30 s and <= 10',
     load: () => import('./suites/freshness.ts'),
   },
+  screen: {
+    description: 'point-in-time screens and 10-company comparisons over a synthetic corpus (BENCH_SCREEN_FACTOR, default 10, ingested; BENCH_SCREEN_REPLICAS times that, default 10): latency at 4 connections against /health/z; goals screen p50 <= 50 ms, p99 <= 200 ms, compare p50 <= 20 ms',
+    load: () => import('./suites/screen.ts'),
+  },
   scale: {
     description: 'the mirror against a synthetic corpus N times it (BENCH_SCALE_FACTOR, default 10): ingest s/MB and read latency at 1x and Nx, sequential scans; goals within 1.2x',
     load: () => import('./suites/scale.ts'),

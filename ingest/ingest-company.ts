@@ -6,6 +6,7 @@ import type { Sql } from '../db/client.ts';
 import { companyIngestionState, ensureCompany, recordCompanyIngestion } from '../db/ingestion-runs.ts';
 import { replaceDisclosures, replaceSegments } from '../db/package-write.ts';
 import { recordScaleSlips } from '../db/scale-slips.ts';
+import { insertScreenRows, screenRowsOf } from '../db/screen-rows.ts';
 import { appendVersions, storedVersionRefs, upsertFilings, type PackageInfo, type VersionToStore } from '../db/statement-write.ts';
 import type { Fact, FilingInfo } from '../domain/facts.ts';
 import type { StatementFigure } from '../domain/statement-types.ts';
@@ -142,7 +143,11 @@ export async function ingestCompany(
       upsertFilings(t, cik, filings, isPeriodicForm, factCounts, packageInfo),
     ]);
     const written = await appendVersions(t, cik, toStore, runId, refs, history?.splits ?? []);
+    // the screen rows are read and cleared before the checks' COPYs, and inserted with the last writes
+    const screen = written.versions_added > 0 ? screenRowsOf(t, cik) : null;
+    void screen?.catch(() => undefined); // a failed check rolls back first; awaiting below still throws
     if (written.versions_added > 0) await checkAddedVersions(t, cik, runId, written);
+    const screenRows = screen ? await screen : [];
     await Promise.all([
       recordCompanyIngestion(
         t,
@@ -153,6 +158,7 @@ export async function ingestCompany(
       replaceSegments(t, cik, segments, now()),
       replaceStockSplits(t, cik, history ? companySplits(history.splits, history.versions) : []),
       replaceDisclosures(t, cik, disclosures, now()),
+      insertScreenRows(t, screenRows),
     ]);
     return written;
   });

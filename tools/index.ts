@@ -18,9 +18,10 @@ import { STATEMENT_TOOLS } from './statements/tools.ts';
 import { SYSTEM_TOOLS } from './system/tools.ts';
 import { MACRO_TOOLS } from './macro/tools.ts';
 import { QUERY_TOOLS } from './queries/tools.ts';
+import { SCREEN_TOOLS } from './screens/tools.ts';
 
 /**
  * The registry: the single list every surface is generated from. Its order is the tools/list
  * order. A definition joins only when its handler is real; nothing registers itself.
  */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...IDENTITY_TOOLS, ...STATEMENT_TOOLS, ...FILING_TOOLS, ...RESTATEMENT_TOOLS, ...PROVENANCE_TOOLS, ...CATALOG_TOOLS, ...SERIES_TOOLS, ...PACKAGE_TOOLS, ...BULK_TOOLS, ...SYSTEM_TOOLS, ...INGESTION_TOOLS, ...RECONCILIATION_TOOLS, ...SELECTION_TOOLS, ...COVERAGE_TOOLS, ...DQ_TOOLS, ...MACRO_TOOLS, ...QUERY_TOOLS, ...MODELING_TOOLS, ...AI_TOOLS];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...IDENTITY_TOOLS, ...STATEMENT_TOOLS, ...FILING_TOOLS, ...RESTATEMENT_TOOLS, ...PROVENANCE_TOOLS, ...CATALOG_TOOLS, ...SERIES_TOOLS, ...SCREEN_TOOLS, ...PACKAGE_TOOLS, ...BULK_TOOLS, ...SYSTEM_TOOLS, ...INGESTION_TOOLS, ...RECONCILIATION_TOOLS, ...SELECTION_TOOLS, ...COVERAGE_TOOLS, ...DQ_TOOLS, ...MACRO_TOOLS, ...QUERY_TOOLS, ...MODELING_TOOLS, ...AI_TOOLS];

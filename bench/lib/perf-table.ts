@@ -126,6 +126,20 @@ export const SUMMARIES: Record<string, (r: Json) => Partial[]> = {
     ),
     row('peak requests to SEC in one second, two processes and a polling worker, fleet budget / own pacers', `${r.rate.fleet.peak_per_s} / ${r.rate.process.peak_per_s}`, `<= ${r.goals.peak_per_s}`, verdict(r.met.peak)),
   ],
+  screen: (r) => {
+    const out: Partial[] = [];
+    const scales: Json[] = r.scales ?? [];
+    const largest = scales[scales.length - 1];
+    for (const s of scales) {
+      for (const x of s.reads) {
+        const isGoal = s === largest && (x.name.startsWith('screen, 3 conditions, latest annual as of 2026') || x.name.startsWith('compare'));
+        const goal = !isGoal ? '' : x.name.startsWith('compare') ? `p50 <= ${r.goals.compare_p50_ms} ms` : `<= ${r.goals.screen_p50_ms} / <= ${r.goals.screen_p99_ms} ms`;
+        const met = x.name.startsWith('compare') ? r.goals.met.compare_p50 : r.goals.met.screen_p50 && r.goals.met.screen_p99;
+        out.push(row(`${s.label} (${n0(s.companies)} companies): ${x.name}, p50 / p99 at 4 connections`, `${f(x.latency_ms.p50, 2)} / ${f(x.latency_ms.p99, 2)} ms`, goal, isGoal ? verdict(met) : ''));
+      }
+    }
+    return out;
+  },
   scale: (r) => {
     const x = r.factor;
     const ratios: Json[] = r.reads.ratios ?? [];

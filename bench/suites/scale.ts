@@ -39,14 +39,14 @@ const CONNECTIONS = 4;
 /** the tables a statement read touches; a sequential scan of one of them at scale is a missing index */
 const READ_TABLES = ['statement_versions', 'filings', 'companies', 'identity_mappings', 'api_keys'];
 
-function mirrorDir(): string {
+export function mirrorDir(): string {
   const raw = process.env.SEC_SOURCE;
   if (raw && /^https?:/i.test(raw)) throw new Error('the scale bench needs a mirror directory in SEC_SOURCE, not the live site');
   return raw ? path.resolve(raw) : path.resolve(REPO_ROOT, '../shared/sec');
 }
 
 /** Runs the ingest child over `source`, keeping its database; the caller drops it. */
-async function ingestKeeping(source: string, adminUrl: string): Promise<IngestChildResult> {
+export async function ingestKeeping(source: string, adminUrl: string): Promise<IngestChildResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, SEC_SOURCE: source, DATABASE_URL: adminUrl, BENCH_KEEP_DATABASE: '1', BENCH_INGEST_RERUN: '0' };
   delete env.BENCH_CPU_PROF;
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/ingest-child.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
