@@ -81,6 +81,7 @@ export const fundamentalsScreen = defineTool({
     'sort {metric, direction}, metrics (extra columns), page, page_size. Each row names the statement versions its values come from; excluded counts the companies the screen could not judge and why. Ordered by the sort metric, then CIK.',
   http: { method: 'POST', path: '/v1/fundamentals/screen' },
   tool: true,
+  listedAs: 'extension',
   plan: 'growth',
   input: z.object({
     conditions: z.array(Condition).min(1).max(MAX_CONDITIONS).describe(`1 to ${MAX_CONDITIONS} conditions, all of which must hold`),
@@ -177,6 +178,7 @@ export const fundamentalsCompare = defineTool({
     'period: latest_annual (default), latest_quarter or ttm; fiscal_year instead picks that fiscal year. as_of_date default today. Every value names the statement versions it comes from.',
   http: { method: 'GET', path: '/v1/fundamentals/compare' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     ciks: z.array(Cik).max(MAX_COMPARED).optional().describe(`CIKs (repeatable), 2 to ${MAX_COMPARED}`),
