@@ -11,6 +11,9 @@ import { identityIsEmpty, loadIdentity } from './ingest/load-identity.ts';
 import { progressPrinter, summaryLine, summaryRows } from './ingest/progress-bar.ts';
 import { IngestRequestError, runIngestion } from './ingest/run-ingestion.ts';
 import { tuneV8ForIngestion } from './ingest/v8-tuning.ts';
+import { withArchives } from './ingest/archive-source.ts';
+import { ArchiveError, openArchives, type Archives } from './ingest/archives.ts';
+import { openSecSource } from './ingest/source.ts';
 // The HTTP service, the job queue, the bulk export, macro loading and the corpus generator are
 // imported by the command that runs them, not here: `fds ingest` would otherwise carry the whole
 // service's module graph (~100 MB of resident memory, ingest's peak RSS over 512 MiB) for nothing.
@@ -34,11 +37,15 @@ Commands:
   corpus synth --factor N --out DIR [--source DIR]
                                           write a synthetic mirror N times SEC_SOURCE (the mirror plus N-1
                                           clones of each company under new CIKs, values perturbed) for scale tests
-  ingest [--cik N ...] [--ticker T ...] [--source DIR|URL] [--workers N]
+  ingest [--cik N ...] [--ticker T ...] [--source DIR|URL] [--workers N] [--archives DIR|URL]
                                           normalize company facts into versioned statements (default:
                                           every company in the source); re-running over the same source changes nothing;
                                           --workers N: N child processes each ingesting whole companies
-                                          (default INGEST_WORKERS, 1: in this process)
+                                          (default INGEST_WORKERS, 1: in this process);
+                                          --archives: company facts and submissions from SEC's bulk archives
+                                          (a directory with companyfacts.zip and submissions.zip, or https://www.sec.gov);
+                                          exit 0: every company done, 1: partial (the failed ones are listed,
+                                          the others are written), 2: nothing done (bad arguments, unreadable archive)
 
 Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see README).`;
 
@@ -187,6 +194,7 @@ async function main(argv: string[]): Promise<number> {
           ticker: { type: 'string', multiple: true },
           source: { type: 'string' },
           workers: { type: 'string', default: String(config.ingestWorkers) },
+          archives: { type: 'string' },
         },
       });
       const bad = (values.cik ?? []).find((c) => !/^\d{1,10}$/.test(c));
@@ -200,12 +208,15 @@ async function main(argv: string[]): Promise<number> {
       }
       tuneV8ForIngestion();
       const db = await openDatabase(config, log);
+      let archives: Archives | null = null;
       try {
         await migrate(db.sql);
         const withSource = { ...config, secSource: values.source ?? config.secSource };
+        if (values.archives) archives = await openArchives(values.archives, { userAgent: config.secUserAgent, log });
         if (await identityIsEmpty(db.sql)) {
           log('identity is empty: loading tickers and submissions first');
-          await loadIdentity(db.sql, withSource, { log });
+          const source = archives ? withArchives(openSecSource(withSource.secSource, { userAgent: config.secUserAgent }), archives) : undefined;
+          await loadIdentity(db.sql, withSource, { log, ...(source ? { source } : {}) });
         }
         const bar = progressPrinter(process.stderr);
         const summary = await runIngestion(db.sql, withSource, {
@@ -213,6 +224,7 @@ async function main(argv: string[]): Promise<number> {
           tickers: values.ticker ?? [],
           workers: Number(values.workers),
           databaseUrl: db.url,
+          ...(archives ? { archives } : {}),
           onProgress: (p) => bar.update(p),
         }).finally(() => bar.done());
         console.table(summaryRows(summary.companies));
@@ -221,12 +233,13 @@ async function main(argv: string[]): Promise<number> {
         console.log(summaryLine(summary));
         return summary.status === 'succeeded' ? 0 : 1;
       } catch (err) {
-        if (err instanceof IngestRequestError) {
+        if (err instanceof IngestRequestError || err instanceof ArchiveError) {
           console.error(err.message);
           return 2;
         }
         throw err;
       } finally {
+        await archives?.close();
         await db.close();
       }
     }

@@ -14,9 +14,12 @@ export interface RunCounters {
   bytes_read: number;
   versions_added: number;
   restatements_added: number;
+  /** a run over the bulk archives: compressed bytes of the members of its companies, and of those finished; null otherwise */
+  archive_bytes_total?: number | null;
+  archive_bytes_done?: number | null;
 }
 
-export interface RunRow extends Omit<RunCounters, 'facts_read' | 'bytes_read'> {
+export interface RunRow extends Omit<RunCounters, 'facts_read' | 'bytes_read' | 'archive_bytes_total' | 'archive_bytes_done'> {
   run_id: string;
   source: string;
   requested: string[];
@@ -26,6 +29,8 @@ export interface RunRow extends Omit<RunCounters, 'facts_read' | 'bytes_read'> {
   heartbeat_at: string;
   facts_read: string;
   bytes_read: string;
+  archive_bytes_total: string | null;
+  archive_bytes_done: string | null;
   errors: { cik: string; message: string }[];
 }
 
@@ -50,6 +55,7 @@ export async function recordProgress(sql: Sql, runId: number, c: RunCounters, no
       companies_failed = ${c.companies_failed},
       facts_read = ${c.facts_read}, bytes_read = ${c.bytes_read},
       versions_added = ${c.versions_added}, restatements_added = ${c.restatements_added},
+      archive_bytes_total = ${c.archive_bytes_total ?? null}, archive_bytes_done = ${c.archive_bytes_done ?? null},
       heartbeat_at = ${now.toISOString()}
     WHERE run_id = ${runId}`;
 }
@@ -72,7 +78,7 @@ export async function recentRuns(sql: Sql, limit: number): Promise<RunRow[]> {
   return sql<RunRow[]>`
     SELECT run_id::text, source, requested, status, started_at, finished_at, heartbeat_at,
       companies_total, companies_done, companies_skipped, companies_without_data, companies_failed, facts_read::text, bytes_read::text,
-      versions_added, restatements_added, errors
+      versions_added, restatements_added, archive_bytes_total::text, archive_bytes_done::text, errors
     FROM ingestion_runs ORDER BY run_id DESC LIMIT ${limit}`;
 }
 

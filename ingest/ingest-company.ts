@@ -75,6 +75,7 @@ export async function ingestCompany(
   runId: number,
   catalog: CatalogView,
   now: () => Date,
+  options: { requireFacts?: boolean } = {},
 ): Promise<CompanyResult> {
   const started = performance.now();
   const [raw, submissions] = await Promise.all([source.readBytes(companyFactsUrl(cik)), readSubmissions(source, cik)]);
@@ -98,6 +99,10 @@ export async function ingestCompany(
   // decoded only now: an unchanged company never needs the text
   const text = raw === null ? null : decodeCompanyFacts(raw);
   const parsed = text === null ? null : parseCompanyFacts(text, { bytes });
+  // from the bulk archives, a companyfacts member is a company's facts: one of another company, or with none, is a bad member
+  if (options.requireFacts && parsed && (parsed.cik !== cik || parsed.facts.length === 0)) {
+    throw new Error(parsed.cik !== cik ? `the company facts are CIK ${parsed.cik}'s, not CIK ${cik}'s` : `no facts for CIK ${cik}`);
+  }
   const { packages, skipped } = await readCompanyPackages(source, listing.folders);
   const factFilings = parsed ? filingsFromFacts(parsed.facts) : [];
   const known = mergeFilings(submitted, factFilings);
