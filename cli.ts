@@ -212,7 +212,7 @@ async function main(argv: string[]): Promise<number> {
       try {
         await migrate(db.sql);
         const withSource = { ...config, secSource: values.source ?? config.secSource };
-        if (values.archives) archives = await openArchives(values.archives, { userAgent: config.secUserAgent, log });
+        if (values.archives) archives = await openArchives(values.archives, { userAgent: config.secUserAgent, maxMemberBytes: config.archiveMemberMaxBytes, log });
         if (await identityIsEmpty(db.sql)) {
           log('identity is empty: loading tickers and submissions first');
           const source = archives ? withArchives(openSecSource(withSource.secSource, { userAgent: config.secUserAgent }), archives) : undefined;

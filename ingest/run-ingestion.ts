@@ -77,7 +77,7 @@ export class IngestRequestError extends Error {}
 export async function runIngestion(sql: Sql, config: Config, options: IngestOptions = {}): Promise<IngestSummary> {
   const base = openSecSource(options.source ?? config.secSource, { userAgent: config.secUserAgent });
   const given = typeof options.archives === 'object' ? options.archives : null;
-  const archives = given ?? (typeof options.archives === 'string' ? await openArchives(options.archives, { userAgent: config.secUserAgent, ...options.archiveOptions }) : null);
+  const archives = given ?? (typeof options.archives === 'string' ? await openArchives(options.archives, { userAgent: config.secUserAgent, maxMemberBytes: config.archiveMemberMaxBytes, ...options.archiveOptions }) : null);
   try {
     return await runOver(sql, config, options, archives ? withArchives(base, archives) : base, archives);
   } finally {
@@ -101,7 +101,7 @@ async function runOver(sql: Sql, config: Config, options: IngestOptions, source:
           maxRps: source.kind === 'live' ? SEC_MAX_RPS / workerCount : null,
           connections: 2,
           archives: archives?.files ?? null,
-          maxMemberBytes: options.archiveOptions?.maxMemberBytes ?? null,
+          maxMemberBytes: options.archiveOptions?.maxMemberBytes ?? config.archiveMemberMaxBytes,
         })
       : null;
   // in this process, the companies' reads and write transactions go over the server's Unix socket
