@@ -36,7 +36,8 @@ Commands:
                                           or the last full build is a week old); the previous stays latest on failure
   corpus synth --factor N --out DIR [--source DIR]
                                           write a synthetic mirror N times SEC_SOURCE (the mirror plus N-1
-                                          clones of each company under new CIKs, values perturbed) for scale tests
+                                          clones of each company under new CIKs, values perturbed) for scale tests,
+                                          and the same as DIR/companyfacts.zip and DIR/submissions.zip
   ingest [--cik N ...] [--ticker T ...] [--source DIR|URL] [--workers N] [--archives DIR|URL]
                                           normalize company facts into versioned statements (default:
                                           every company in the source); re-running over the same source changes nothing;
@@ -277,7 +278,10 @@ async function main(argv: string[]): Promise<number> {
       if (!values.factor || !values.out) break;
       const { synthesizeCorpus } = await import('./bench/lib/synth-corpus.ts');
       const r = await synthesizeCorpus({ source: path.resolve(values.source ?? config.secSource), out: path.resolve(values.out), factor: Number(values.factor), log });
+      const { writeArchives } = await import('./bench/lib/archive-zips.ts');
+      const zips = await writeArchives(r.out, r.out);
       console.log(`wrote ${r.companies_total} companies (${r.companies} x ${r.factor}), ${(r.companyfacts_bytes_total / 1e6).toFixed(1)} MB of company facts, to ${r.out}`);
+      console.log(`and as bulk archives: ${zips.companyfacts.file} (${zips.companyfacts.members} members), ${zips.submissions.file} (${zips.submissions.members} members); ingest them with ingest --archives ${r.out}`);
       return 0;
     }
     case 'help':
