@@ -47,6 +47,10 @@ Commands:
                                           (a directory with companyfacts.zip and submissions.zip, or https://www.sec.gov);
                                           exit 0: every company done, 1: partial (the failed ones are listed,
                                           the others are written), 2: nothing done (bad arguments, unreadable archive)
+  ingest --archives DIR|URL --queue [--batch N]
+                                          record the run and put its companies on the job queue in batches of N
+                                          (default 25) for every job worker on the database (fds worker, service
+                                          instances) to share; progress in /v1/system/ingestion/status
 
 Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see README).`;
 
@@ -196,6 +200,8 @@ async function main(argv: string[]): Promise<number> {
           source: { type: 'string' },
           workers: { type: 'string', default: String(config.ingestWorkers) },
           archives: { type: 'string' },
+          queue: { type: 'boolean', default: false },
+          batch: { type: 'string' },
         },
       });
       const bad = (values.cik ?? []).find((c) => !/^\d{1,10}$/.test(c));
@@ -207,6 +213,7 @@ async function main(argv: string[]): Promise<number> {
         console.error(`--workers takes a positive number of processes, got ${JSON.stringify(values.workers)}`);
         return 2;
       }
+      if (values.queue) return enqueueArchives(config, values.archives, values.batch, values.source);
       tuneV8ForIngestion();
       const db = await openDatabase(config, log);
       let archives: Archives | null = null;
@@ -292,6 +299,36 @@ async function main(argv: string[]): Promise<number> {
   }
   console.error(USAGE);
   return 2;
+}
+
+/** `ingest --archives ... --queue`: the run's batches go on the job queue; workers anywhere on the database take them. */
+async function enqueueArchives(config: ReturnType<typeof loadConfig>, location: string | undefined, batch: string | undefined, source: string | undefined): Promise<number> {
+  if (!location) {
+    console.error('--queue needs --archives DIR|URL (a directory every worker reaches, or https://www.sec.gov)');
+    return 2;
+  }
+  if (batch !== undefined && !/^[1-9]\d{0,4}$/.test(batch)) {
+    console.error(`--batch takes a positive number of companies, got ${JSON.stringify(batch)}`);
+    return 2;
+  }
+  const [{ installQueue }, { enqueueArchiveRun }] = await Promise.all([import('./jobs/runner.ts'), import('./ingest/archive-queue.ts')]);
+  const db = await openDatabase(config, log);
+  try {
+    await migrate(db.sql);
+    await installQueue(db.url, log);
+    const where = /^https:/i.test(location) ? location : path.resolve(location);
+    const r = await enqueueArchiveRun(db.sql, { ...config, secSource: source ?? config.secSource }, { archives: where, ...(batch ? { batchSize: Number(batch) } : {}) });
+    console.log(`run ${r.run_id}: ${r.companies} companies in ${r.batches} jobs on the queue; job workers on this database take them (progress: /v1/system/ingestion/status)`);
+    return 0;
+  } catch (err) {
+    if (err instanceof ArchiveError) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await db.close();
+  }
 }
 
 main(process.argv.slice(2)).then(

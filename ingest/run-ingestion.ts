@@ -238,7 +238,7 @@ function inMembers(archives: Archives, cik: string, message: string): string {
 }
 
 /** A mirror lists its folders; the live site cannot be listed, so there the known companies are used. */
-async function everyCompany(sql: Sql, source: ReturnType<typeof openSecSource>): Promise<string[]> {
+export async function everyCompany(sql: Sql, source: SecSource): Promise<string[]> {
   const [facts, submissions, packages] = await Promise.all([listCompanyFactsCiks(source), listSubmissionCiks(source), listPackageCiks(source)]);
   if (facts !== null || submissions !== null || packages !== null) {
     return [...new Set([...(facts ?? []), ...(submissions ?? []), ...(packages ?? [])])].sort();

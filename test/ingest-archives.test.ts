@@ -103,4 +103,39 @@ describe('ingestion from the bulk archives', () => {
       await db.close();
     }
   });
+
+  it('shares a run between two worker processes through the job queue, each company ingested once', async () => {
+    const db = await createTestDatabase();
+    const workers: ReturnType<typeof spawn>[] = [];
+    try {
+      await migrate(db.sql);
+      const env = { ...process.env, DATABASE_URL: db.url, SEC_SOURCE: SHARED_SEC, JOB_CONCURRENCY: '1', EXPORT_SCHEDULE: 'off' };
+      const outputs = ['', ''];
+      for (const i of [0, 1]) {
+        const w = spawn(process.execPath, ['--import', 'tsx', 'cli.ts', 'worker'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+        w.stdout!.on('data', (c: Buffer) => (outputs[i] += c.toString('utf8')));
+        workers.push(w);
+      }
+      const enqueued = await cli(['ingest', '--archives', dir, '--queue', '--batch', '4'], env).done;
+      assert.equal(enqueued.code, 0, enqueued.stderr.slice(-2000));
+      let run: { status: string; companies_total: number; companies_done: number; companies_skipped: number } | undefined;
+      for (let i = 0; i < 3000; i++) {
+        [run] = await db.sql<NonNullable<typeof run>[]>`SELECT status, companies_total, companies_done, companies_skipped FROM ingestion_runs`;
+        if (run && run.status !== 'running') break;
+        await sleep(100);
+      }
+      assert.equal(run?.status, 'succeeded');
+      assert.equal(run!.companies_done, run!.companies_total);
+      assert.equal(run!.companies_skipped, 0, 'no company was ingested a second time');
+      const batches = outputs.map((o) => [...o.matchAll(/batch (\d+)\/(\d+)/g)].map((m) => Number(m[1])));
+      assert.ok(batches[0]!.length > 0 && batches[1]!.length > 0, `both workers took batches: ${JSON.stringify(batches)}`);
+      const all = [...batches[0]!, ...batches[1]!].sort((a, b) => a - b);
+      assert.deepEqual(all, Array.from({ length: all.length }, (_, i) => i + 1), 'every batch once, none twice');
+      assert.deepEqual(await tableDigests(db.sql), referenceDigests);
+    } finally {
+      for (const w of workers) w.kill('SIGTERM');
+      await Promise.all(workers.map((w) => new Promise((resolve) => (w.exitCode !== null ? resolve(null) : w.once('exit', resolve)))));
+      await db.close();
+    }
+  });
 });
