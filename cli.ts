@@ -52,7 +52,7 @@ Commands:
                                           (default 25) for every job worker on the database (fds worker, service
                                           instances) to share; progress in /v1/system/ingestion/status
 
-Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see README).`;
+Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see docs/configuration.md).`;
 
 const log = (m: string) => console.error(m);
 

@@ -69,14 +69,6 @@ export async function snapshotById(sql: Sql, snapshotId: string): Promise<Snapsh
   return row ?? null;
 }
 
-export async function listPublished(sql: Sql, page: { limit: number; offset: number }): Promise<{ total: number; rows: Manifest[] }> {
-  const [count] = await sql<{ n: string }[]>`SELECT count(*)::text AS n FROM bulk_snapshots WHERE status = 'published'`;
-  const rows = await sql<{ manifest: Manifest }[]>`
-    SELECT manifest FROM bulk_snapshots WHERE status = 'published'
-    ORDER BY snapshot_id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
-  return { total: Number(count!.n), rows: rows.map((r) => r.manifest) };
-}
-
 /** Marks published snapshots beyond the `keep` newest as expired; returns their ids (whose files go next). */
 export async function expireBeyond(sql: Sql, keep: number, now: Date): Promise<string[]> {
   const rows = await sql<{ snapshot_id: string }[]>`

@@ -64,14 +64,3 @@ export async function heldSlots(sql: Sql, keyId: string, now: Date): Promise<Slo
     WHERE key_id = ${keyId} AND expires_at > ${now.toISOString()}::timestamptz
     ORDER BY claimed_at, cik`;
 }
-
-/**
- * Frees a slot at once. True when the company was held (a live slot); releasing a company not
- * held changes nothing and answers false. An expired row it finds is removed either way.
- */
-export async function releaseSlot(sql: Sql, keyId: string, cik: string, now: Date): Promise<boolean> {
-  const [row] = await sql<{ live: boolean }[]>`
-    DELETE FROM coverage_slots WHERE key_id = ${keyId} AND cik = ${cik}
-    RETURNING expires_at > ${now.toISOString()}::timestamptz AS live`;
-  return row?.live ?? false;
-}

@@ -8,7 +8,7 @@
 import type { SnapshotRequest } from '../domain/modeling/snapshot.ts';
 import { MODEL_VERSION } from '../domain/modeling/types.ts';
 import type { Sql } from './client.ts';
-import { visible } from './statement-versions.ts';
+import { newerThanRead, visible } from './statement-versions.ts';
 
 /** Task identifier of a snapshot build on the job queue (jobs/ registers the task under it). */
 export const MODELING_BUILD_TASK = 'modeling_build_snapshot';
@@ -98,10 +98,7 @@ async function arrivedAfterBuild(tx: Sql, s: SnapshotRecord): Promise<boolean> {
     SELECT EXISTS (
       SELECT 1 FROM statement_versions v
       WHERE v.cik IN ${tx(s.ciks)} AND ${visible(tx, s.as_of_date)}
-        AND NOT EXISTS (
-          SELECT 1 FROM modeling_snapshot_versions r
-          WHERE r.as_of_snapshot_id = ${s.as_of_snapshot_id} AND r.cik = v.cik AND r.statement_type = v.statement_type
-            AND r.fiscal_year = v.fiscal_year AND r.fiscal_period = v.fiscal_period AND r.version_sequence >= v.version_sequence)
+        AND ${newerThanRead(tx, 'modeling_snapshot_versions', tx`r.as_of_snapshot_id = ${s.as_of_snapshot_id}`)}
     ) AS late`;
   return row?.late ?? false;
 }

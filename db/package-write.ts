@@ -1,6 +1,6 @@
 import type { DisclosureRow, SegmentRow } from '../domain/package-rows.ts';
 import { asJson, type Sql } from './client.ts';
-import { visible } from './statement-versions.ts';
+import { latestVersionOf, visible } from './statement-versions.ts';
 
 /**
  * Segment rows and disclosures of a company's packages. Ids are derived from what a row is, so a
@@ -35,13 +35,13 @@ export async function replaceSegments(tx: Sql, cik: string, rows: readonly Store
       filing_date date)
     -- the version built from this filing where it is stored as built; otherwise (history stored by an
     -- older normalizer) the one a reader saw on the filing date
-    LEFT JOIN LATERAL (
-      SELECT v.statement_version_id FROM statement_versions v
-      WHERE v.cik = ${cik} AND v.statement_type = r.statement_type AND v.fiscal_year = r.fiscal_year
-        AND v.fiscal_period = r.fiscal_period AND ${visible(tx, tx`r.filing_date`)}
-      ORDER BY (v.content_hash = r.content_hash AND v.version_sequence = r.version_sequence) DESC, v.version_sequence DESC
-      LIMIT 1
-    ) v ON r.version_sequence IS NOT NULL
+    LEFT JOIN LATERAL (${latestVersionOf(
+      tx,
+      tx`v.statement_version_id`,
+      tx`v.cik = ${cik} AND v.statement_type = r.statement_type AND v.fiscal_year = r.fiscal_year
+        AND v.fiscal_period = r.fiscal_period AND ${visible(tx, tx`r.filing_date`)}`,
+      tx`v.content_hash = r.content_hash AND v.version_sequence = r.version_sequence`,
+    )}) v ON r.version_sequence IS NOT NULL
     ON CONFLICT (metric_dimension_id) DO UPDATE SET
       statement_version_id = EXCLUDED.statement_version_id, fiscal_year = EXCLUDED.fiscal_year,
       fiscal_period = EXCLUDED.fiscal_period, concept = EXCLUDED.concept, member_label = EXCLUDED.member_label,

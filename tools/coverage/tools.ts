@@ -1,15 +1,5 @@
 import { z } from 'zod';
-import {
-  companyCompleteness,
-  coverageCompanies,
-  coverageCompany,
-  coverageInputs,
-  metricCoverage,
-  populationCohorts,
-  populationStats,
-  type CoverageCompanyRow,
-  type CoverageInputs,
-} from '../../db/coverage.ts';
+import { companyCompleteness, coverageCompanies, coverageCompany, type CoverageCompanyRow, coverageInputs, type CoverageInputs, metricCoverage, populationCohorts, populationStats } from './queries.ts';
 import { canonicalMetric } from '../../domain/catalog/index.ts';
 import { companyCoverage, CORE_METRICS } from '../../domain/coverage.ts';
 import { wireDecimal } from '../../domain/decimal.ts';

@@ -1,6 +1,6 @@
 import type { CalculationEvidence } from '../../domain/calculation-evidence.ts';
 import type { Sql } from '../../db/client.ts';
-import { filedBy, headerColumns, unpackVersion, visible, type VersionHeader, type VersionRow } from '../../db/statement-versions.ts';
+import { filedBy, headerColumns, latestAmongSelected, newerVersionExists, unpackVersion, visible, type VersionHeader, type VersionRow } from '../../db/statement-versions.ts';
 import type { FilingSource } from '../../domain/facts.ts';
 
 /**
@@ -90,11 +90,7 @@ const TYPE_RANK = (sql: Sql) => sql`CASE v.statement_type WHEN 'INCOME_STATEMENT
 export async function versionsOfFiling(sql: Sql, cik: string, accession: string): Promise<(VersionRow & { is_latest: boolean })[]> {
   const rows = await sql<(VersionRow & { is_latest: boolean })[]>`
     SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures,
-      NOT EXISTS (
-        SELECT 1 FROM statement_versions n
-        WHERE n.cik = v.cik AND n.statement_type = v.statement_type AND n.fiscal_year = v.fiscal_year
-          AND n.fiscal_period = v.fiscal_period AND n.version_sequence > v.version_sequence
-      ) AS is_latest
+      NOT ${newerVersionExists(sql)} AS is_latest
     FROM statement_versions v
     WHERE v.cik = ${cik} AND v.accession = ${accession}
     ORDER BY v.period_end DESC, v.fiscal_year DESC, ${PERIOD_RANK(sql)} DESC, ${TYPE_RANK(sql)}, v.version_sequence`;
@@ -129,7 +125,7 @@ export async function listVersions(
   page: { limit: number; offset: number },
 ): Promise<{ total: number; rows: ListedVersion[] }> {
   const seen = sql`
-    SELECT v.*, v.version_sequence = max(v.version_sequence) OVER (PARTITION BY v.statement_type, v.fiscal_year, v.fiscal_period) AS is_latest
+    SELECT v.*, ${latestAmongSelected(sql)} AS is_latest
     FROM statement_versions v
     WHERE v.cik = ${f.cik}
       ${f.statement_type ? sql`AND v.statement_type = ${f.statement_type}` : sql``}

@@ -1,15 +1,7 @@
 import { z } from 'zod';
 import { ServiceError } from '../../domain/service-error.ts';
-import {
-  companyByCik,
-  firstIdentityLoad,
-  firstObservation,
-  mappingsForCik,
-  mappingsForTicker,
-  resolveTicker,
-  searchIdentity,
-  type IdentityRow,
-} from '../../db/identity.ts';
+import { type IdentityRow, resolveTicker } from '../../db/identity.ts';
+import { companyByCik, firstIdentityLoad, firstObservation, mappingsForCik, mappingsForTicker, searchIdentity } from './queries.ts';
 import { defineTool } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, IsoDate, PageParams, pageOf, paginated, Ticker, Timestamp } from '../../api/schemas.ts';
 import type { Services } from '../../api/services.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { observationsBetween } from '../../db/macro.ts';
+import { observationsBetween } from './queries.ts';
 import { metricSeries } from '../../db/statement-read.ts';
 import { canonicalMetric } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loadStates, observationsBetween, observationsUpTo } from '../../db/macro.ts';
+import { loadStates, observationsBetween, observationsUpTo } from './queries.ts';
 import { wireDecimalOrNull } from '../../domain/decimal.ts';
 import { contextEntry } from '../../domain/macro/context.ts';
 import { yearsBefore } from '../../domain/macro/observations.ts';

@@ -9,7 +9,7 @@ import { defineTool, type ToolContext } from '../../api/define-tool.ts';
 import { Cik, IsoDate, PageParams, pageOf, paginated, StatementTypeParam } from '../../api/schemas.ts';
 import { CompanyIdParam, companySnapshot, snapshotFields } from '../../api/company-snapshot.ts';
 import { pastBoundary } from '../../api/params.ts';
-import { flatRowsPage, lateVersions, rowsPage } from '../../db/modeling-rows.ts';
+import { flatRowsPage, lateVersions, rowsPage } from './queries.ts';
 import { requestSnapshot } from '../../db/modeling-snapshots.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { withPendingRebuild } from '../../domain/modeling/pending.ts';

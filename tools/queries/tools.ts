@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { insertManifest, manifestByToken } from '../../db/query-manifests.ts';
+import { insertManifest, manifestByToken } from './queries.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
 import { pastBoundary } from '../../api/params.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { reconciliationLedger, reconciliationSummary } from '../../db/reconciliation.ts';
+import { reconciliationLedger, reconciliationSummary } from './queries.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { LEDGER_STATUSES, RULE_CATEGORIES } from '../../domain/reconciliation/index.ts';
 import { ServiceError } from '../../domain/service-error.ts';

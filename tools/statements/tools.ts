@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { splitRecastsOfVersions } from '../../db/restatement-read.ts';
-import { availablePeriods, latestVersionId, metricSeries, revisionsOf, statementVersions, versionById } from '../../db/statement-read.ts';
+import { availablePeriods, metricSeries, statementVersions } from '../../db/statement-read.ts';
+import { latestVersionId, revisionsOf, versionById } from './queries.ts';
 import { byCatalogOrder, canonicalMetric } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';

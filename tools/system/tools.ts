@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { migrationState } from '../../db/migrate.ts';
-import { corpusCounts } from '../../db/identity.ts';
+import { migrationState, corpusCounts } from './queries.ts';
 import { FREE_COVERAGE, RATE_LIMITS } from '../../domain/plans.ts';
 import { sourceKindOf, withoutServerPaths } from '../../domain/source-kind.ts';
 import { defineTool } from '../../api/define-tool.ts';

@@ -1,4 +1,4 @@
-import type { Sql } from './client.ts';
+import type { Sql } from '../../db/client.ts';
 
 /**
  * Deterministic-query manifests: written once per execution, never updated (a trigger refuses
