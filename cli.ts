@@ -239,6 +239,11 @@ async function main(argv: string[]): Promise<number> {
         for (const e of summary.errors) console.error(`failed ${e.cik}: ${e.message}`);
         for (const c of summary.companies) for (const f of c.skipped_folders) console.error(`skipped ${f.folder}: ${f.reason}`);
         console.log(summaryLine(summary));
+        if (archives && /^https:\/\//i.test(withSource.secSource) && config.packageWindowQuarters > 0) {
+          const [{ installQueue }, { enqueuePackagesAfterLoad }] = await Promise.all([import('./jobs/runner.ts'), import('./ingest/bootstrap.ts')]);
+          await installQueue(db.url, log);
+          await enqueuePackagesAfterLoad(db.sql, withSource, log);
+        }
         return summary.status === 'succeeded' ? 0 : 1;
       } catch (err) {
         if (err instanceof IngestRequestError || err instanceof ArchiveError) {

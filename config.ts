@@ -70,6 +70,8 @@ export interface Config {
   secArchives: string | null;
   /** the largest archive member inflated (SEC_ARCHIVE_MEMBER_MAX_MB); a member past it is refused as a zip bomb */
   archiveMemberMaxBytes: number;
+  /** after a bulk load from the live site: filing packages of the last N quarters of periodic filings, as queued jobs (PACKAGE_WINDOW_QUARTERS; 0: none) */
+  packageWindowQuarters: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -135,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestWorkers: Math.max(1, intFrom(env, 'INGEST_WORKERS', 1)),
     secArchives: archivesFrom(env.SEC_ARCHIVES, env.SEC_SOURCE),
     archiveMemberMaxBytes: Math.max(1, intFrom(env, 'SEC_ARCHIVE_MEMBER_MAX_MB', 512)) * 1024 * 1024,
+    packageWindowQuarters: intFrom(env, 'PACKAGE_WINDOW_QUARTERS', 8),
     mcpAllowedOrigins: listFrom(env.MCP_ALLOWED_ORIGINS),
     bulkStore: bulkStoreFrom(env.BULK_STORE),
     bulkDir: path.resolve(env.BULK_DIR || path.join(dataDir, 'bulk')),

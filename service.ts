@@ -11,7 +11,7 @@ import { corpusIsEmpty } from './db/ingestion-runs.ts';
 import { loadIdentity, identityIsEmpty } from './ingest/load-identity.ts';
 import { progressLine, summaryLine } from './ingest/progress-bar.ts';
 import { runIngestion } from './ingest/run-ingestion.ts';
-import { archiveBootstrap } from './ingest/bootstrap.ts';
+import { archiveBootstrap, enqueuePackagesAfterLoad } from './ingest/bootstrap.ts';
 import pino, { type Logger } from 'pino';
 import { createHttpServer, type ServiceServer } from './routes/server.ts';
 import { drainServer } from './routes/lifecycle.ts';
@@ -195,6 +195,7 @@ export function startLoading(core: ServiceCore, config: Config, log: (m: string)
         });
         log(summaryLine(summary));
         for (const e of summary.errors) log(`ingestion failed for ${e.cik}: ${e.message}`);
+        if (bootstrap) await enqueuePackagesAfterLoad(database.sql, config, log, services.now);
       }
     } finally {
       await bootstrap?.close();

@@ -62,6 +62,16 @@ export interface CompanyResult {
   ms: number;
 }
 
+export interface CompanyOptions {
+  /** a company-facts file must hold facts, and the company's own (a member of the bulk archives) */
+  requireFacts?: boolean;
+  /**
+   * From a source that cannot list folders (live SEC): exactly these filings' packages (none for
+   * []), instead of the latest periodic ones. A mirror lists its folders and ignores this.
+   */
+  packageAccessions?: readonly string[];
+}
+
 /**
  * One company, read, normalized and written in one transaction: a crash leaves it either fully
  * written or untouched, and an unchanged source (same bytes, same packages, same normalizer) is
@@ -75,12 +85,14 @@ export async function ingestCompany(
   runId: number,
   catalog: CatalogView,
   now: () => Date,
-  options: { requireFacts?: boolean } = {},
+  options: CompanyOptions = {},
 ): Promise<CompanyResult> {
   const started = performance.now();
   const [raw, submissions] = await Promise.all([source.readBytes(companyFactsUrl(cik)), readSubmissions(source, cik)]);
   const submitted = submissions ? filingsFromSubmissions(submissions.filings) : [];
-  const listing = await listCompanyPackages(source, cik, submitted.filter((f) => isPeriodicForm(f.form)).map((f) => f.accession));
+  const listing = options.packageAccessions
+    ? await listCompanyPackages(source, cik, options.packageAccessions, true)
+    : await listCompanyPackages(source, cik, submitted.filter((f) => isPeriodicForm(f.form)).map((f) => f.accession));
   const base = {
     cik, facts: 0, bytes: 0, filings: 0, periodic_filings: 0, versions_added: 0, restatements_added: 0,
     packages: 0, package_facts_added: 0, segments: 0, disclosures: 0, skipped_folders: [] as SkippedFolder[],

@@ -35,7 +35,7 @@ const sql = local ?? tcp;
 const base = openSecSource(settings.source, { userAgent: settings.userAgent, ...(settings.maxRps ? { maxRps: settings.maxRps } : {}) });
 const archives = settings.archives ? await openArchiveFiles(settings.archives, settings.maxMemberBytes ? { maxMemberBytes: settings.maxMemberBytes } : {}) : null;
 const source = archives ? withArchives(base, archives) : base;
-const strict = { requireFacts: archives !== null };
+const strict = { requireFacts: archives !== null, ...(archives && base.kind === 'live' ? { packageAccessions: [] } : {}) };
 const catalog = catalogView();
 
 process.on('message', (m: ParentMessage) => {

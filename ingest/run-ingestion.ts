@@ -8,7 +8,7 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { padCik } from '../domain/cik.ts';
 import { listCompanyFactsCiks, listPackageCiks } from './cik-folder.ts';
 import { ingestCompany, type CompanyResult } from './ingest-company.ts';
-import { openSecSource, type SecSource } from './source.ts';
+import { openSecSource, type SecSource, type SecSourceOptions } from './source.ts';
 import { listSubmissionCiks } from './submissions.ts';
 import { SEC_MAX_RPS } from './request-pacer.ts';
 import { companyArchiveBytes, companyMembers, withArchives } from './archive-source.ts';
@@ -53,6 +53,8 @@ export interface IngestOptions {
   archives?: string | Archives;
   /** how the archives are opened (downloads: User-Agent, a stand-in origin; the member bound) */
   archiveOptions?: OpenArchivesOptions;
+  /** how a live source is reached (a stand-in origin in tests); a mirror needs none */
+  sourceOptions?: SecSourceOptions;
 }
 
 export interface IngestSummary {
@@ -75,7 +77,7 @@ export class IngestRequestError extends Error {}
  * leaves whole companies behind and the next run finishes the rest; unchanged companies are skipped.
  */
 export async function runIngestion(sql: Sql, config: Config, options: IngestOptions = {}): Promise<IngestSummary> {
-  const base = openSecSource(options.source ?? config.secSource, { userAgent: config.secUserAgent });
+  const base = openSecSource(options.source ?? config.secSource, { userAgent: config.secUserAgent, ...options.sourceOptions });
   const given = typeof options.archives === 'object' ? options.archives : null;
   const archives = given ?? (typeof options.archives === 'string' ? await openArchives(options.archives, { userAgent: config.secUserAgent, maxMemberBytes: config.archiveMemberMaxBytes, ...options.archiveOptions }) : null);
   try {
@@ -168,7 +170,8 @@ async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: 
   };
   report(null);
 
-  const strict = { requireFacts: archives !== null };
+  // from the live site a bulk load leaves filing packages to the package window's jobs (ingest/package-window.ts)
+  const strict = { requireFacts: archives !== null, ...(archives && source.kind === 'live' ? { packageAccessions: [] } : {}) };
   const ingestOne = pool ? (cik: string) => pool.ingest(cik, runId) : (cik: string) => ingestCompany(companySql, source, cik, runId, catalog, now, strict);
   const perWorker = Math.max(1, options.concurrency ?? COMPANIES_IN_FLIGHT);
 

@@ -14,6 +14,7 @@ import type { BlobStore } from '../domain/bulk/blob-store.ts';
 import { bulkExportTask } from './bulk-export.ts';
 import { loadConfig } from '../config.ts';
 import { ARCHIVE_BATCH_TASK, ingestArchiveBatch } from '../ingest/archive-queue.ts';
+import { ingestPackageWindowJob, PACKAGE_WINDOW_TASK } from '../ingest/package-window.ts';
 import { BULK_EXPORT_TASK, crontabFor } from './crontab.ts';
 import { modelingBuildTask, sweepStaleBuilds } from './modeling-build.ts';
 
@@ -80,6 +81,7 @@ export function taskList(o: JobsOptions): TaskList {
     [BULK_EXPORT_TASK]: bulkExportTask({ sql: o.sql, store: o.bulkStore, bulkDir: o.bulkDir, now: o.now, log: o.log }),
     // a batch of a queued archive run (ingest --archives --queue); SEC settings from this process's environment
     [ARCHIVE_BATCH_TASK]: (payload) => ingestArchiveBatch(o.sql, loadConfig(), payload, o.log, o.now),
+    [PACKAGE_WINDOW_TASK]: (payload) => ingestPackageWindowJob(o.sql, loadConfig(), payload, o.log, { now: o.now }),
   };
 }
 

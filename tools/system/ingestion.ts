@@ -26,6 +26,7 @@ const Run = z.object({
   versions_added: z.number().int(),
   restatements_added: z.number().int(),
   errors: z.array(z.object({ cik: z.string(), message: z.string() })),
+  eta_s: z.number().nullable().describe('a running run: seconds left at its rate so far (companies finished per second since it started); null otherwise or before its first company'),
   archive: z
     .object({
       bytes_total: z.string().describe("compressed bytes of the archive members of the run's companies"),
@@ -57,8 +58,16 @@ function runOut(r: RunRow): z.infer<typeof Run> {
     versions_added: r.versions_added,
     restatements_added: r.restatements_added,
     errors: r.errors.map((e) => ({ cik: e.cik, message: scrub(e.message) })),
+    eta_s: etaOf(r),
     archive: archiveOut(r),
   };
+}
+
+function etaOf(r: RunRow): number | null {
+  const finished = r.companies_done + r.companies_failed;
+  if (r.status !== 'running' || finished === 0) return null;
+  const elapsed = (new Date(r.heartbeat_at).getTime() - new Date(r.started_at).getTime()) / 1000;
+  return Math.max(0, Math.ceil((elapsed / finished) * (r.companies_total - finished)));
 }
 
 function archiveOut(r: RunRow): z.infer<typeof Run>['archive'] {
