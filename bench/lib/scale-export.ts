@@ -65,8 +65,13 @@ async function exportBuild(args: string[], env: Record<string, string>): Promise
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  // a build that stops making progress is reported as such rather than holding the suite forever
+  const limitS = Number(process.env.BENCH_EXPORT_TIMEOUT_S || 900);
+  const late = setTimeout(() => child.kill('SIGKILL'), limitS * 1000);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearTimeout(late);
   const s = (performance.now() - t) / 1000;
+  if (code === null) throw new Error(`export build ${args.join(' ')} made no end within ${limitS} s (BENCH_EXPORT_TIMEOUT_S) and was stopped`);
   const m = /published \S+ \((?:full|incremental)\): (\d+) rows, (\d+) bytes in (\d+) files, (\d+) carried forward/.exec(out);
   if (code !== 0 || !m) throw new Error(`export build ${args.join(' ')} exited ${code}: ${out.slice(-500)}`);
   return { s, rows: Number(m[1]), bytes: Number(m[2]), files: Number(m[3]), carried: Number(m[4]) };
