@@ -12,6 +12,9 @@ import { progressPrinter, summaryLine, summaryRows } from './ingest/progress-bar
 import { IngestRequestError, runIngestion } from './ingest/run-ingestion.ts';
 import { tuneV8ForIngestion } from './ingest/v8-tuning.ts';
 import { useFleetBudget } from './ingest/sec-access.ts';
+import { withArchives } from './ingest/archive-source.ts';
+import { ArchiveError, openArchives, type Archives } from './ingest/archives.ts';
+import { openSecSource } from './ingest/source.ts';
 // The HTTP service, the job queue, the bulk export, macro loading and the corpus generator are
 // imported by the command that runs them, not here: `fds ingest` would otherwise carry the whole
 // service's module graph (~100 MB of resident memory, ingest's peak RSS over 512 MiB) for nothing.
@@ -35,12 +38,21 @@ Commands:
   corpus synth --factor N --out DIR [--source DIR]
   screens rebuild [--all]                 write the screen rows of companies that have none (--all: of every company)
                                           write a synthetic mirror N times SEC_SOURCE (the mirror plus N-1
-                                          clones of each company under new CIKs, values perturbed) for scale tests
-  ingest [--cik N ...] [--ticker T ...] [--source DIR|URL] [--workers N]
+                                          clones of each company under new CIKs, values perturbed) for scale tests,
+                                          and the same as DIR/companyfacts.zip and DIR/submissions.zip
+  ingest [--cik N ...] [--ticker T ...] [--source DIR|URL] [--workers N] [--archives DIR|URL]
                                           normalize company facts into versioned statements (default:
                                           every company in the source); re-running over the same source changes nothing;
                                           --workers N: N child processes each ingesting whole companies
-                                          (default INGEST_WORKERS, 1: in this process)
+                                          (default INGEST_WORKERS, 1: in this process);
+                                          --archives: company facts and submissions from SEC's bulk archives
+                                          (a directory with companyfacts.zip and submissions.zip, or https://www.sec.gov);
+                                          exit 0: every company done, 1: partial (the failed ones are listed,
+                                          the others are written), 2: nothing done (bad arguments, unreadable archive)
+  ingest --archives DIR|URL --queue [--batch N]
+                                          record the run and put its companies on the job queue in batches of N
+                                          (default 25) for every job worker on the database (fds worker, service
+                                          instances) to share; progress in /v1/system/ingestion/status
 
 Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see docs/configuration.md).`;
 
@@ -196,6 +208,9 @@ async function main(argv: string[]): Promise<number> {
           ticker: { type: 'string', multiple: true },
           source: { type: 'string' },
           workers: { type: 'string', default: String(config.ingestWorkers) },
+          archives: { type: 'string' },
+          queue: { type: 'boolean', default: false },
+          batch: { type: 'string' },
         },
       });
       const bad = (values.cik ?? []).find((c) => !/^\d{1,10}$/.test(c));
@@ -207,15 +222,19 @@ async function main(argv: string[]): Promise<number> {
         console.error(`--workers takes a positive number of processes, got ${JSON.stringify(values.workers)}`);
         return 2;
       }
+      if (values.queue) return enqueueArchives(config, values.archives, values.batch, values.source);
       tuneV8ForIngestion();
       const db = await openDatabase(config, log);
+      let archives: Archives | null = null;
       try {
         await migrate(db.sql);
         useFleetBudget(db.sql, config.secOrigins);
         const withSource = { ...config, secSource: values.source ?? config.secSource };
+        if (values.archives) archives = await openArchives(values.archives, { userAgent: config.secUserAgent, maxMemberBytes: config.archiveMemberMaxBytes, log });
         if (await identityIsEmpty(db.sql)) {
           log('identity is empty: loading tickers and submissions first');
-          await loadIdentity(db.sql, withSource, { log });
+          const source = archives ? withArchives(openSecSource(withSource.secSource, { userAgent: config.secUserAgent }), archives) : undefined;
+          await loadIdentity(db.sql, withSource, { log, ...(source ? { source } : {}) });
         }
         const bar = progressPrinter(process.stderr);
         const summary = await runIngestion(db.sql, withSource, {
@@ -223,20 +242,27 @@ async function main(argv: string[]): Promise<number> {
           tickers: values.ticker ?? [],
           workers: Number(values.workers),
           databaseUrl: db.url,
+          ...(archives ? { archives } : {}),
           onProgress: (p) => bar.update(p),
         }).finally(() => bar.done());
         console.table(summaryRows(summary.companies));
         for (const e of summary.errors) console.error(`failed ${e.cik}: ${e.message}`);
         for (const c of summary.companies) for (const f of c.skipped_folders) console.error(`skipped ${f.folder}: ${f.reason}`);
         console.log(summaryLine(summary));
+        if (archives && /^https:\/\//i.test(withSource.secSource) && config.packageWindowQuarters > 0) {
+          const [{ installQueue }, { enqueuePackagesAfterLoad }] = await Promise.all([import('./jobs/runner.ts'), import('./ingest/bootstrap.ts')]);
+          await installQueue(db.url, log);
+          await enqueuePackagesAfterLoad(db.sql, withSource, log);
+        }
         return summary.status === 'succeeded' ? 0 : 1;
       } catch (err) {
-        if (err instanceof IngestRequestError) {
+        if (err instanceof IngestRequestError || err instanceof ArchiveError) {
           console.error(err.message);
           return 2;
         }
         throw err;
       } finally {
+        await archives?.close();
         await db.close();
       }
     }
@@ -274,7 +300,10 @@ async function main(argv: string[]): Promise<number> {
       if (!values.factor || !values.out) break;
       const { synthesizeCorpus } = await import('./bench/lib/synth-corpus.ts');
       const r = await synthesizeCorpus({ source: path.resolve(values.source ?? config.secSource), out: path.resolve(values.out), factor: Number(values.factor), log });
+      const { writeArchives } = await import('./bench/lib/archive-zips.ts');
+      const zips = await writeArchives(r.out, r.out);
       console.log(`wrote ${r.companies_total} companies (${r.companies} x ${r.factor}), ${(r.companyfacts_bytes_total / 1e6).toFixed(1)} MB of company facts, to ${r.out}`);
+      console.log(`and as bulk archives: ${zips.companyfacts.file} (${zips.companyfacts.members} members), ${zips.submissions.file} (${zips.submissions.members} members); ingest them with ingest --archives ${r.out}`);
       return 0;
     }
     case 'screens': {
@@ -300,6 +329,36 @@ async function main(argv: string[]): Promise<number> {
   }
   console.error(USAGE);
   return 2;
+}
+
+/** `ingest --archives ... --queue`: the run's batches go on the job queue; workers anywhere on the database take them. */
+async function enqueueArchives(config: ReturnType<typeof loadConfig>, location: string | undefined, batch: string | undefined, source: string | undefined): Promise<number> {
+  if (!location) {
+    console.error('--queue needs --archives DIR|URL (a directory every worker reaches, or https://www.sec.gov)');
+    return 2;
+  }
+  if (batch !== undefined && !/^[1-9]\d{0,4}$/.test(batch)) {
+    console.error(`--batch takes a positive number of companies, got ${JSON.stringify(batch)}`);
+    return 2;
+  }
+  const [{ installQueue }, { enqueueArchiveRun }] = await Promise.all([import('./jobs/runner.ts'), import('./ingest/archive-queue.ts')]);
+  const db = await openDatabase(config, log);
+  try {
+    await migrate(db.sql);
+    await installQueue(db.url, log);
+    const where = /^https:/i.test(location) ? location : path.resolve(location);
+    const r = await enqueueArchiveRun(db.sql, { ...config, secSource: source ?? config.secSource }, { archives: where, ...(batch ? { batchSize: Number(batch) } : {}) });
+    console.log(`run ${r.run_id}: ${r.companies} companies in ${r.batches} jobs on the queue; job workers on this database take them (progress: /v1/system/ingestion/status)`);
+    return 0;
+  } catch (err) {
+    if (err instanceof ArchiveError) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await db.close();
+  }
 }
 
 main(process.argv.slice(2)).then(

@@ -68,6 +68,16 @@ export interface Config {
   jobConcurrency: number;
   /** seconds without a heartbeat after which a snapshot build's worker is presumed dead and its job handed on (MODELING_BUILD_STALE_S) */
   buildStaleSeconds: number;
+  /**
+   * SEC's bulk archives (companyfacts.zip, submissions.zip) for a first load: a directory holding
+   * them or an https:// sec.gov base (SEC_ARCHIVES); null: company by company. Defaults to the live
+   * site when SEC_SOURCE is the live site; `off` turns it off.
+   */
+  secArchives: string | null;
+  /** the largest archive member inflated (SEC_ARCHIVE_MEMBER_MAX_MB); a member past it is refused as a zip bomb */
+  archiveMemberMaxBytes: number;
+  /** after a bulk load from the live site: filing packages of the last N quarters of periodic filings, as queued jobs (PACKAGE_WINDOW_QUARTERS; 0: none) */
+  packageWindowQuarters: number;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -84,6 +94,12 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'off', 'no'].includes(raw)) return false;
   throw new Error(`${name} must be on or off, got "${raw}"`);
+}
+
+function archivesFrom(raw: string | undefined, secSource: string | undefined): string | null {
+  if (raw?.toLowerCase() === 'off') return null;
+  if (raw) return /^https:\/\//i.test(raw) ? raw : path.resolve(raw);
+  return secSource && /^https:\/\//i.test(secSource) ? 'https://www.sec.gov' : null;
 }
 
 function bulkStoreFrom(raw: string | undefined): 'local' | 'gcs' {
@@ -147,6 +163,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readCache: flag(env, 'READ_CACHE', true),
     ingestOnStart: flag(env, 'INGEST_ON_START', true),
     ingestWorkers: Math.max(1, intFrom(env, 'INGEST_WORKERS', 1)),
+    secArchives: archivesFrom(env.SEC_ARCHIVES, env.SEC_SOURCE),
+    archiveMemberMaxBytes: Math.max(1, intFrom(env, 'SEC_ARCHIVE_MEMBER_MAX_MB', 512)) * 1024 * 1024,
+    packageWindowQuarters: intFrom(env, 'PACKAGE_WINDOW_QUARTERS', 8),
     mcpAllowedOrigins: listFrom(env.MCP_ALLOWED_ORIGINS),
     bulkStore: bulkStoreFrom(env.BULK_STORE),
     bulkDir: path.resolve(env.BULK_DIR || path.join(dataDir, 'bulk')),

@@ -11,6 +11,7 @@ import { corpusIsEmpty } from './db/ingestion-runs.ts';
 import { loadIdentity, identityIsEmpty } from './ingest/load-identity.ts';
 import { progressLine, summaryLine } from './ingest/progress-bar.ts';
 import { runIngestion } from './ingest/run-ingestion.ts';
+import { archiveBootstrap, enqueuePackagesAfterLoad } from './ingest/bootstrap.ts';
 import pino, { type Logger } from 'pino';
 import { createHttpServer, type ServiceServer } from './routes/server.ts';
 import { drainServer } from './routes/lifecycle.ts';
@@ -166,34 +167,42 @@ export function startLoading(core: ServiceCore, config: Config, log: (m: string)
       log('development API keys for org "dev" (shown once, stored hashed):');
       for (const k of devKeys) log(`  ${k.plan.padEnd(10)} ${k.key}`);
     }
-    if (await identityIsEmpty(database.sql)) {
-      services.status.phase = 'loading';
-      services.status.progress = 'loading company identity';
-      const summary = await loadIdentity(database.sql, config, {
-        now: services.now,
-        onProgress: (p) => (services.status.progress = p),
-        log,
-      });
-      log(`identity loaded: ${summary.companies} companies, ${summary.mappings_seen} ticker mappings from ${summary.source}`);
-    }
-    if (config.ingestOnStart && (await corpusIsEmpty(database.sql))) {
-      services.status.phase = 'loading';
-      services.status.progress = 'ingesting company facts';
-      let lastLogged = 0;
-      const summary = await runIngestion(database.sql, config, {
-        now: services.now,
-        workers: config.ingestWorkers,
-        databaseUrl: database.url,
-        onProgress: (p) => {
-          services.status.progress = `ingesting company facts: ${progressLine(p)}`;
-          if (performance.now() - lastLogged > 2000 || p.companies_done + p.companies_failed === p.companies_total) {
-            lastLogged = performance.now();
-            log(progressLine(p));
-          }
-        },
-      });
-      log(summaryLine(summary));
-      for (const e of summary.errors) log(`ingestion failed for ${e.cik}: ${e.message}`);
+    const bootstrap = await archiveBootstrap(database.sql, config, log);
+    try {
+      if (await identityIsEmpty(database.sql)) {
+        services.status.phase = 'loading';
+        services.status.progress = 'loading company identity';
+        const summary = await loadIdentity(database.sql, config, {
+          ...(bootstrap ? { source: bootstrap.source } : {}),
+          now: services.now,
+          onProgress: (p) => (services.status.progress = p),
+          log,
+        });
+        log(`identity loaded: ${summary.companies} companies, ${summary.mappings_seen} ticker mappings from ${summary.source}`);
+      }
+      if (config.ingestOnStart && (await corpusIsEmpty(database.sql))) {
+        services.status.phase = 'loading';
+        services.status.progress = 'ingesting company facts';
+        let lastLogged = 0;
+        const summary = await runIngestion(database.sql, config, {
+          now: services.now,
+          workers: config.ingestWorkers,
+          databaseUrl: database.url,
+          ...(bootstrap ? { archives: bootstrap.archives } : {}),
+          onProgress: (p) => {
+            services.status.progress = `ingesting company facts: ${progressLine(p)}`;
+            if (performance.now() - lastLogged > 2000 || p.companies_done + p.companies_failed === p.companies_total) {
+              lastLogged = performance.now();
+              log(progressLine(p));
+            }
+          },
+        });
+        log(summaryLine(summary));
+        for (const e of summary.errors) log(`ingestion failed for ${e.cik}: ${e.message}`);
+        if (bootstrap) await enqueuePackagesAfterLoad(database.sql, config, log, services.now);
+      }
+    } finally {
+      await bootstrap?.close();
     }
     await loadMacroSeries(services, log);
     services.status.phase = 'ready';

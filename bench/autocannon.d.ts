@@ -21,6 +21,8 @@ declare module 'autocannon' {
       /** record latency of non-2xx answers too */
       excludeErrorStats?: boolean;
       setupClient?: (client: unknown) => void;
+      /** a sequence of requests each connection cycles through; setupRequest may rewrite each before it is sent */
+      requests?: { method?: string; path?: string; headers?: Record<string, string>; setupRequest?: (req: { path?: string; [k: string]: unknown }) => { path?: string; [k: string]: unknown } }[];
     }
 
     /** Percentiles as autocannon reports them: p50, p90, p97_5, p99, ... */

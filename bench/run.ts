@@ -52,7 +52,7 @@ const SUITES: Record<string, { description: string; load: () => Promise<SuiteMod
     load: () => import('./suites/screen.ts'),
   },
   scale: {
-    description: 'the mirror against a synthetic corpus N times it (BENCH_SCALE_FACTOR, default 10): ingest s/MB and read latency at 1x and Nx, sequential scans; goals within 1.2x',
+    description: 'ingestion from bulk archives at 1x and synthetic corpora N times the mirror (BENCH_SCALE_FACTORS, default 10,100): s/MB linearity, peak RSS, database size; a random read mix at 1x against the largest; bulk export full and incremental',
     load: () => import('./suites/scale.ts'),
   },
 };

@@ -14,9 +14,12 @@ export interface RunCounters {
   bytes_read: number;
   versions_added: number;
   restatements_added: number;
+  /** a run over the bulk archives: compressed bytes of the members of its companies, and of those finished; null otherwise */
+  archive_bytes_total?: number | null;
+  archive_bytes_done?: number | null;
 }
 
-export interface RunRow extends Omit<RunCounters, 'facts_read' | 'bytes_read'> {
+export interface RunRow extends Omit<RunCounters, 'facts_read' | 'bytes_read' | 'archive_bytes_total' | 'archive_bytes_done'> {
   run_id: string;
   source: string;
   requested: string[];
@@ -26,6 +29,8 @@ export interface RunRow extends Omit<RunCounters, 'facts_read' | 'bytes_read'> {
   heartbeat_at: string;
   facts_read: string;
   bytes_read: string;
+  archive_bytes_total: string | null;
+  archive_bytes_done: string | null;
   errors: { cik: string; message: string }[];
 }
 
@@ -50,6 +55,7 @@ export async function recordProgress(sql: Db, runId: number, c: RunCounters, now
       companies_failed = ${c.companies_failed},
       facts_read = ${c.facts_read}, bytes_read = ${c.bytes_read},
       versions_added = ${c.versions_added}, restatements_added = ${c.restatements_added},
+      archive_bytes_total = ${c.archive_bytes_total ?? null}, archive_bytes_done = ${c.archive_bytes_done ?? null},
       heartbeat_at = ${now.toISOString()}
     WHERE run_id = ${runId}`;
 }
@@ -130,4 +136,34 @@ export async function ensureCompany(
 export async function corpusIsEmpty(sql: Db): Promise<boolean> {
   const [row] = await sql<{ any: boolean }[]>`SELECT EXISTS (SELECT 1 FROM company_ingestion) AS any`;
   return !row!.any;
+}
+
+/**
+ * One batch of a queued run (companies ingested by a job-queue worker) added to the run's
+ * counters, in one statement so batches finishing at once on several workers add up. The batch
+ * that finishes the run's last companies closes it: succeeded, or failed when any company failed.
+ * Returns whether this batch closed the run.
+ */
+export async function addBatchResult(
+  sql: Sql,
+  runId: number,
+  c: Omit<RunCounters, 'companies_total' | 'archive_bytes_total'>,
+  errors: { cik: string; message: string }[],
+  now: Date,
+): Promise<boolean> {
+  const [row] = await sql<{ closed: boolean }[]>`
+    UPDATE ingestion_runs SET
+      companies_done = companies_done + ${c.companies_done}, companies_skipped = companies_skipped + ${c.companies_skipped},
+      companies_without_data = companies_without_data + ${c.companies_without_data}, companies_failed = companies_failed + ${c.companies_failed},
+      facts_read = facts_read + ${c.facts_read}, bytes_read = bytes_read + ${c.bytes_read},
+      versions_added = versions_added + ${c.versions_added}, restatements_added = restatements_added + ${c.restatements_added},
+      archive_bytes_done = coalesce(archive_bytes_done, 0) + ${c.archive_bytes_done ?? 0},
+      errors = errors || ${sql.json(errors)}::jsonb,
+      heartbeat_at = ${now.toISOString()},
+      status = CASE WHEN status <> 'running' OR companies_done + companies_failed + ${c.companies_done + c.companies_failed} < companies_total THEN status
+        WHEN companies_failed + ${c.companies_failed} > 0 THEN 'failed' ELSE 'succeeded' END,
+      finished_at = CASE WHEN status = 'running' AND companies_done + companies_failed + ${c.companies_done + c.companies_failed} >= companies_total THEN ${now.toISOString()}::timestamptz ELSE finished_at END
+    WHERE run_id = ${runId}
+    RETURNING status <> 'running' AND finished_at = ${now.toISOString()}::timestamptz AS closed`;
+  return row?.closed ?? false;
 }

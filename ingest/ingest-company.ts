@@ -63,6 +63,16 @@ export interface CompanyResult {
   ms: number;
 }
 
+export interface CompanyOptions {
+  /** a company-facts file must hold facts, and the company's own (a member of the bulk archives) */
+  requireFacts?: boolean;
+  /**
+   * From a source that cannot list folders (live SEC): exactly these filings' packages (none for
+   * []), instead of the latest periodic ones. A mirror lists its folders and ignores this.
+   */
+  packageAccessions?: readonly string[];
+}
+
 /**
  * One company, read, normalized and written in one transaction: a crash leaves it either fully
  * written or untouched, and an unchanged source (same bytes, same packages, same normalizer) is
@@ -76,11 +86,14 @@ export async function ingestCompany(
   runId: number,
   catalog: CatalogView,
   now: () => Date,
+  options: CompanyOptions = {},
 ): Promise<CompanyResult> {
   const started = performance.now();
   const [raw, submissions] = await Promise.all([source.readBytes(companyFactsUrl(cik)), readSubmissions(source, cik)]);
   const submitted = submissions ? filingsFromSubmissions(submissions.filings) : [];
-  const listing = await listCompanyPackages(source, cik, submitted.filter((f) => isPeriodicForm(f.form)).map((f) => f.accession));
+  const listing = options.packageAccessions
+    ? await listCompanyPackages(source, cik, options.packageAccessions, true)
+    : await listCompanyPackages(source, cik, submitted.filter((f) => isPeriodicForm(f.form)).map((f) => f.accession));
   const base = {
     cik, facts: 0, bytes: 0, filings: 0, periodic_filings: 0, versions_added: 0, restatements_added: 0,
     packages: 0, package_facts_added: 0, segments: 0, disclosures: 0, skipped_folders: [] as SkippedFolder[],
@@ -99,6 +112,10 @@ export async function ingestCompany(
   // decoded only now: an unchanged company never needs the text
   const text = raw === null ? null : decodeCompanyFacts(raw);
   const parsed = text === null ? null : parseCompanyFacts(text, { bytes });
+  // from the bulk archives, a companyfacts member is a company's facts: one of another company, or with none, is a bad member
+  if (options.requireFacts && parsed && (parsed.cik !== cik || parsed.facts.length === 0)) {
+    throw new Error(parsed.cik !== cik ? `the company facts are CIK ${parsed.cik}'s, not CIK ${cik}'s` : `no facts for CIK ${cik}`);
+  }
   const { packages, skipped } = await readCompanyPackages(source, listing.folders);
   const factFilings = parsed ? filingsFromFacts(parsed.facts) : [];
   const known = mergeFilings(submitted, factFilings);

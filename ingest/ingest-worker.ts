@@ -13,6 +13,8 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { ingestCompany } from './ingest-company.ts';
 import { loadConfig } from '../config.ts';
 import { useFleetBudget } from './sec-access.ts';
+import { withArchives } from './archive-source.ts';
+import { openArchiveFiles } from './archives.ts';
 import { openSecSource } from './source.ts';
 import { tuneV8ForIngestion } from './v8-tuning.ts';
 import { WORKER_ENV, type ParentMessage, type WorkerMessage, type WorkerSettings } from './worker-pool.ts';
@@ -34,12 +36,15 @@ if (local) await tcp.end({ timeout: 5 });
 const sql = local ?? tcp;
 // this process's requests count against the fleet's one budget, like its parent's
 useFleetBudget(sql, loadConfig().secOrigins);
-const source = openSecSource(settings.source, { userAgent: settings.userAgent, ...(settings.maxRps ? { maxRps: settings.maxRps } : {}) });
+const base = openSecSource(settings.source, { userAgent: settings.userAgent, ...(settings.maxRps ? { maxRps: settings.maxRps } : {}) });
+const archives = settings.archives ? await openArchiveFiles(settings.archives, settings.maxMemberBytes ? { maxMemberBytes: settings.maxMemberBytes } : {}) : null;
+const source = archives ? withArchives(base, archives) : base;
+const strict = { requireFacts: archives !== null, ...(archives && base.kind === 'live' ? { packageAccessions: [] } : {}) };
 const catalog = catalogView();
 
 process.on('message', (m: ParentMessage) => {
   if (m.type === 'company') {
-    ingestCompany(sql, source, m.cik, m.runId, catalog, () => new Date()).then(
+    ingestCompany(sql, source, m.cik, m.runId, catalog, () => new Date(), strict).then(
       (result) => send({ type: 'done', id: m.id, result }),
       (err: unknown) => send({ type: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) }),
     );

@@ -19,6 +19,8 @@ export interface LoadOptions {
   now?: () => Date;
   onProgress?: (message: string) => void;
   log?: (message: string) => void;
+  /** read from this source instead of opening SEC_SOURCE (submissions from the bulk archives) */
+  source?: SecSource;
 }
 
 /**
@@ -103,7 +105,7 @@ export async function loadIdentity(sql: Sql, config: Config, options: LoadOption
   const now = options.now ?? (() => new Date());
   const progress = options.onProgress ?? (() => {});
   const startedAt = now().toISOString();
-  const source: SecSource = openSecSource(config.secSource, { userAgent: config.secUserAgent });
+  const source: SecSource = options.source ?? openSecSource(config.secSource, { userAgent: config.secUserAgent });
 
   progress('reading ticker files');
   const tickers = await readTickers(source);

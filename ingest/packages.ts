@@ -45,12 +45,12 @@ export interface PackageListing {
  * once disseminated, so names identify content on the live site; a mirror adds each file's size
  * and modification time, so a replaced file is noticed without reading every byte on each run.
  */
-export async function listCompanyPackages(source: SecSource, cik: string, periodicAccessions: readonly string[]): Promise<PackageListing> {
+export async function listCompanyPackages(source: SecSource, cik: string, periodicAccessions: readonly string[], exact = false): Promise<PackageListing> {
   const base = `${EDGAR_DATA_URL}${Number(cik)}/`;
   const listed = await source.listDir(base);
-  const folderUrls = listed
-    ? listed.filter((n) => n.endsWith('/')).map((n) => base + n)
-    : periodicAccessions.slice(-LIVE_PACKAGES_PER_COMPANY).map((a) => `${base}${a.replace(/-/g, '')}/`);
+  // a source that cannot list (live SEC): the latest periodic filings, or exactly those asked for
+  const wanted = exact ? periodicAccessions : periodicAccessions.slice(-LIVE_PACKAGES_PER_COMPANY);
+  const folderUrls = listed ? listed.filter((n) => n.endsWith('/')).map((n) => base + n) : wanted.map((a) => `${base}${a.replace(/-/g, '')}/`);
   const folders: FilingFolder[] = [];
   const h = createHash('sha256');
   for (const url of folderUrls.sort()) {

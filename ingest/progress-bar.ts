@@ -13,9 +13,12 @@ export function progressLine(p: IngestProgress): string {
   return (
     `[${'#'.repeat(filled)}${'.'.repeat(WIDTH - filled)}] ${finished}/${p.companies_total} companies${failed}` +
     `  ${Math.round(p.facts_per_s).toLocaleString('en-US')} facts/s  ETA ${eta}` +
+    (p.archive ? `  archives ${mb(p.archive.bytes_done)}/${mb(p.archive.bytes_total)} MB at ${mb(p.archive.bytes_per_s)} MB/s, ETA ${p.archive.eta_s === null ? '--' : `${Math.ceil(p.archive.eta_s)}s`}` : '') +
     (p.current ? `  ${p.current}` : '')
   );
 }
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 
 /**
  * Renders progress to a stream: redrawn in place on a terminal, one line per company otherwise

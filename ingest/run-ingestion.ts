@@ -8,9 +8,11 @@ import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { padCik } from '../domain/cik.ts';
 import { listCompanyFactsCiks, listPackageCiks } from './cik-folder.ts';
 import { ingestCompany, type CompanyResult } from './ingest-company.ts';
-import { openSecSource, type SecSource } from './source.ts';
+import { openSecSource, type SecSource, type SecSourceOptions } from './source.ts';
 import { listSubmissionCiks } from './submissions.ts';
 import { SEC_MAX_RPS } from './request-pacer.ts';
+import { companyArchiveBytes, companyMembers, withArchives } from './archive-source.ts';
+import { openArchives, type Archives, type OpenArchivesOptions } from './archives.ts';
 import { startWorkerPool, type WorkerPool, type WorkerStats } from './worker-pool.ts';
 
 export interface IngestProgress extends RunCounters {
@@ -20,6 +22,8 @@ export interface IngestProgress extends RunCounters {
   /** null until one company is done */
   eta_s: number | null;
   current: string | null;
+  /** a run over the bulk archives: how far through them (compressed bytes), their rate and ETA; null otherwise */
+  archive: { bytes_done: number; bytes_total: number; bytes_per_s: number; eta_s: number | null } | null;
 }
 
 export interface IngestOptions {
@@ -41,6 +45,16 @@ export interface IngestOptions {
   workers?: number;
   /** the database `sql` is connected to, for worker processes to connect to */
   databaseUrl?: string;
+  /**
+   * Company facts and submissions from SEC's bulk archives: a directory holding companyfacts.zip
+   * and submissions.zip, or an https:// sec.gov base they are downloaded from. Ticker files and
+   * filing packages still come from the source.
+   */
+  archives?: string | Archives;
+  /** how the archives are opened (downloads: User-Agent, a stand-in origin; the member bound) */
+  archiveOptions?: OpenArchivesOptions;
+  /** how a live source is reached (a stand-in origin in tests); a mirror needs none */
+  sourceOptions?: SecSourceOptions;
 }
 
 export interface IngestSummary {
@@ -63,7 +77,18 @@ export class IngestRequestError extends Error {}
  * leaves whole companies behind and the next run finishes the rest; unchanged companies are skipped.
  */
 export async function runIngestion(sql: Sql, config: Config, options: IngestOptions = {}): Promise<IngestSummary> {
-  const source = openSecSource(options.source ?? config.secSource, { userAgent: config.secUserAgent });
+  const base = openSecSource(options.source ?? config.secSource, { userAgent: config.secUserAgent, ...options.sourceOptions });
+  const given = typeof options.archives === 'object' ? options.archives : null;
+  const archives = given ?? (typeof options.archives === 'string' ? await openArchives(options.archives, { userAgent: config.secUserAgent, maxMemberBytes: config.archiveMemberMaxBytes, ...options.archiveOptions }) : null);
+  try {
+    return await runOver(sql, config, options, archives ? withArchives(base, archives) : base, archives);
+  } finally {
+    // archives the caller opened are the caller's to close
+    if (!given) await archives?.close();
+  }
+}
+
+async function runOver(sql: Sql, config: Config, options: IngestOptions, source: SecSource, archives: Archives | null): Promise<IngestSummary> {
   const workerCount = options.workers ?? 1;
   if (!Number.isInteger(workerCount) || workerCount < 1) throw new IngestRequestError(`workers must be a positive integer, got ${workerCount}`);
   const databaseUrl = options.databaseUrl ?? config.databaseUrl;
@@ -77,6 +102,8 @@ export async function runIngestion(sql: Sql, config: Config, options: IngestOpti
           userAgent: config.secUserAgent,
           maxRps: source.kind === 'live' ? SEC_MAX_RPS / workerCount : null,
           connections: 2,
+          archives: archives?.files ?? null,
+          maxMemberBytes: options.archiveOptions?.maxMemberBytes ?? config.archiveMemberMaxBytes,
         })
       : null;
   // in this process, the companies' reads and write transactions go over the server's Unix socket
@@ -84,7 +111,7 @@ export async function runIngestion(sql: Sql, config: Config, options: IngestOpti
   // loopback TCP cost ~0.4 s of Node CPU per whole-mirror run. The run record stays on `sql`.
   const local = pool === null ? await sameDatabaseOverLocalSocket(sql, databaseUrl, { max: Math.max(1, options.concurrency ?? COMPANIES_IN_FLIGHT) + 1 }) : null;
   try {
-    return await ingestAll(sql, local ?? sql, source, options, pool);
+    return await ingestAll(sql, local ?? sql, source, options, pool, archives);
   } finally {
     await pool?.close();
     await local?.end({ timeout: 5 });
@@ -100,7 +127,7 @@ export async function runIngestion(sql: Sql, config: Config, options: IngestOpti
 const COMPANIES_IN_FLIGHT = 2;
 
 /** `sql` holds the run record and its progress; `companySql` (the same database) ingests the companies in this process. */
-async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: IngestOptions, pool: WorkerPool | null): Promise<IngestSummary> {
+async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: IngestOptions, pool: WorkerPool | null, archives: Archives | null): Promise<IngestSummary> {
   const now = options.now ?? (() => new Date());
   const requested = [...(options.ciks ?? []).map((c) => padCik(c))];
   for (const t of options.tickers ?? []) {
@@ -121,6 +148,8 @@ async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: 
     bytes_read: 0,
     versions_added: 0,
     restatements_added: 0,
+    archive_bytes_total: archives ? ciks.reduce((n, cik) => n + companyArchiveBytes(archives, cik), 0) : null,
+    archive_bytes_done: archives ? 0 : null,
   };
   const started = performance.now();
   const companies: CompanyResult[] = [];
@@ -136,11 +165,14 @@ async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: 
       facts_per_s: elapsed > 0 ? counters.facts_read / elapsed : 0,
       eta_s: finished > 0 ? (elapsed / finished) * (counters.companies_total - finished) : null,
       current,
+      archive: archives ? archiveProgress(counters.archive_bytes_done ?? 0, counters.archive_bytes_total ?? 0, elapsed) : null,
     });
   };
   report(null);
 
-  const ingestOne = pool ? (cik: string) => pool.ingest(cik, runId) : (cik: string) => ingestCompany(companySql, source, cik, runId, catalog, now);
+  // from the live site a bulk load leaves filing packages to the package window's jobs (ingest/package-window.ts)
+  const strict = { requireFacts: archives !== null, ...(archives && source.kind === 'live' ? { packageAccessions: [] } : {}) };
+  const ingestOne = pool ? (cik: string) => pool.ingest(cik, runId) : (cik: string) => ingestCompany(companySql, source, cik, runId, catalog, now, strict);
   const perWorker = Math.max(1, options.concurrency ?? COMPANIES_IN_FLIGHT);
 
   // The run's progress row is written after each company in order, one write after the other,
@@ -173,8 +205,9 @@ async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: 
         counters.restatements_added += r.restatements_added;
       } catch (err) {
         counters.companies_failed++;
-        errors.push({ cik, message: (err as Error).message });
+        errors.push({ cik, message: archives ? inMembers(archives, cik, (err as Error).message) : (err as Error).message });
       }
+      if (archives) counters.archive_bytes_done = (counters.archive_bytes_done ?? 0) + companyArchiveBytes(archives, cik);
       recordProgressInOrder({ ...counters }, now());
       report(cik);
     }
@@ -194,8 +227,21 @@ async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: 
   return { run_id: runId, source: source.describe(), status, counters, companies, errors, elapsed_s: (performance.now() - started) / 1000, workers };
 }
 
+/** Progress through the archives by compressed bytes, with the rate so far and the time left at it. */
+export function archiveProgress(done: number, total: number, elapsedS: number): NonNullable<IngestProgress['archive']> {
+  const rate = elapsedS > 0 ? done / elapsedS : 0;
+  return { bytes_done: done, bytes_total: total, bytes_per_s: rate, eta_s: done > 0 && rate > 0 ? (total - done) / rate : null };
+}
+
+/** A company's error, naming the archive members it came from (unless the message names one already). */
+function inMembers(archives: Archives, cik: string, message: string): string {
+  if (/\.zip member /.test(message)) return message;
+  const members = companyMembers(archives, cik).map((m) => `${m.archive.name} member ${m.member}`);
+  return members.length > 0 ? `${members.slice(0, 2).join(', ')}: ${message}` : message;
+}
+
 /** A mirror lists its folders; the live site cannot be listed, so there the known companies are used. */
-async function everyCompany(sql: Db, source: ReturnType<typeof openSecSource>): Promise<string[]> {
+export async function everyCompany(sql: Db, source: SecSource): Promise<string[]> {
   const [facts, submissions, packages] = await Promise.all([listCompanyFactsCiks(source), listSubmissionCiks(source), listPackageCiks(source)]);
   if (facts !== null || submissions !== null || packages !== null) {
     return [...new Set([...(facts ?? []), ...(submissions ?? []), ...(packages ?? [])])].sort();

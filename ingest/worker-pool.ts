@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import type { ArchiveFiles } from './archives.ts';
 import type { CompanyResult } from './ingest-company.ts';
 
 /**
@@ -30,6 +31,9 @@ export interface WorkerSettings {
   maxRps: number | null;
   /** database connections of each worker */
   connections: number;
+  /** company facts and submissions from these bulk archives (local files), as in the parent */
+  archives?: ArchiveFiles | null;
+  maxMemberBytes?: number | null;
 }
 
 export interface WorkerStats {

@@ -12,6 +12,9 @@ import type { Sql } from '../db/client.ts';
 import { MODELING_BUILD_TASK } from '../db/modeling-snapshots.ts';
 import type { BlobStore } from '../domain/bulk/blob-store.ts';
 import { bulkExportTask } from './bulk-export.ts';
+import { loadConfig } from '../config.ts';
+import { ARCHIVE_BATCH_TASK, ingestArchiveBatch } from '../ingest/archive-queue.ts';
+import { ingestPackageWindowJob, PACKAGE_WINDOW_TASK } from '../ingest/package-window.ts';
 import { BULK_EXPORT_TASK, crontabFor } from './crontab.ts';
 import { modelingBuildTask, sweepStaleBuilds } from './modeling-build.ts';
 import { feedTasks, kickPoll, type FeedJobOptions } from './feed-watch.ts';
@@ -80,6 +83,9 @@ export function taskList(o: JobsOptions): TaskList {
     [MODELING_BUILD_TASK]: modelingBuildTask(o.sql, { heartbeatMs, log: o.log }),
     [BULK_EXPORT_TASK]: bulkExportTask({ sql: o.sql, store: o.bulkStore, bulkDir: o.bulkDir, now: o.now, log: o.log }),
     ...(o.feed ? feedTasks(o.feed) : {}),
+    // a batch of a queued archive run (ingest --archives --queue); SEC settings from this process's environment
+    [ARCHIVE_BATCH_TASK]: (payload) => ingestArchiveBatch(o.sql, loadConfig(), payload, o.log, o.now),
+    [PACKAGE_WINDOW_TASK]: (payload) => ingestPackageWindowJob(o.sql, loadConfig(), payload, o.log, { now: o.now }),
   };
 }
 

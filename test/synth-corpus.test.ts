@@ -10,6 +10,8 @@ import type { Database } from '../db/database.ts';
 import { migrate } from '../db/migrate.ts';
 import { runIngestion } from '../ingest/run-ingestion.ts';
 import { createTestDatabase } from './helpers/database.ts';
+import { openArchives } from '../ingest/archives.ts';
+import { spawnSync } from 'node:child_process';
 
 const MIRROR = path.resolve(import.meta.dirname, '../../shared/sec');
 const FACTS = 'data.sec.gov/api/xbrl/companyfacts';
@@ -74,5 +76,33 @@ describe('synthetic corpus (bench scale suite)', () => {
       }
     }
     assert.ok(compared > 300, `compared ${compared} figures`);
+  });
+});
+
+describe('corpus synth on the command line', () => {
+  test('writes the synthetic corpus as companyfacts.zip and submissions.zip beside the mirror form', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'fds-synth-cli-'));
+    try {
+      const out = path.join(dir, 'corpus');
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli.ts', 'corpus', 'synth', '--factor', '2', '--out', out, '--source', MIRROR], {
+        cwd: path.resolve(import.meta.dirname, '..'),
+        encoding: 'utf8',
+      });
+      assert.equal(r.status, 0, r.stderr);
+      const archives = await openArchives(out);
+      try {
+        const facts = (await readdir(path.join(out, FACTS))).filter((n) => /^CIK\d{10}\.json$/.test(n)).sort();
+        assert.deepEqual(archives.companyfacts!.names(), facts);
+        const clone = facts.find((n) => n.startsWith('CIK9'))!;
+        assert.ok((await archives.companyfacts!.read(clone))!.equals(await readFile(path.join(out, FACTS, clone))), 'a member holds the same bytes as the file');
+        const submissions = (await readdir(path.join(out, 'data.sec.gov/submissions'))).filter((n) => /^CIK\d{10}(-submissions-\d{3})?\.json$/.test(n)).sort();
+        assert.deepEqual(archives.submissions!.names(), submissions, 'main files and history pages, clones included');
+        assert.ok(submissions.some((n) => n.startsWith('CIK9')));
+      } finally {
+        await archives.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

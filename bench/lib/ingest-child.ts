@@ -23,6 +23,10 @@
  * code and heap sizing behind it, which tells the process's fixed warm-up cost from the per-byte
  * cost a long ingestion runs at. The peak RSS fields stay the first run's (taken before it).
  *
+ * BENCH_INGEST_ARCHIVES=<dir>: company facts, submissions and identity from the bulk archives in
+ * <dir> (companyfacts.zip, submissions.zip), as `fds ingest --archives <dir>`; SEC_SOURCE still
+ * gives the ticker files and filing packages. The result then names the database's size.
+ *
  * V8 is set up as `fds ingest` sets it up (tuneV8ForIngestion), before anything is compiled.
  */
 import { randomBytes } from 'node:crypto';
@@ -37,6 +41,9 @@ import { migrate } from '../../db/migrate.ts';
 import { loadIdentity } from '../../ingest/load-identity.ts';
 import { runIngestion, type IngestSummary } from '../../ingest/run-ingestion.ts';
 import { tuneV8ForIngestion } from '../../ingest/v8-tuning.ts';
+import { withArchives } from '../../ingest/archive-source.ts';
+import { openArchives } from '../../ingest/archives.ts';
+import { openSecSource } from '../../ingest/source.ts';
 import { BENCH_DIR } from './paths.ts';
 import { freePort } from './server.ts';
 
@@ -75,6 +82,10 @@ export interface IngestChildResult {
   cpu_profile: string | null;
   /** BENCH_INGEST_WARM=1: the whole ingestion again in this warmed-up process, on a fresh database */
   warm: WarmRun | null;
+  /** BENCH_INGEST_ARCHIVES: compressed bytes of the archive members ingested; null otherwise */
+  archive_bytes: number | null;
+  /** pg_database_size after the first run (and the re-run) */
+  database_bytes: number;
 }
 
 export interface WarmRun {
@@ -188,8 +199,10 @@ async function main(): Promise<IngestChildResult> {
     await migrate(sql);
     const migrateS = seconds(t);
 
+    const archiveDir = process.env.BENCH_INGEST_ARCHIVES || null;
+    const archives = archiveDir ? await openArchives(archiveDir, { maxMemberBytes: config.archiveMemberMaxBytes }) : null;
     t = performance.now();
-    await loadIdentity(sql, config);
+    await loadIdentity(sql, config, archives ? { source: withArchives(openSecSource(config.secSource), archives) } : {});
     const identityS = seconds(t);
     const afterIdentity = maxRssKib();
     log(`identity loaded in ${identityS.toFixed(1)} s; ingesting company facts from ${config.secSource}`);
@@ -198,7 +211,7 @@ async function main(): Promise<IngestChildResult> {
     const workers = Number(process.env.BENCH_INGEST_WORKERS || 1);
     t = performance.now();
     const cpuBefore = process.cpuUsage();
-    const first = await profiled(profile, () => runIngestion(sql, config, { workers, databaseUrl: dbUrl.href }));
+    const first = await profiled(profile, () => runIngestion(sql, config, { workers, databaseUrl: dbUrl.href, ...(archives ? { archives } : {}) }));
     const elapsedS = seconds(t);
     const cpu = process.cpuUsage(cpuBefore);
     const afterIngest = maxRssKib();
@@ -206,7 +219,9 @@ async function main(): Promise<IngestChildResult> {
 
     const rerun = process.env.BENCH_INGEST_RERUN !== '0';
     t = performance.now();
-    const again = rerun ? await runIngestion(sql, config) : null;
+    const again = rerun ? await runIngestion(sql, config, archives ? { archives } : {}) : null;
+    await archives?.close();
+    const [size] = await sql<{ bytes: string }[]>`SELECT pg_database_size(current_database())::text AS bytes`;
     const rerunS = seconds(t);
     keep = process.env.BENCH_KEEP_DATABASE === '1' && first.status === 'succeeded';
     const maxRssFirst = maxRssKib();
@@ -267,6 +282,8 @@ async function main(): Promise<IngestChildResult> {
       errors: [...first.errors, ...(again?.errors ?? [])].slice(0, 5),
       cpu_profile: profile ?? null,
       warm,
+      archive_bytes: first.counters.archive_bytes_total ?? null,
+      database_bytes: Number(size!.bytes),
     };
   } finally {
     if (keep) {

@@ -9,6 +9,8 @@ export interface Target {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** a mix: each request takes the next of these paths (cycling), instead of `path` every time */
+  paths?: readonly string[];
   /** validates one answer before measuring; returns a problem, or null when the answer is right */
   check(status: number, body: unknown): string | null;
 }
@@ -159,6 +161,7 @@ function runOnce(baseUrl: string, target: Target, connections: number, durationS
         connections,
         duration: durationS,
         timeout: 10,
+        ...(target.paths && target.paths.length > 0 ? { requests: [{ setupRequest: mixed(target.paths) }] } : {}),
       },
       (err, result) => {
         unregister().catch(() => {});
@@ -178,6 +181,12 @@ function runOnce(baseUrl: string, target: Target, connections: number, durationS
       });
     }
   });
+}
+
+/** Rewrites each request to the next path of a mix, shared by every connection. */
+function mixed(paths: readonly string[]) {
+  let i = 0;
+  return (req: { path?: string; [k: string]: unknown }) => ({ ...req, path: paths[i++ % paths.length]! });
 }
 
 /** A warm-up (not reported), then the measured run. */

@@ -28,6 +28,16 @@ const Run = z.object({
   versions_added: z.number().int(),
   restatements_added: z.number().int(),
   errors: z.array(z.object({ cik: z.string(), message: z.string() })),
+  eta_s: z.number().nullable().describe('a running run: seconds left at its rate so far (companies finished per second since it started); null otherwise or before its first company'),
+  archive: z
+    .object({
+      bytes_total: z.string().describe("compressed bytes of the archive members of the run's companies"),
+      bytes_done: z.string().describe('of those, the bytes of the companies finished (ingested, unchanged or failed)'),
+      bytes_per_s: z.number().describe('the rate so far, from the start of the run to its last progress record'),
+      eta_s: z.number().nullable().describe('seconds left at that rate; null before the first company is done'),
+    })
+    .nullable()
+    .describe("a run over SEC's bulk archives (companyfacts.zip, submissions.zip): how far through them; null for runs that read company by company"),
 });
 
 function runOut(r: RunRow): z.infer<typeof Run> {
@@ -50,7 +60,25 @@ function runOut(r: RunRow): z.infer<typeof Run> {
     versions_added: r.versions_added,
     restatements_added: r.restatements_added,
     errors: r.errors.map((e) => ({ cik: e.cik, message: scrub(e.message) })),
+    eta_s: etaOf(r),
+    archive: archiveOut(r),
   };
+}
+
+function etaOf(r: RunRow): number | null {
+  const finished = r.companies_done + r.companies_failed;
+  if (r.status !== 'running' || finished === 0) return null;
+  const elapsed = (new Date(r.heartbeat_at).getTime() - new Date(r.started_at).getTime()) / 1000;
+  return Math.max(0, Math.ceil((elapsed / finished) * (r.companies_total - finished)));
+}
+
+function archiveOut(r: RunRow): z.infer<typeof Run>['archive'] {
+  if (r.archive_bytes_total === null || r.archive_bytes_done === null) return null;
+  const done = Number(r.archive_bytes_done);
+  const total = Number(r.archive_bytes_total);
+  const elapsed = (new Date(r.finished_at ?? r.heartbeat_at).getTime() - new Date(r.started_at).getTime()) / 1000;
+  const rate = elapsed > 0 ? done / elapsed : 0;
+  return { bytes_total: r.archive_bytes_total, bytes_done: r.archive_bytes_done, bytes_per_s: Math.round(rate), eta_s: done > 0 && rate > 0 ? Math.ceil((total - done) / rate) : null };
 }
 
 export const ingestionStatus = defineTool({

@@ -24,7 +24,7 @@ export async function recentRuns(sql: Db, limit: number): Promise<RunRow[]> {
   return sql<RunRow[]>`
     SELECT run_id::text, source, requested, status, started_at, finished_at, heartbeat_at,
       companies_total, companies_done, companies_skipped, companies_without_data, companies_failed, facts_read::text, bytes_read::text,
-      versions_added, restatements_added, errors
+      versions_added, restatements_added, archive_bytes_total::text, archive_bytes_done::text, errors
     FROM ingestion_runs ORDER BY run_id DESC LIMIT ${limit}`;
 }
 
