@@ -23,6 +23,11 @@ Commands:
                                           as the key in FDS_API_KEY; newline-delimited JSON-RPC on stdin/stdout,
                                           logs on stderr; settings are read relative to this checkout
   migrate                                 apply pending database migrations
+  backup <file>                           write what cannot be re-derived from SEC (organizations, API keys, coverage
+                                          slots, request budgets, recorded queries, bulk snapshot records) to <file>
+                                          (pg_dump custom format)
+  restore <file>                          migrate, then load a backup into a database that holds none of those rows yet;
+                                          ingest afterwards (or let serve do it) to rebuild the statements
   worker                                  run only a job-queue worker (snapshot builds, the daily export), no HTTP;
                                           it shares the queue with every other instance on the same database
   keys create --plan <plan> --org <name>  create an API key (plans: ${PLANS.join(', ')}); the key is the last line printed
@@ -128,6 +133,34 @@ async function main(argv: string[]): Promise<number> {
         await db.close();
       }
       return 0;
+    }
+    case 'backup':
+    case 'restore': {
+      if (!sub) {
+        console.error(`${command} needs a file: npm run fds -- ${command} <file>`);
+        return 2;
+      }
+      const { backupTo, nonEmptyBackupTables, restoreFrom } = await import('./db/backup.ts');
+      const file = path.resolve(sub);
+      const db = await openDatabase(config, log);
+      try {
+        if (command === 'backup') {
+          await backupTo(db.url, file);
+          console.log(`backed up to ${file}`);
+          return 0;
+        }
+        await migrate(db.sql);
+        const holding = await nonEmptyBackupTables(db.sql);
+        if (holding.length > 0) {
+          console.error(`restore goes into a database without keys or records of its own; this one has rows in ${holding.join(', ')}`);
+          return 3;
+        }
+        await restoreFrom(db.url, file);
+        console.log(`restored ${file}; run \`npm run fds -- ingest\` (or start the service on it) to rebuild the statements`);
+        return 0;
+      } finally {
+        await db.close();
+      }
     }
     case 'keys': {
       if (sub !== 'create') break;

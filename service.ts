@@ -19,6 +19,7 @@ import { loadMacro } from './ingest/macro/load-macro.ts';
 import { ALL_TOOLS } from './tools/index.ts';
 import { Authenticator } from './api/auth.ts';
 import { ChangeFeed } from './db/change-feed.ts';
+import { ReadReplica } from './db/replica.ts';
 import { slotCoverage } from './api/coverage-gate.ts';
 import type { ServerInfo } from './api/jsonrpc.ts';
 import type { Services } from './api/services.ts';
@@ -68,8 +69,9 @@ export function buildServices(
   registry: readonly ToolDefinition[] = ALL_TOOLS,
   logger: Logger = createLogger(config),
 ): Services {
-  const changes = new ChangeFeed(database.sql);
-  return {
+  const replica = database.readSql ? new ReadReplica(database.readSql, database.sql, { maxLagMs: config.replicaMaxLagMs, retryMs: 5_000 }) : null;
+  const changes = new ChangeFeed(database.sql, replica ? () => replica.replayed() : null);
+  const services: Services = {
     registry: new Map(registry.map((d) => [d.name, d])),
     changes,
     bulkStore,
@@ -82,7 +84,14 @@ export function buildServices(
     coverage: slotCoverage(database.sql),
     status: { phase: 'starting', startedAt: now(), progress: null, draining: false },
     checkOutputs: process.env.CHECK_OUTPUTS === '1',
+    replica: null,
   };
+  if (replica) {
+    // one view object for the instance's life: read caches are kept per services object
+    const view: Services = { ...services, sql: replica.sql };
+    services.replica = { view, usable: () => replica.usable(), markDown: () => replica.markDown() };
+  }
+  return services;
 }
 
 /**

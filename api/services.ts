@@ -43,4 +43,9 @@ export interface Services {
    * ToolContext.invoke can call a definition by name through the seam.
    */
   registry: ReadonlyMap<string, ToolDefinition>;
+  /**
+   * With a read replica (DATABASE_READ_URL): the same services reading from it, for read-only
+   * definitions while it is usable (api/seam.ts decides); null: every read on the primary.
+   */
+  replica: { view: Services; usable(): boolean; markDown(): void } | null;
 }

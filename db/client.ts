@@ -30,9 +30,11 @@ let nextHost = 0;
  * (the library default) so no money value passes through a JS number. `path`: connect over that
  * Unix-domain socket instead of the URL's host (see db/local-socket.ts for when that is the same server).
  */
-export function connect(url: string, options: { max?: number; path?: string } = {}): Sql {
+export function connect(url: string, options: { max?: number; path?: string; connectTimeoutS?: number } = {}): Sql {
   return postgres(url, {
     max: options.max ?? 10,
+    // a database that does not answer fails the request (503) within this, instead of holding it
+    connect_timeout: options.connectTimeoutS ?? 5,
     // a Unix-domain socket of the same server (db/local-socket.ts) instead of the URL's host
     ...(options.path ? { path: options.path } : {}),
     onnotice: () => {},
