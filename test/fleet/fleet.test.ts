@@ -49,7 +49,7 @@ describe('a fleet of instances behind a load balancer', () => {
     DATABASE_READ_URL: readUrl,
     JOBS: 'off',
     EXPORT_SCHEDULE: 'off',
-    SHUTDOWN_DELAY_S: '1',
+    SHUTDOWN_DELAY_S: '2',
     SHUTDOWN_TIMEOUT_S: '20',
   });
   const startApi = async (i: number) => {
@@ -179,7 +179,7 @@ describe('a fleet of instances behind a load balancer', () => {
     assert.equal(answers.filter((a) => a.status === 500).length, 0);
     await victim.exited;
     await startApi(1);
-    await sleep(600); // HAProxy's next health check
+    await sleep(1_200); // HAProxy's next health check
   });
 
   it('fails no request while one instance stops on SIGTERM under load', async () => {
@@ -193,7 +193,7 @@ describe('a fleet of instances behind a load balancer', () => {
     assert.equal(code, 0);
     assert.deepEqual(Object.keys(summarize(answers)), ['200']);
     await startApi(0);
-    await sleep(600);
+    await sleep(1_200);
   });
 
   it('answers 503 with Retry-After at once while PostgreSQL restarts, never a 500, and serves fully soon after it returns', async () => {

@@ -299,7 +299,7 @@ export async function runLoad(baseUrl: string, keys: string[], readers: number, 
 export function summarize(answers: Answer[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const a of answers) {
-    const k = a.failure ? `failure ${a.failure}` : `${a.status}${a.code ? ` ${a.code}` : ''}${a.status === 200 ? '' : ` from ${a.instance ?? 'balancer'}`}`;
+    const k = a.failure ? `failure ${a.failure}` : `${a.status}${a.code ? ` ${a.code}` : ''}${a.status === 200 || a.instance === null ? '' : ` from ${a.instance}`}`;
     out[k] = (out[k] ?? 0) + 1;
   }
   return out;
