@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { connect, type Sql } from '../../db/client.ts';
 import { createApiKey } from '../../db/keys.ts';
@@ -39,6 +40,7 @@ describe('a fleet of instances behind a load balancer', () => {
   let dbUrl: string;
   let readUrl: string;
   const instances: Instance[] = [];
+  const started: Instance[] = [];
   let worker: Instance;
   let lb: Balancer;
   const keys: string[] = [];
@@ -56,6 +58,7 @@ describe('a fleet of instances behind a load balancer', () => {
     const inst = await startInstance(`api${i + 1}`, 'serve', { ...apiEnv(), PORT: String(ports[i]) }, ports[i]);
     await waitReady(`http://127.0.0.1:${inst.port}/health/readiness`, inst);
     instances[i] = inst;
+    started.push(inst);
     return inst;
   };
   const key = (n: number) => keys[n % keys.length]!;
@@ -84,7 +87,11 @@ describe('a fleet of instances behind a load balancer', () => {
   after(async () => {
     for (const p of [...instances, worker]) if (p) console.log(`# ${p.name} (exit ${p.child.exitCode}) output:\n${p.output().split('\n').slice(-15).map((l) => `#   ${l.slice(0, 400)}`).join('\n')}`);
     await lb?.stop();
-    for (const p of [...instances, worker]) if (p) await stopProcess(p.child, 'SIGKILL');
+    for (const p of [...started, worker]) {
+      if (!p) continue;
+      await stopProcess(p.child, 'SIGKILL');
+      rmSync(p.dataDir, { recursive: true, force: true });
+    }
     await sql?.end({ timeout: 2 });
     replica?.destroy();
     primary?.destroy();

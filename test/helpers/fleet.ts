@@ -101,7 +101,7 @@ export async function startCluster(): Promise<Cluster> {
 /** A streaming replica of `primary` (pg_basebackup -R) on a port of its own. */
 export async function startReplica(primary: Cluster): Promise<Cluster> {
   const dir = ownedTempDir('fds-fleet-replica-');
-  runPg('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dir, '-X', 'stream', '-R', '--no-sync']);
+  runPg('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dir, '-X', 'stream', '-R', '--no-sync', '--checkpoint=fast']);
   const replica = clusterAt(dir, await freePort());
   replica.start();
   return replica;
@@ -123,6 +123,8 @@ export async function corpusDatabase(cluster: Cluster, name: string, templateUrl
 export interface Instance {
   name: string;
   port: number;
+  /** its DATA_DIR (the local bulk store), removed by the caller when done */
+  dataDir: string;
   child: ChildProcess;
   output: () => string;
   exited: Promise<number | null>;
@@ -131,6 +133,7 @@ export interface Instance {
 /** `node --import tsx cli.ts <command>` in its own process group, logging into memory. */
 export async function startInstance(name: string, command: 'serve' | 'worker', env: Record<string, string>, fixedPort?: number): Promise<Instance> {
   const port = fixedPort ?? (await freePort());
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `fds-fleet-data-${name}-`));
   const child = spawn(process.execPath, ['--import', 'tsx', 'cli.ts', command], {
     cwd: REPO,
     detached: true,
@@ -145,7 +148,7 @@ export async function startInstance(name: string, command: 'serve' | 'worker', e
       DEV_KEYS: 'off',
       INGEST_ON_START: 'off',
       LOG_LEVEL: 'warn',
-      DATA_DIR: path.join(os.tmpdir(), `fds-fleet-data-${name}-${port}`),
+      DATA_DIR: dataDir,
       ...env,
     },
   });
@@ -153,7 +156,7 @@ export async function startInstance(name: string, command: 'serve' | 'worker', e
   child.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
   child.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { name, port, child, output: () => out, exited };
+  return { name, port, dataDir, child, output: () => out, exited };
 }
 
 /** Resolves once `url` answers 200 (readiness), or fails with the instance's output. */
