@@ -27,7 +27,7 @@ describe('npm start under a process-group SIGTERM', () => {
       cwd: REPO,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', SEC_SOURCE: SHARED_SEC, MACRO_SOURCE: SHARED_MACRO, DEV_KEYS: 'off', INGEST_ON_START: 'off', JOBS: 'off', SHUTDOWN_DELAY_S: '0', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', SEC_SOURCE: SHARED_SEC, MACRO_SOURCE: SHARED_MACRO, DEV_KEYS: 'off', INGEST_ON_START: 'off', JOBS: 'off', SHUTDOWN_DELAY_S: '0', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' },
     });
     let output = '';
     child.stdout!.on('data', (d: Buffer) => (output += d));
