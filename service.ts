@@ -20,6 +20,7 @@ import { ALL_TOOLS } from './tools/index.ts';
 import { Authenticator } from './api/auth.ts';
 import { ChangeFeed } from './db/change-feed.ts';
 import { ReadReplica } from './db/replica.ts';
+import { DatabaseCircuit } from './db/circuit.ts';
 import { slotCoverage } from './api/coverage-gate.ts';
 import type { ServerInfo } from './api/jsonrpc.ts';
 import type { Services } from './api/services.ts';
@@ -85,6 +86,7 @@ export function buildServices(
     status: { phase: 'starting', startedAt: now(), progress: null, draining: false },
     checkOutputs: process.env.CHECK_OUTPUTS === '1',
     replica: null,
+    circuit: new DatabaseCircuit(),
   };
   if (replica) {
     // one view object for the instance's life: read caches are kept per services object

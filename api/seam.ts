@@ -141,6 +141,12 @@ export async function runTool(
   let rate: RateDecision | null = null;
   let auth: AuthContext | null = null;
   const callerOf = () => (auth ? { org: auth.orgName, plan: auth.plan } : null);
+  // readiness reports the database itself; every other call waits its turn behind the probe
+  const circuit = def.auth === 'key' ? services.circuit : null;
+  if (circuit && !circuit.admit()) {
+    const error = toServiceError(Object.assign(new Error('database unreachable at the last attempt'), { code: 'ECONNREFUSED' }));
+    return { ok: false, error, rate, ms: performance.now() - started, caller: null };
+  }
   try {
     if (def.auth === 'key') {
       // Partial data must not look like an answer: data routes wait until loading is done.
@@ -168,9 +174,15 @@ export async function runTool(
     }
 
     const output = await callOnReadTarget(services, def, auth, value, meta);
+    circuit?.succeeded();
     return { ok: true, output, rate, ms: performance.now() - started, caller: callerOf() };
   } catch (err) {
     const error = toServiceError(err);
+    if (circuit) {
+      if (isDatabaseUnavailable(err)) circuit.failed();
+      // any other answer (a 404, a 429) came from a database that answered
+      else circuit.succeeded();
+    }
     if (error.code === 'INTERNAL_ERROR') {
       services.logger.error({ trace_id: meta.traceId, route: def.name, err: error.cause }, `${def.name} failed`);
     }

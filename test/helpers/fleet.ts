@@ -109,6 +109,7 @@ export async function startReplica(primary: Cluster): Promise<Cluster> {
 
 /** A database on `cluster` holding the ingested corpus: the suite template of DATABASE_URL's server, copied with pg_dump | pg_restore. */
 export async function corpusDatabase(cluster: Cluster, name: string, templateUrl: string): Promise<string> {
+  if (!process.env.DATABASE_URL) throw new Error('the fleet tests copy the corpus from DATABASE_URL\'s server: set DATABASE_URL (PostgreSQL 15, the version of pg_dump here)');
   runPg('createdb', ['-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', name]);
   await new Promise<void>((resolve, reject) => {
     const dump = spawn('pg_dump', ['--format=custom', '--no-owner', `--dbname=${templateUrl}`], { stdio: ['ignore', 'pipe', 'inherit'] });
