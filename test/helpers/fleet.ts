@@ -226,6 +226,8 @@ export interface Answer {
   retryAfter: string | null;
   /** a network-level failure (connection reset, refused) instead of an answer */
   failure: string | null;
+  /** from sending to the end of the answer */
+  ms: number;
 }
 
 export interface Target {
@@ -257,6 +259,7 @@ export function mixedTargets(): Target[] {
 export const loadAgent = new Agent({ connections: 400, pipelining: 0, keepAliveTimeout: 10_000 });
 
 export async function call(baseUrl: string, t: Target, key: string): Promise<Answer> {
+  const started = performance.now();
   try {
     const r = await request(`${baseUrl}${t.path}`, {
       method: t.method,
@@ -278,9 +281,10 @@ export async function call(baseUrl: string, t: Target, key: string): Promise<Ans
       const v = r.headers[n];
       return Array.isArray(v) ? v[0]! : (v ?? null);
     };
-    return { route: t.route, status: r.statusCode, instance: header('x-fds-instance'), code, retryAfter: header('retry-after'), failure: null };
+    return { route: t.route, status: r.statusCode, instance: header('x-fds-instance'), code, retryAfter: header('retry-after'), failure: null, ms: performance.now() - started };
   } catch (err) {
-    return { route: t.route, status: 0, instance: null, code: null, retryAfter: null, failure: (err as Error & { code?: string }).code ?? (err as Error).message };
+    const failure = (err as Error & { code?: string }).code ?? (err as Error).message;
+    return { route: t.route, status: 0, instance: null, code: null, retryAfter: null, failure, ms: performance.now() - started };
   }
 }
 
@@ -307,6 +311,13 @@ export function summarize(answers: Answer[]): Record<string, number> {
     out[k] = (out[k] ?? 0) + 1;
   }
   return out;
+}
+
+/** p50, p99 and max of the answers' times, in ms */
+export function latencies(answers: Answer[]): { p50: number; p99: number; max: number } {
+  const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
+  const at = (q: number) => Math.round(ms[Math.min(ms.length - 1, Math.floor(q * ms.length))] ?? 0);
+  return { p50: at(0.5), p99: at(0.99), max: Math.round(ms[ms.length - 1] ?? 0) };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
