@@ -45,7 +45,7 @@ Commands:
                                           --workers N: N child processes each ingesting whole companies
                                           (default INGEST_WORKERS, 1: in this process)
 
-Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see README).`;
+Settings come from the environment: PORT, DATABASE_URL, DATA_DIR, SEC_SOURCE, SEC_USER_AGENT, ... (see docs/configuration.md).`;
 
 const log = (m: string) => console.error(m);
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-/** Every setting the service reads, from the environment, with the defaults the README lists. */
+/** Every setting the service reads, from the environment, with the defaults docs/configuration.md lists. */
 export interface Config {
   port: number;
   host: string;

@@ -79,10 +79,6 @@ export async function lineageOf(ctx: ToolContext, id: Identity): Promise<Version
   );
 }
 
-/** The versions on record, for error details that tell a caller what to pick. */
-export const versionChoices = (versions: VersionRow[]) =>
-  versions.map((v) => ({ version_sequence: v.version_sequence, statement_version_id: v.statement_version_id, source_accession: v.accession, filing_type: v.form, filing_date: v.filing_date }));
-
 export const IdentityOut = {
   cik: z.string().describe('10-digit zero-padded CIK'),
   statement_type: StatementTypeParam,

@@ -52,7 +52,7 @@ export const Timestamp = z.string().describe('ISO 8601 timestamp in UTC');
 
 export const Uuid = z.string().uuid();
 
-/** Page size default and ceiling, documented in the README and OpenAPI document. */
+/** Page size default and ceiling, documented in docs/interface.md and the OpenAPI document. */
 export const PAGE_SIZE_DEFAULT = 50;
 export const PAGE_SIZE_MAX = 200;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { stockSplitsOf, stockSplitsOfCompanies } from '../db/stock-splits.ts';
-import type { Sql } from '../db/client.ts';
+
 import { wireDecimal } from '../domain/decimal.ts';
 import { splitAdjusted, splitFactorSince, type CompanySplit } from '../domain/statements/split-basis.ts';
 import { SPLIT_EVIDENCE } from '../domain/statements/stock-splits.ts';

@@ -1,24 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import {
-  completeEvidence,
-  detectQualityIssues,
-  evidenceFigures,
-  severityRank,
-  type IssueSeverity,
-  type QualityFinding,
-  type QualityVersion,
-} from '../domain/data-quality.ts';
-import type { Severity } from '../domain/statement-types.ts';
-import { asJson, type Sql } from './client.ts';
+import { completeEvidence, detectQualityIssues, evidenceFigures, type QualityFinding, type QualityVersion } from '../domain/data-quality.ts';
+import { type Db, json } from './client.ts';
 import { copyRows } from './copy.ts';
-import { unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
+import { type FigureContext, type StoredFigure, unpackFigure } from './figure-storage.ts';
 import { latestPerPeriod } from './statement-versions.ts';
 import type { StoredVersionRef, WrittenVersion } from './statement-write.ts';
-import type { FiscalPeriod, StatementType } from '../domain/statements/types.ts';
 
 /**
  * Data-quality findings: computing them for a company's versions (at ingestion, and on request)
- * and reading them back. A check on request is at most three statements whatever the number of
+ * and recording them (tools/data-quality/queries.ts reads them back). A check on request is at most three statements whatever the number of
  * versions: one read of the values of the versions to check and of their neighbours, one read of
  * the provenance of the figures the findings name (skipped when there are none), and one write of
  * the findings, the checked versions and the run row together. The check at ingestion
@@ -47,7 +37,7 @@ type LoadedRow = Omit<QualityVersion, 'values'> & { values: Record<string, strin
  * The versions of `scope` (subjects) and every version of the same and the prior fiscal year of
  * their statement types (the neighbours the cross-period rules compare with), in one query.
  */
-export async function loadForChecks(sql: Sql, cik: string, scope: CheckScope): Promise<{ versions: QualityVersion[]; subjects: Set<string> }> {
+export async function loadForChecks(sql: Db, cik: string, scope: CheckScope): Promise<{ versions: QualityVersion[]; subjects: Set<string> }> {
   const subject =
     scope.kind === 'ingestion'
       ? sql`SELECT statement_version_id, statement_type, fiscal_year FROM statement_versions
@@ -81,7 +71,7 @@ export async function loadForChecks(sql: Sql, cik: string, scope: CheckScope): P
 }
 
 /** Provenance of the figures the findings compare, in one query, added to their evidence. */
-export async function withProvenance(sql: Sql, findings: QualityFinding[]): Promise<QualityFinding[]> {
+export async function withProvenance(sql: Db, findings: QualityFinding[]): Promise<QualityFinding[]> {
   const refs = evidenceFigures(findings);
   if (refs.length === 0) return findings;
   const byRef = await storedProvenance(sql, refs);
@@ -89,11 +79,11 @@ export async function withProvenance(sql: Sql, findings: QualityFinding[]): Prom
 }
 
 /** The stored figures `refs` name, unpacked, by `statement_version_id|metric` (absent figures are left out). */
-async function storedProvenance(sql: Sql, refs: { statement_version_id: string; metric: string }[]): Promise<Map<string, StoredFigure>> {
+async function storedProvenance(sql: Db, refs: { statement_version_id: string; metric: string }[]): Promise<Map<string, StoredFigure>> {
   if (refs.length === 0) return new Map();
   const rows = await sql<(FigureContext & { statement_version_id: string; metric: string; figure: Partial<StoredFigure> | null })[]>`
     SELECT r.statement_version_id, r.metric, v.figures -> r.metric AS figure, v.period_start, v.period_end, v.accession, v.currency
-    FROM jsonb_to_recordset(${sql.json(asJson(refs))}) AS r(statement_version_id uuid, metric text)
+    FROM jsonb_to_recordset(${json(sql, refs)}) AS r(statement_version_id uuid, metric text)
     JOIN statement_versions v ON v.statement_version_id = r.statement_version_id`;
   return new Map(rows.filter((r) => r.figure).map((r) => [`${r.statement_version_id}|${r.metric}`, unpackFigure(r.figure!, r)]));
 }
@@ -122,7 +112,7 @@ function writtenQualityVersion(cik: string, v: WrittenVersion): QualityVersion {
  * versions are) and the checked versions stream by COPY.
  */
 export async function checkWrittenVersions(
-  tx: Sql,
+  tx: Db,
   cik: string,
   runId: number,
   written: { added: readonly WrittenVersion[]; stored: readonly StoredVersionRef[] },
@@ -176,12 +166,12 @@ const ISSUE_COPY_COLUMNS = [
 ] as const;
 
 /** Stored versions by id, read as loadForChecks reads them (values only). */
-async function loadQualityVersions(sql: Sql, cik: string, ids: readonly string[]): Promise<QualityVersion[]> {
+async function loadQualityVersions(sql: Db, cik: string, ids: readonly string[]): Promise<QualityVersion[]> {
   const rows = await sql<Omit<LoadedRow, 'is_subject'>[]>`
     SELECT v.statement_version_id, v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence,
       v.filing_date, (SELECT jsonb_object_agg(key, value -> 'value') FROM jsonb_each(v.figures)) AS values
     FROM statement_versions v
-    WHERE v.cik = ${cik} AND v.statement_version_id IN (SELECT jsonb_array_elements_text(${sql.json(asJson([...ids]))})::uuid)`;
+    WHERE v.cik = ${cik} AND v.statement_version_id IN (SELECT jsonb_array_elements_text(${json(sql, [...ids])})::uuid)`;
   return rows.map(qualityVersion);
 }
 
@@ -201,7 +191,7 @@ function qualityVersion(r: Omit<LoadedRow, 'is_subject'>): QualityVersion {
 
 /** Findings, checked versions and the run row in one statement; findings already on record are kept as they are. */
 export async function recordRun(
-  sql: Sql,
+  sql: Db,
   cik: string,
   scope: CheckScope,
   findings: QualityFinding[],
@@ -215,14 +205,14 @@ export async function recordRun(
         version_sequence, statement_version_id, metric, message, evidence)
       SELECT ${id}::uuid, rule_code, severity, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
         statement_version_id, metric, message, evidence
-      FROM jsonb_to_recordset(${sql.json(asJson(findings))}) AS r(
+      FROM jsonb_to_recordset(${json(sql, findings)}) AS r(
         rule_code text, severity text, cik char(10), statement_type text, fiscal_year integer, fiscal_period text,
         version_sequence integer, statement_version_id uuid, metric text, message text, evidence jsonb)
       ON CONFLICT ON CONSTRAINT dq_issues_finding_key DO NOTHING
       RETURNING 1
     ), checked AS (
       INSERT INTO dq_run_versions (statement_version_id, dq_run_id)
-      SELECT value::uuid, ${id}::uuid FROM jsonb_array_elements_text(${sql.json(asJson([...subjects]))})
+      SELECT value::uuid, ${id}::uuid FROM jsonb_array_elements_text(${json(sql, [...subjects])})
     )
     INSERT INTO dq_runs (dq_run_id, trigger, cik, ingestion_run_id, statement_type, fiscal_year, fiscal_period,
       started_at, finished_at, statements_checked, issues_found, issues_new)
@@ -238,92 +228,8 @@ export async function recordRun(
  * Checks what `scope` names for one company and records the findings. Call it inside the
  * transaction that wrote the versions (ingestion) or in its own (a request).
  */
-export async function checkQuality(sql: Sql, cik: string, scope: CheckScope): Promise<CheckSummary> {
+export async function checkQuality(sql: Db, cik: string, scope: CheckScope): Promise<CheckSummary> {
   const { versions, subjects } = await loadForChecks(sql, cik, scope);
   const findings = await withProvenance(sql, detectQualityIssues(versions, subjects));
   return recordRun(sql, cik, scope, findings, subjects);
-}
-
-export interface IssueRow {
-  issue_id: string;
-  dq_run_id: string;
-  rule_code: string;
-  severity: IssueSeverity;
-  cik: string;
-  statement_type: StatementType | null;
-  fiscal_year: number | null;
-  fiscal_period: FiscalPeriod | null;
-  version_sequence: number | null;
-  statement_version_id: string | null;
-  metric: string | null;
-  message: string;
-  evidence: Record<string, unknown>;
-  detected_at: string;
-}
-
-export interface IssueFilter {
-  cik: string | null;
-  rule_codes: string[] | null;
-  min_severity: Severity | null;
-  statement_type: string | null;
-  fiscal_year: number | null;
-  fiscal_period: string | null;
-  metric: string | null;
-  statement_version_id: string | null;
-  dq_run_id: string | null;
-  /** only these companies (a Free-plan key's held ones); null: every company */
-  within_ciks?: string[] | null;
-}
-
-const ISSUE_COLUMNS = [
-  'issue_id', 'dq_run_id', 'rule_code', 'severity', 'cik', 'statement_type', 'fiscal_year', 'fiscal_period',
-  'version_sequence', 'statement_version_id', 'metric', 'message', 'evidence', 'detected_at',
-] as const;
-
-/**
- * Issues ordered by severity descending, then cik, fiscal_year, fiscal_period, rule_code and
- * issue_id ascending, nulls last on the fiscal fields.
- */
-export async function listIssues(sql: Sql, f: IssueFilter, page: { limit: number; offset: number }): Promise<{ total: number; rows: IssueRow[] }> {
-  const where = sql`
-    WHERE true
-      ${f.cik !== null ? sql`AND cik = ${f.cik}` : sql``}
-      ${f.rule_codes !== null ? sql`AND rule_code IN ${sql(f.rule_codes)}` : sql``}
-      ${f.min_severity !== null ? sql`AND severity_rank >= ${severityRank(f.min_severity)}` : sql``}
-      ${f.statement_type !== null ? sql`AND statement_type = ${f.statement_type}` : sql``}
-      ${f.fiscal_year !== null ? sql`AND fiscal_year = ${f.fiscal_year}` : sql``}
-      ${f.fiscal_period !== null ? sql`AND fiscal_period = ${f.fiscal_period}` : sql``}
-      ${f.metric !== null ? sql`AND metric = ${f.metric}` : sql``}
-      ${f.statement_version_id !== null ? sql`AND statement_version_id = ${f.statement_version_id}` : sql``}
-      ${f.dq_run_id !== null ? sql`AND dq_run_id = ${f.dq_run_id}` : sql``}
-      ${f.within_ciks ? sql`AND cik IN (SELECT jsonb_array_elements_text(${sql.json(f.within_ciks)}::jsonb))` : sql``}`;
-  const rows = await sql<(IssueRow & { total: number })[]>`
-    SELECT ${sql(ISSUE_COLUMNS)}, count(*) OVER ()::int AS total FROM dq_issues ${where}
-    ORDER BY severity_rank DESC, cik, fiscal_year NULLS LAST, fiscal_period NULLS LAST, rule_code, issue_id
-    LIMIT ${page.limit} OFFSET ${page.offset}`;
-  // the window count is the page's total, not a field of the issue
-  const items = rows.map(({ total: _total, ...row }) => row);
-  if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows: items };
-  const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM dq_issues ${where}`;
-  return { total: count?.total ?? 0, rows: items };
-}
-
-export interface VersionQuality {
-  issues: IssueRow[];
-  /** the latest run that checked the version; null when none has */
-  last_check: { dq_run_id: string; finished_at: string } | null;
-}
-
-/** Findings recorded on one version (most severe first) and the latest run that checked it. */
-export async function versionQuality(sql: Sql, statementVersionId: string): Promise<VersionQuality> {
-  const [issues, checks] = await Promise.all([
-    sql<IssueRow[]>`
-      SELECT ${sql(ISSUE_COLUMNS)} FROM dq_issues WHERE statement_version_id = ${statementVersionId}
-      ORDER BY severity_rank DESC, rule_code, metric NULLS FIRST, issue_id`,
-    sql<{ dq_run_id: string; finished_at: string }[]>`
-      SELECT r.dq_run_id, r.finished_at FROM dq_run_versions rv JOIN dq_runs r USING (dq_run_id)
-      WHERE rv.statement_version_id = ${statementVersionId}
-      ORDER BY r.finished_at DESC LIMIT 1`,
-  ]);
-  return { issues, last_check: checks[0] ?? null };
 }

@@ -1,5 +1,4 @@
-import type { Sql } from './client.ts';
-import type { CompanyProfileRow } from './identity-load.ts';
+import type { Db } from './client.ts';
 
 export interface IdentityRow {
   id: string;
@@ -17,7 +16,7 @@ export interface IdentityRow {
   confidence_score: string | null;
 }
 
-const COLUMNS = [
+export const IDENTITY_COLUMNS = [
   'id', 'company_id', 'cik', 'ticker', 'company_name', 'exchange', 'active_from', 'active_to', 'is_active',
   'source', 'source_loaded_at', 'source_filing_accession', 'confidence_score',
 ];
@@ -27,101 +26,14 @@ const COLUMNS = [
  * mapping live now. When a ticker maps to several issuers at once, the most confident and most
  * recently opened wins.
  */
-export async function resolveTicker(sql: Sql, ticker: string, asOf: string | null): Promise<IdentityRow | undefined> {
+export async function resolveTicker(sql: Db, ticker: string, asOf: string | null): Promise<IdentityRow | undefined> {
   const when = asOf
     ? sql`active_from <= ${asOf}::date AND (active_to IS NULL OR active_to > ${asOf}::date)`
     : sql`is_active`;
   const [row] = await sql<IdentityRow[]>`
-    SELECT ${sql(COLUMNS)} FROM identity_mappings
+    SELECT ${sql(IDENTITY_COLUMNS)} FROM identity_mappings
     WHERE ticker = ${ticker} AND ${when}
     ORDER BY confidence_score DESC NULLS LAST, active_from DESC, cik
     LIMIT 1`;
   return row;
-}
-
-/** The first date any load observed this ticker, to explain an as-of read before it. */
-export async function firstObservation(sql: Sql, ticker: string): Promise<string | null> {
-  const [row] = await sql<{ first: string | null }[]>`
-    SELECT min(active_from) AS first FROM identity_mappings WHERE ticker = ${ticker}`;
-  return row?.first ?? null;
-}
-
-/** The date of our first identity load: no mapping can have been observed before it. */
-export async function firstIdentityLoad(sql: Sql): Promise<string | null> {
-  const [row] = await sql<{ first: string | null }[]>`SELECT min(active_from)::text AS first FROM identity_mappings`;
-  return row?.first ?? null;
-}
-
-export async function mappingsForCik(sql: Sql, cik: string): Promise<IdentityRow[]> {
-  return sql<IdentityRow[]>`
-    SELECT ${sql(COLUMNS)} FROM identity_mappings WHERE cik = ${cik}
-    ORDER BY is_active DESC, active_from DESC, ticker`;
-}
-
-export async function mappingsForTicker(sql: Sql, ticker: string): Promise<IdentityRow[]> {
-  return sql<IdentityRow[]>`
-    SELECT ${sql(COLUMNS)} FROM identity_mappings WHERE ticker = ${ticker}
-    ORDER BY is_active DESC, active_from DESC, cik`;
-}
-
-/**
- * Search over ticker, CIK and company name. Ranked: exact ticker, exact CIK, name prefix, ticker
- * prefix, then name containing the text; live mappings before ended ones.
- */
-export async function searchIdentity(
-  sql: Sql,
-  text: string,
-  page: number,
-  pageSize: number,
-): Promise<{ total: number; rows: IdentityRow[] }> {
-  const upper = text.trim().toUpperCase();
-  const lower = text.trim().toLowerCase();
-  const cik = /^\d{1,10}$/.test(upper) ? upper.padStart(10, '0') : null;
-  const escaped = lower.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const contains = `%${escaped}%`;
-  const prefix = `${escaped}%`;
-  const tickerPrefix = `${upper.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const rows = await sql<(IdentityRow & { total: string })[]>`
-    SELECT ${sql(COLUMNS)}, count(*) OVER () AS total FROM identity_mappings
-    WHERE ticker = ${upper} OR cik = ${cik} OR lower(company_name) LIKE ${contains} OR ticker LIKE ${tickerPrefix}
-    ORDER BY
-      CASE WHEN ticker = ${upper} THEN 0
-           WHEN cik = ${cik} THEN 1
-           WHEN lower(company_name) LIKE ${prefix} THEN 2
-           WHEN ticker LIKE ${tickerPrefix} THEN 3
-           ELSE 4 END,
-      is_active DESC, (company_id IS NULL), length(company_name), company_name, ticker, id
-    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`;
-  const total = rows.length > 0 ? Number(rows[0]!.total) : await countSearch(sql, upper, cik, contains, tickerPrefix, page);
-  return { total, rows: rows.map(({ total: _t, ...r }) => r as IdentityRow) };
-}
-
-/** A page past the end still reports the true total. */
-async function countSearch(sql: Sql, upper: string, cik: string | null, contains: string, tickerPrefix: string, page: number): Promise<number> {
-  if (page === 1) return 0;
-  const [row] = await sql<{ n: number }[]>`
-    SELECT count(*)::int AS n FROM identity_mappings
-    WHERE ticker = ${upper} OR cik = ${cik} OR lower(company_name) LIKE ${contains} OR ticker LIKE ${tickerPrefix}`;
-  return row?.n ?? 0;
-}
-
-/** A company of the reference: its profile as last loaded, plus our id and where it came from. */
-export interface CompanyRow extends CompanyProfileRow {
-  company_id: string;
-  source: string;
-  source_loaded_at: string;
-}
-
-export async function companyByCik(sql: Sql, cik: string): Promise<CompanyRow | undefined> {
-  const [row] = await sql<CompanyRow[]>`SELECT * FROM companies WHERE cik = ${cik}`;
-  return row;
-}
-
-export async function corpusCounts(sql: Sql): Promise<{ companies: number; mappings: number; live_mappings: number; last_load: string | null }> {
-  const [row] = await sql<{ companies: number; mappings: number; live_mappings: number; last_load: string | null }[]>`
-    SELECT (SELECT count(*)::int FROM companies) AS companies,
-           (SELECT count(*)::int FROM identity_mappings) AS mappings,
-           (SELECT count(*)::int FROM identity_mappings WHERE is_active) AS live_mappings,
-           (SELECT max(finished_at) FROM identity_loads) AS last_load`;
-  return row!;
 }

@@ -1,9 +1,9 @@
-import type { Sql } from './client.ts';
+import type { Db, Sql } from './client.ts';
 
 /**
- * Macro observations: the writer the loader uses and the point-in-time reads behind the macro
- * routes and the real (CPI-adjusted) series. The one visibility rule: a row counts on `asOf` when
- * its knowable_from <= asOf, and per observation date the row knowable latest wins.
+ * Macro observations: the writer the loader uses. The reads behind the macro routes and the real
+ * (CPI-adjusted) series are in tools/macro/queries.ts, under one visibility rule: a row counts on
+ * `asOf` when its knowable_from <= asOf, and per observation date the row knowable latest wins.
  */
 
 /** One observation as the loader computed it: value (null = listed without one) and knowable date. */
@@ -24,13 +24,8 @@ export interface SeriesLoadState {
   loaded_at: string;
 }
 
-/** Every loaded series' state, for the registry route. */
-export async function loadStates(sql: Sql): Promise<SeriesLoadState[]> {
-  return sql<SeriesLoadState[]>`SELECT * FROM macro_series ORDER BY series_code`;
-}
-
 /** One series' state: the loader compares its checksum to skip an unchanged file. */
-export async function loadState(sql: Sql, code: string): Promise<SeriesLoadState | null> {
+export async function loadState(sql: Db, code: string): Promise<SeriesLoadState | null> {
   const [row] = await sql<SeriesLoadState[]>`SELECT * FROM macro_series WHERE series_code = ${code}`;
   return row ?? null;
 }
@@ -77,45 +72,4 @@ export async function writeSeries(
       ON CONFLICT (series_code, observation_date, knowable_from) DO UPDATE SET value = EXCLUDED.value, loaded_at = EXCLUDED.loaded_at`;
     return inserted.count;
   });
-}
-
-/** An observation as read: the row knowable latest (on the as-of date) for its date. */
-export interface ObservationRow {
-  observation_date: string;
-  value: string | null;
-  knowable_from: string;
-  knowable_basis: string;
-}
-
-/**
- * The latest row per date knowable on `asOf` (every row when null), among dates in `range`. The
- * date bounds sit inside DISTINCT ON: a date's rows never depend on other dates, and the primary
- * key (series, date, knowable_from) then serves the read.
- */
-function visible(sql: Sql, code: string, asOf: string | null, range: { from?: string; to: string }) {
-  return sql`
-    SELECT DISTINCT ON (observation_date) observation_date, value::text AS value, knowable_from, knowable_basis
-    FROM macro_observations
-    WHERE series_code = ${code} AND observation_date <= ${range.to}
-      ${range.from ? sql`AND observation_date >= ${range.from}` : sql``}
-      ${asOf ? sql`AND knowable_from <= ${asOf}` : sql``}
-    ORDER BY observation_date, knowable_from DESC`;
-}
-
-/** Observations dated from..to (inclusive) as knowable on `asOf`, oldest first. */
-export async function observationsBetween(sql: Sql, code: string, from: string, to: string, asOf: string | null): Promise<ObservationRow[]> {
-  return sql<ObservationRow[]>`
-    SELECT * FROM (${visible(sql, code, asOf, { from, to })}) v
-    ORDER BY v.observation_date`;
-}
-
-/**
- * The newest observations dated on or before `date` as knowable on `asOf`, newest first: enough
- * for the context snapshot to find the latest value, its predecessor and any newer gaps.
- */
-export async function observationsUpTo(sql: Sql, code: string, date: string, asOf: string, limit: number): Promise<ObservationRow[]> {
-  return sql<ObservationRow[]>`
-    SELECT * FROM (${visible(sql, code, asOf, { to: date })}) v
-    ORDER BY v.observation_date DESC
-    LIMIT ${limit}`;
 }

@@ -1,6 +1,6 @@
+import path from 'node:path';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 import type { Sql } from './client.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -47,13 +47,4 @@ export async function migrate(sql: Sql): Promise<{ applied: string[]; total: num
     if (ran) applied.push(m.name);
   }
   return { applied, total: migrations.length };
-}
-
-/** For readiness: how many known migrations the database has recorded. */
-export async function migrationState(sql: Sql): Promise<{ applied: number; expected: number }> {
-  const expected = (await listMigrations()).length;
-  const [row] = await sql`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`;
-  if (!row?.present) return { applied: 0, expected };
-  const [count] = await sql`SELECT count(*)::int AS n FROM schema_migrations`;
-  return { applied: Number(count?.n ?? 0), expected };
 }

@@ -1,11 +1,9 @@
 import { CANONICAL_METRIC_NAMES } from '../domain/catalog/index.ts';
 import { addDays } from '../domain/dates.ts';
-import { RECONCILIATION_METRICS, reconcileVersions, type LedgerEntry, type RuleCategory, type StatementSnapshot } from '../domain/reconciliation/index.ts';
-import type { FiscalPeriod, StatementType } from '../domain/statement-types.ts';
-import { asJson, type Sql } from './client.ts';
+import { type LedgerEntry, reconcileVersions, RECONCILIATION_METRICS, type StatementSnapshot } from '../domain/reconciliation/index.ts';
+import { type Db, type Fragment, json } from './client.ts';
 import { copyRows } from './copy.ts';
-import { unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
-import { latestPerPeriod } from './statement-versions.ts';
+import { type FigureContext, type StoredFigure, unpackFigure } from './figure-storage.ts';
 import type { StoredVersionRef, WrittenVersion } from './statement-write.ts';
 
 /**
@@ -30,7 +28,7 @@ type LoadedRow = Omit<StatementSnapshot, 'figures'> &
  * are) stream by COPY.
  */
 export async function reconcileWrittenVersions(
-  tx: Sql,
+  tx: Db,
   cik: string,
   written: { added: readonly WrittenVersion[]; stored: readonly StoredVersionRef[] },
 ): Promise<number> {
@@ -44,7 +42,7 @@ export async function reconcileWrittenVersions(
   lo = addDays(lo, -RELATED_WINDOW_DAYS);
   const added = written.added.map(writtenSnapshot);
   const relatedIds = written.stored.filter((r) => r.period_end >= lo && r.period_end <= hi).map((r) => r.statement_version_id);
-  const all = relatedIds.length === 0 ? added : [...added, ...(await loadSnapshots(tx, cik, tx`statement_version_id IN (SELECT jsonb_array_elements_text(${tx.json(relatedIds)})::uuid)`)).all];
+  const all = relatedIds.length === 0 ? added : [...added, ...(await loadSnapshots(tx, cik, tx`statement_version_id IN (SELECT jsonb_array_elements_text(${json(tx, relatedIds)})::uuid)`)).all];
   const rows = ledgerRows(cik, added, all);
   if (rows.length === 0) return 0;
   return copyRows(tx, 'reconciliation_results', LEDGER_COLUMNS, rows.map((r) => LEDGER_COLUMNS.map((c) => r[c])));
@@ -75,27 +73,10 @@ function writtenSnapshot(v: WrittenVersion): StatementSnapshot {
 const UNREAD = new Set(UNREAD_METRICS);
 
 /**
- * Reconciles the latest version of each of a company's statements (or of those the filter names),
- * for the data-quality run route; rows already on record stay as they are.
+ * Reconciles the stored versions `subject` selects (a condition on statement_versions) and records
+ * their ledger rows; rows already on record stay as they are. Returns the rows added.
  */
-export async function reconcileLatestVersions(
-  tx: Sql,
-  cik: string,
-  f: { statement_type: string | null; fiscal_year: number | null; fiscal_period: string | null },
-): Promise<number> {
-  const ids = await tx<{ statement_version_id: string }[]>`${latestPerPeriod(
-    tx,
-    tx`v.statement_version_id`,
-    tx`v.cik = ${cik}
-      ${f.statement_type ? tx`AND v.statement_type = ${f.statement_type}` : tx``}
-      ${f.fiscal_year !== null ? tx`AND v.fiscal_year = ${f.fiscal_year}` : tx``}
-      ${f.fiscal_period ? tx`AND v.fiscal_period = ${f.fiscal_period}` : tx``}`,
-  )}`;
-  if (ids.length === 0) return 0;
-  return reconcile(tx, cik, tx`statement_version_id IN ${tx(ids.map((r) => r.statement_version_id))}`);
-}
-
-async function reconcile(tx: Sql, cik: string, subject: ReturnType<Sql>): Promise<number> {
+export async function reconcile(tx: Db, cik: string, subject: Fragment): Promise<number> {
   const results = await storedLedgerRows(tx, cik, subject);
   if (results.length === 0) return 0;
   const inserted = await tx`
@@ -103,7 +84,7 @@ async function reconcile(tx: Sql, cik: string, subject: ReturnType<Sql>): Promis
       version_sequence, rule_category, status, severity, expected_value, actual_value, delta, notes)
     SELECT statement_version_id, rule_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
       rule_category, status, severity, expected_value, actual_value, delta, notes
-    FROM jsonb_to_recordset(${tx.json(asJson(results))}) AS r(
+    FROM jsonb_to_recordset(${json(tx, results)}) AS r(
       statement_version_id uuid, rule_id text, cik char(10), statement_type text, fiscal_year integer,
       fiscal_period text, version_sequence integer, rule_category text, status text, severity text,
       expected_value numeric, actual_value numeric, delta numeric, notes jsonb)
@@ -118,7 +99,7 @@ async function reconcile(tx: Sql, cik: string, subject: ReturnType<Sql>): Promis
  * before the earliest subject's and the latest subject's: what reconciling them reads and computes,
  * nothing written.
  */
-export async function storedLedgerRows(tx: Sql, cik: string, subject: ReturnType<Sql>): Promise<ReturnType<typeof ledgerRow>[]> {
+export async function storedLedgerRows(tx: Db, cik: string, subject: Fragment): Promise<ReturnType<typeof ledgerRow>[]> {
   const { all, added } = await loadSnapshots(tx, cik, subject, true);
   return ledgerRows(cik, added, all);
 }
@@ -132,7 +113,7 @@ function ledgerRows(cik: string, subjects: readonly StatementSnapshot[], all: re
  * `subject` selects (`added`) and every version whose period ends within the window around them
  * (`all`); without, just those `subject` selects.
  */
-async function loadSnapshots(tx: Sql, cik: string, subject: ReturnType<Sql>, window = false): Promise<{ all: StatementSnapshot[]; added: StatementSnapshot[] }> {
+async function loadSnapshots(tx: Db, cik: string, subject: Fragment, window = false): Promise<{ all: StatementSnapshot[]; added: StatementSnapshot[] }> {
   const rows = window
     ? await tx<LoadedRow[]>`
       WITH span AS (
@@ -190,84 +171,4 @@ function ledgerRow(cik: string, s: StatementSnapshot, e: LedgerEntry) {
     delta: e.delta,
     notes: e.notes,
   };
-}
-
-export interface SummaryFilter {
-  cik: string;
-  statement_type: StatementType | null;
-  fiscal_year_from: number | null;
-  fiscal_year_to: number | null;
-}
-
-export interface SummaryRow {
-  statement_type: StatementType;
-  fiscal_year: number;
-  fiscal_period: FiscalPeriod;
-  version_sequence: number;
-  rule_category: RuleCategory;
-  pass_count: number;
-  warn_count: number;
-  fail_count: number;
-  declined_count: number;
-}
-
-const PERIOD_ORDER = (sql: Sql) => sql`CASE fiscal_period WHEN 'Q1' THEN 1 WHEN 'Q2' THEN 2 WHEN 'Q3' THEN 3 WHEN 'Q4' THEN 4 ELSE 5 END`;
-
-/** Counts by statement version and rule category, oldest period first. */
-export async function reconciliationSummary(sql: Sql, f: SummaryFilter): Promise<SummaryRow[]> {
-  return sql<SummaryRow[]>`
-    SELECT statement_type, fiscal_year, fiscal_period, version_sequence, rule_category,
-      count(*) FILTER (WHERE status = 'PASS')::int AS pass_count,
-      count(*) FILTER (WHERE status = 'WARNING')::int AS warn_count,
-      count(*) FILTER (WHERE status = 'FAIL')::int AS fail_count,
-      count(*) FILTER (WHERE delta IS NULL)::int AS declined_count
-    FROM reconciliation_results
-    WHERE cik = ${f.cik}
-      ${f.statement_type ? sql`AND statement_type = ${f.statement_type}` : sql``}
-      ${f.fiscal_year_from !== null ? sql`AND fiscal_year >= ${f.fiscal_year_from}` : sql``}
-      ${f.fiscal_year_to !== null ? sql`AND fiscal_year <= ${f.fiscal_year_to}` : sql``}
-    GROUP BY statement_type, fiscal_year, fiscal_period, version_sequence, rule_category
-    ORDER BY fiscal_year, ${PERIOD_ORDER(sql)}, statement_type, version_sequence, rule_category`;
-}
-
-export interface LedgerIdentity {
-  cik: string;
-  statement_type: StatementType;
-  fiscal_year: number;
-  fiscal_period: FiscalPeriod;
-  version_sequence: number;
-}
-
-export interface LedgerRow extends LedgerIdentity {
-  rule_id: string;
-  rule_category: RuleCategory;
-  status: 'PASS' | 'WARNING' | 'FAIL';
-  severity: 'NONE' | 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
-  expected_value: string | null;
-  actual_value: string | null;
-  delta: string | null;
-  notes: { details: Record<string, unknown> };
-  computed_at: string;
-}
-
-/** One statement version's ledger rows, by category then rule id. */
-export async function reconciliationLedger(
-  sql: Sql,
-  id: LedgerIdentity,
-  page: { limit: number; offset: number },
-): Promise<{ total: number; rows: LedgerRow[] }> {
-  const where = sql`
-    WHERE cik = ${id.cik} AND statement_type = ${id.statement_type} AND fiscal_year = ${id.fiscal_year}
-      AND fiscal_period = ${id.fiscal_period} AND version_sequence = ${id.version_sequence}`;
-  const rows = await sql<(LedgerRow & { total: number })[]>`
-    SELECT cik, statement_type, fiscal_year, fiscal_period, version_sequence, rule_id, rule_category, status, severity,
-      expected_value::text, actual_value::text, delta::text, notes, computed_at, count(*) OVER ()::int AS total
-    FROM reconciliation_results ${where}
-    ORDER BY rule_category, rule_id
-    LIMIT ${page.limit} OFFSET ${page.offset}`;
-  const items = rows.map(({ total: _total, ...row }) => row);
-  if (rows.length > 0 || page.offset === 0) return { total: rows[0]?.total ?? 0, rows: items };
-  // a page past the end still reports the total
-  const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM reconciliation_results ${where}`;
-  return { total: count?.total ?? 0, rows: items };
 }

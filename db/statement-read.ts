@@ -1,8 +1,7 @@
-import type { FactRevision } from '../domain/normalize/versions.ts';
 import type { StatementIdentity } from '../domain/statements/key.ts';
-import type { Sql } from './client.ts';
-import { unpackFigure, type StoredFigure } from './figure-storage.ts';
-import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionHeader, type VersionRow } from './statement-versions.ts';
+import type { Db } from './client.ts';
+import { type StoredFigure, unpackFigure } from './figure-storage.ts';
+import { headerColumns, latestPerPeriod, unpackVersion, type VersionHeader, type VersionRow, visible } from './statement-versions.ts';
 
 /** Reads of one company's statement versions: one identity's lineage, a metric's series, the periods on record. */
 
@@ -31,7 +30,8 @@ export interface SeriesFilter {
   fiscal_year_to: number | null;
 }
 
-function seen(sql: Sql, v: Visibility) {
+/** The visibility rule `v` as a condition on `statement_versions v`. */
+export function seen(sql: Db, v: Visibility) {
   return sql`${visible(sql, v.as_of_date)} ${v.as_reported ? sql`AND v.version_sequence = 1` : sql``}`;
 }
 
@@ -39,7 +39,7 @@ function seen(sql: Sql, v: Visibility) {
  * One point per period: the metric on the latest version visible under `v`. Periods whose
  * visible version lacks the metric give no point. Ordered by period end, quarters before the year.
  */
-export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, page: { limit: number; offset: number }): Promise<{ total: number; rows: MetricPointRow[] }> {
+export async function metricSeries(sql: Db, f: SeriesFilter, v: Visibility, page: { limit: number; offset: number }): Promise<{ total: number; rows: MetricPointRow[] }> {
   const where = sql`
     v.cik = ${f.cik} AND v.statement_type = ${f.statement_type}
       ${f.fiscal_periods ? sql`AND v.fiscal_period IN ${sql(f.fiscal_periods)}` : sql``}
@@ -69,7 +69,7 @@ export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, pag
 
 /** Every version of one statement identity visible under `v`, oldest first. */
 export async function statementVersions(
-  sql: Sql,
+  sql: Db,
   id: StatementIdentity,
   v: Visibility,
 ): Promise<VersionRow[]> {
@@ -82,41 +82,8 @@ export async function statementVersions(
   return rows.map(unpackVersion);
 }
 
-/**
- * The id of the latest version of one statement visible under `v`, null when none is: one index
- * lookup, for readers that keep prepared payloads per (immutable) version.
- */
-export async function latestVersionId(sql: Sql, id: StatementIdentity, v: Visibility): Promise<string | null> {
-  const [row] = await sql<{ statement_version_id: string }[]>`
-    SELECT v.statement_version_id FROM statement_versions v
-    WHERE v.cik = ${id.cik} AND v.statement_type = ${id.statement_type}
-      AND v.fiscal_year = ${id.fiscal_year} AND v.fiscal_period = ${id.fiscal_period}
-      AND ${seen(sql, v)}
-    ORDER BY v.version_sequence DESC LIMIT 1`;
-  return row?.statement_version_id ?? null;
-}
-
-/** One version with its figures, by id; null when there is none. */
-export async function versionById(sql: Sql, versionId: string): Promise<VersionRow | null> {
-  const [row] = await sql<VersionRow[]>`
-    SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures FROM statement_versions v
-    WHERE v.statement_version_id = ${versionId}`;
-  return row ? unpackVersion(row) : null;
-}
-
-export interface RevisionRow extends Pick<FactRevision, 'metric' | 'old_value' | 'new_value' | 'difference' | 'old_accession' | 'new_accession'> {
-  statement_version_id: string;
-}
-
-export async function revisionsOf(sql: Sql, versionIds: string[]): Promise<RevisionRow[]> {
-  if (versionIds.length === 0) return [];
-  return sql<RevisionRow[]>`
-    SELECT statement_version_id, metric, old_value::text, new_value::text, difference::text, old_accession, new_accession
-    FROM fact_revisions WHERE statement_version_id IN ${sql(versionIds)} ORDER BY metric`;
-}
-
 /** Periods a company has for a statement type (latest versions), to tell a caller what exists. */
-export async function availablePeriods(sql: Sql, cik: string, statementType: string): Promise<{ fiscal_year: number; fiscal_period: string }[]> {
+export async function availablePeriods(sql: Db, cik: string, statementType: string): Promise<{ fiscal_year: number; fiscal_period: string }[]> {
   return sql<{ fiscal_year: number; fiscal_period: string }[]>`
     SELECT DISTINCT fiscal_year, fiscal_period FROM statement_versions
     WHERE cik = ${cik} AND statement_type = ${statementType}

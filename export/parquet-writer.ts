@@ -61,7 +61,7 @@ interface Job {
  *
  * Why DuckDB and not parquetjs-lite (the design card's first pick): parquetjs-lite writes neither
  * zstd nor decimal(38,12). hyparquet-writer can with a zstd compressor, but every cell would pass
- * through JS; here no cell does (README, "Bulk export").
+ * through JS; here no cell does (docs/bulk-export.md).
  */
 interface Lane {
   conn: DuckDBConnection;

@@ -8,7 +8,7 @@
  */
 import type { Task } from 'graphile-worker';
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '../db/client.ts';
+import type { Db, Sql } from '../db/client.ts';
 import { clearSnapshotRows, companyIds, versionsAsOf, writeCompanyRows } from '../db/modeling-rows.ts';
 import { beat, claimBuild, markFailed, markReady, releaseStaleBuilds, stillOwned, type SnapshotRecord } from '../db/modeling-snapshots.ts';
 import { modelCompany, SnapshotHasher, type CompanyModel, type SnapshotRequest } from '../domain/modeling/snapshot.ts';
@@ -27,7 +27,7 @@ function requestOf(s: SnapshotRecord): SnapshotRequest {
 }
 
 /** Computes every company's rows and snapshot_hash from the versions read. Pure apart from the read. */
-export async function computeSnapshot(sql: Sql, s: SnapshotRecord): Promise<{ companies: CompanyModel[]; versions: Map<string, ModelVersion[]>; hash: string }> {
+export async function computeSnapshot(sql: Db, s: SnapshotRecord): Promise<{ companies: CompanyModel[]; versions: Map<string, ModelVersion[]>; hash: string }> {
   const request = requestOf(s);
   const all = await versionsAsOf(sql, s.ciks, s.as_of_date, s.metrics_bundle === 'tier1');
   const ids = await companyIds(sql, s.ciks);
@@ -67,7 +67,7 @@ async function writeBuild(
   hash: string,
 ): Promise<BuildOutcome> {
   return sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+    const tx = t;
     // rows first, the ownership check (a row lock on the snapshot) last: waiting on the row tables
     // never holds the snapshot row, so heartbeats and takeovers go on meanwhile
     await clearSnapshotRows(tx, s.as_of_snapshot_id);
@@ -109,7 +109,7 @@ export function modelingBuildTask(sql: Sql, options: { heartbeatMs: number; log:
  * Hands the builds of dead workers on: snapshots whose heartbeat is older than `staleSeconds` go
  * back to queued and their worker's jobs are unlocked, so any instance's worker picks them up.
  */
-export async function sweepStaleBuilds(sql: Sql, staleSeconds: number, unlock: (workerIds: string[]) => Promise<void>): Promise<number> {
+export async function sweepStaleBuilds(sql: Db, staleSeconds: number, unlock: (workerIds: string[]) => Promise<void>): Promise<number> {
   const released = await releaseStaleBuilds(sql, staleSeconds);
   const workers = [...new Set(released.map((r) => r.worker_id))];
   if (workers.length > 0) await unlock(workers);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Database } from '../db/database.ts';
-import { loadAnomalyInputs } from '../db/ai-anomalies.ts';
+import { loadAnomalyInputs } from '../tools/ai/queries.ts';
 import { explainAnomalies } from '../domain/ai/anomalies.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 /**
  * Anomaly explanations over the findings and ledger rows ingestion stored for the ../shared/sec
- * corpus, read through db/ai-anomalies.ts: the rows as stored are explained, point in time.
+ * corpus, read through tools/ai/queries.ts: the rows as stored are explained, point in time.
  */
 const SUNATION = '0000022701';
 const APPLE = '0000320193';

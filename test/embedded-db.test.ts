@@ -5,7 +5,8 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
-import { migrate, migrationState } from '../db/migrate.ts';
+import { migrate } from '../db/migrate.ts';
+import { migrationState } from '../tools/system/queries.ts';
 
 describe('the embedded PostgreSQL default', () => {
   it('starts a real PostgreSQL under DATA_DIR when DATABASE_URL is unset, migrates it, and reopens it', async () => {

@@ -28,9 +28,8 @@ import { startTestService, type TestService } from './helpers/service.ts';
 
 /**
  * The version rules proved on the whole ../shared/sec corpus as ingested, against the filers' own
- * facts (companyfacts) and SEC's Financial Statement Data Sets (2009q3). Figures measured before
- * the rules (main at e067018) are in the README: 1,575 alerts of which 91 were artifacts only;
- * 312 of 534 quarters restated by annual reports served right.
+ * facts (companyfacts) and SEC's Financial Statement Data Sets (2009q3). docs/statements.md states
+ * the rules; docs/known-limitations.md the differences that remain.
  */
 const MCDONALDS = '0000063908';
 const WALMART = '0000104169';
@@ -215,7 +214,7 @@ describe('later figures add versions that revise nothing', () => {
     const m = await measureUntaggedSplits(svc.sql, corpus);
     assert.ok(m.version_pairs >= 40 && m.recasts >= 200, `pairs ${m.version_pairs}, recasts ${m.recasts}`);
     // left: SunAtion's reverse splits, whose share counts the company rounded up per holder (10,035,970 to
-    // 13,298 is 1-for-754.7, not the 1-for-750 of its splits), so no whole ratio shows (README, Known gaps)
+    // 13,298 is 1-for-754.7, not the 1-for-750 of its splits), so no whole ratio shows (docs/known-limitations.md)
     assert.deepEqual(m.recorded.filter((r) => !r.startsWith('0000022701|')), [], 'main before the rule recorded 40 of them as revisions (Under Armour)');
     assert.ok(m.recorded.length <= 6, m.recorded.join('; '));
   });
@@ -294,7 +293,7 @@ describe('later figures add versions that revise nothing', () => {
     assert.ok(m.flipped >= 20 && m.decidable >= 20, `flipped ${m.flipped}, decidable ${m.decidable}`);
     // one left, and not a sign slip of the figure on record: Herc's FY2017 accrued liabilities, 19.4M,
     // restated to 26.8M by the 10-K of 2019, then told as -19.4M by the 10-K of 2020 (the first value
-    // negated, against the restated one): a revision of 26.8M (README, Known gaps)
+    // negated, against the restated one): a revision of 26.8M (docs/known-limitations.md)
     assert.deepEqual(m.served_against_balance, ['0001364479 2017 FY CHANGE_IN_ACCRUED_LIABILITIES -19400000 (ACCRUED_LIABILITIES 88200000 -> 113300000)'], 'main before the balance witness served SunEdison Q1 2012 receivables against it too');
     const [findings] = await svc.sql<{ n: number }[]>`
       SELECT count(*)::int AS n FROM dq_issues WHERE rule_code = 'DQ_SIGN_SLIP_FILED' AND statement_type = 'CASH_FLOW_STATEMENT' AND evidence ->> 'witness' IN ('ACCOUNTS_RECEIVABLE', 'INVENTORY', 'PREPAID_EXPENSES_AND_OTHER_CURRENT_ASSETS', 'ACCOUNTS_PAYABLE', 'ACCRUED_LIABILITIES')`;
@@ -477,7 +476,7 @@ describe('corrections the filers\' own figures prove (whole corpus)', () => {
     assert.deepEqual(m.served_otherwise, [], '20 served as the subtotal before the correction');
     assert.ok(m.served_right >= 20, `served right: ${m.served_right}`);
     assert.deepEqual(m.served_before_fx, [], '49 latest statements, derived quarters included, before the correction');
-    // README Known gaps: SunAtion re-told 2021 without its exchange-rate line, which stays carried from the first telling
+    // docs/known-limitations.md: SunAtion re-told 2021 without its exchange-rate line, which stays carried from the first telling
     assert.ok(m.carried_effect.every((l) => l.startsWith('0000022701|CASH_FLOW_STATEMENT|2021|')), m.carried_effect.join('\n'));
   });
 
@@ -583,7 +582,7 @@ describe("comparisons with SEC's own aggregates", () => {
     const m = measureFrames(corpus);
     assert.ok(m.compared > 10_000, `compared: ${m.compared}`);
     const causes = m.causes!;
-    // README "Remaining differences": recasts filed only on 8-Ks, scale slips whose previous value is kept
+    // docs/known-limitations.md: recasts filed only on 8-Ks, scale slips whose previous value is kept
     assert.equal(causes.OTHER ?? 0, 0, m.differ_examples.join('\n'));
     assert.ok(m.compared - m.agree <= 80, `differences: ${m.compared - m.agree} ${JSON.stringify(causes)}`);
     assert.ok((causes.RECAST_OUTSIDE_PERIODIC_REPORTS ?? 0) >= (m.compared - m.agree) / 2, JSON.stringify(causes));

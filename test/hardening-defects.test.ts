@@ -61,7 +61,7 @@ function streamBody(port: number, pathname: string, bytes: number): Promise<{ st
   });
 }
 
-describe('production hardening: the defects of issue 14', () => {
+describe('production hardening: shutdown, limits and error shapes as an operator meets them', () => {
   let svc: TestService;
   let port: number;
   before(async () => {

@@ -5,9 +5,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startTestService, type TestService } from './helpers/service.ts';
 
 /**
- * Issue 16: an agent reaches everything through tools alone, in bounded payloads. The official
+ * An agent reaches everything through tools alone, in bounded payloads. The official
  * SDK client (which validates every structuredContent against the tool's outputSchema) asks the
- * analyst questions of the issue against the real service over the real corpus; each question
+ * typical analyst questions against the real service over the real corpus; each question
  * must be answered in at most three calls and 20 KB of text. The tools/list budget is checked on
  * what the client actually receives.
  */
@@ -35,7 +35,7 @@ class Question {
     return result.structuredContent as Json;
   }
 
-  /** The budget of the issue; the figures go to the test log for the report. */
+  /** The call and text budget; the figures go to the test log for the report. */
   done(): void {
     console.log(`question "${this.title}": ${this.calls.length} call(s) [${this.calls.join(' -> ')}], ${(this.textBytes / 1024).toFixed(1)} KB of text`);
     assert.ok(this.calls.length <= MAX_CALLS, `${this.title}: ${this.calls.length} calls`);

@@ -2,7 +2,7 @@
  * The "export" suite: rows/s of the whole bulk build (read the six datasets from PostgreSQL, hash,
  * write Parquet through DuckDB, checksum, put into the local store, publish) against DuckDB's own
  * `COPY ... (FORMAT parquet, COMPRESSION zstd)` of the same rows, in the same run. Goal: the build
- * reaches at least 25% of the baseline's rows/s (issue 19).
+ * reaches at least 25% of the baseline's rows/s.
  *   1. a throwaway database cloned from the ingested ../shared/sec corpus (the test template;
  *      DATABASE_URL, else the machine's PostgreSQL, else the embedded one)
  *   2. BENCH_EXPORT_REPS (default 3) full builds, timed end to end (and the CPU time of this
@@ -24,7 +24,7 @@ import { ensureBenchDir } from '../lib/paths.ts';
 import { postgresReachable } from '../lib/postgres-reachable.ts';
 import { describeMachine, fixed, machine, table, writeResults } from '../lib/report.ts';
 
-/** issue 19: build rows/s at least a quarter of bare DuckDB COPY of the same rows */
+/** goal: build rows/s at least a quarter of bare DuckDB COPY of the same rows */
 const GOAL = 0.25;
 
 function median(xs: number[]): number {

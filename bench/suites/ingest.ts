@@ -1,7 +1,7 @@
 /**
  * The "ingest" suite: company-facts throughput of the whole ingestion pipeline, as a ratio against
  * plain JSON.parse of the same bytes measured in the same run (machine speed cancels out), and the
- * pipeline's peak RSS. Goals (issue 19): ratio >= 0.12 (the best of the worker counts), peak RSS
+ * pipeline's peak RSS. Goals: ratio >= 0.12 (the best of the worker counts), peak RSS
  * < 512 MiB per process; a miss is reported, never an error exit, because the figures are the
  * product. A failed ingestion is an error exit.
  *   1. baseline: every CIK##########.json of the mirror's companyfacts folder read into memory,

@@ -7,7 +7,7 @@
  *   3. GET /v1/fundamentals/time-series                      a 5-company, 5-year annual income-statement panel
  *   4. POST /mcp tools/call statements_normalized             read 2 through the tool server
  * Each read: latency at 4 connections and throughput at 50 connections against the /health/z rate
- * at 50 (issue 19's goals: statement p50 <= 1 ms, p99 <= 3 ms, >= 0.50 of health; panel p50 <= 3
+ * at 50 (goals: statement p50 <= 1 ms, p99 <= 3 ms, >= 0.50 of health; panel p50 <= 3
  * ms, >= 0.15); the MCP call's mean latency at 4 against read 2 measured just before it (<= 1.15). A miss is reported, never an error exit,
  * because the figures are the product. A route the server does not register (404 "No route") is
  * skipped with a line saying so; a registered route that answers wrongly is not measured and makes
@@ -24,7 +24,7 @@ import { secondsFromEnv } from '../lib/suite.ts';
 
 const LATENCY_CONNECTIONS = 4;
 const THROUGHPUT_CONNECTIONS = 50;
-/** issue 19's goals, per read */
+/** the goals, per read */
 const GOALS: Record<string, { p50_ms: number; p99_ms: number; rps_share_of_health: number }> = {
   'normalized statement': { p50_ms: 1, p99_ms: 3, rps_share_of_health: 0.5 },
   '5-year panel (5 companies)': { p50_ms: 3, p99_ms: 10, rps_share_of_health: 0.15 },

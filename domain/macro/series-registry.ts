@@ -2,7 +2,7 @@
  * The approved macro series: what each one measures and when a value of it becomes knowable.
  * Only registered series are loaded and served. The source files carry no vintages, so point in
  * time rests on `release_lag_days`: a value counts as knowable from its period end plus that lag
- * (README "Macro series" lists the publisher schedule each lag comes from).
+ * (docs/macro-and-queries.md lists the publisher schedule each lag comes from).
  */
 export type MacroFrequency = 'daily' | 'monthly' | 'quarterly';
 
@@ -19,7 +19,7 @@ export interface MacroSeries {
   source: string;
   /** calendar days after the period end before a value counts as knowable */
   release_lag_days: number;
-  /** the publisher schedule the lag is taken from, for the registry route and the README */
+  /** the publisher schedule the lag is taken from, for the registry route and the docs */
   release_lag_basis: string;
   /** a consumer price index: may deflate company series (/time-series/real) */
   is_cpi: boolean;

@@ -16,7 +16,7 @@
  */
 import type { FiscalPeriod, StatementType } from '../statement-types.ts';
 import { statementKey } from '../statements/key.ts';
-import { isKnowableAt } from '../statements/visibility.ts';
+import { isKnowableAt, latestKnowable } from '../statements/visibility.ts';
 import { IDENTITY_LEDGER_RULES } from './identity-rules.ts';
 import { ROLLFORWARD_RULES } from './rollforward-rules.ts';
 import { QUARTER_RULES } from './quarter-rules.ts';
@@ -51,8 +51,8 @@ export function indexStatements(versions: readonly StatementSnapshot[]): Stateme
     push(byEnd, endKey(s.statement_type, s.period_end), s);
     push(byLabel, labelKey(s.statement_type, s.fiscal_year, s.fiscal_period), s);
   }
-  // newest version first, so the first visible one is the latest visible
-  for (const list of byLabel.values()) list.sort((a, b) => b.version_sequence - a.version_sequence);
+  // oldest version first: a lineage keeps this order
+  for (const list of byLabel.values()) list.sort((a, b) => a.version_sequence - b.version_sequence);
   return { byEnd, byLabel };
 }
 
@@ -63,10 +63,10 @@ export function indexStatements(versions: readonly StatementSnapshot[]): Stateme
 export function relatedAsOf(index: StatementIndex, asOf: string): RelatedStatements {
   return {
     labelled(type, fiscal_year, fiscal_period) {
-      return index.byLabel.get(labelKey(type, fiscal_year, fiscal_period))?.find((s) => isKnowableAt(s.filing_date, asOf)) ?? null;
+      return latestKnowable(index.byLabel.get(labelKey(type, fiscal_year, fiscal_period)) ?? [], asOf);
     },
     lineage(type, fiscal_year, fiscal_period) {
-      return (index.byLabel.get(labelKey(type, fiscal_year, fiscal_period)) ?? []).filter((s) => isKnowableAt(s.filing_date, asOf)).reverse();
+      return (index.byLabel.get(labelKey(type, fiscal_year, fiscal_period)) ?? []).filter((s) => isKnowableAt(s.filing_date, asOf));
     },
     endingOn(type, date, prefer) {
       const visible = (index.byEnd.get(endKey(type, date)) ?? []).filter((s) => isKnowableAt(s.filing_date, asOf));

@@ -8,8 +8,7 @@ import { z } from 'zod';
 import { CompanyIdParam, companySnapshot, snapshotFields, type CompanySnapshot } from '../../api/company-snapshot.ts';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';
 import { dataEnvelope, IsoDate, PageParams, pageOf, paginated, StatementTypeParam, Uuid } from '../../api/schemas.ts';
-import { narrativesPage, snapshotEmbeddings } from '../../db/ai-artifacts.ts';
-import { loadAnomalyInputs } from '../../db/ai-anomalies.ts';
+import { narrativesPage, snapshotEmbeddings, loadAnomalyInputs } from './queries.ts';
 import { EXPLANATION_GENERATOR, explainAnomalies, type AnomalyExplanation } from '../../domain/ai/anomalies.ts';
 import type { Claim } from '../../domain/ai/claims.ts';
 import { CLIP, EMBEDDING_DIMENSIONS, FEATURES } from '../../domain/ai/embedding.ts';
@@ -48,6 +47,7 @@ export const aiNarratives = defineTool({
     `MARGINS_MOVE and ROIC_CHANGE exist for INCOME_STATEMENT only. ${READ_NOTE}`,
   http: { method: 'GET', path: '/v1/ai/companies/{company_id}/narratives' },
   tool: true,
+  listedAs: 'spec',
   plan: 'growth',
   input: z.object({
     company_id: CompanyIdParam,
@@ -95,6 +95,7 @@ export const aiAnomalyExplanations = defineTool({
     `Most severe first. min_severity keeps those at or above it; dq_run_id keeps the findings one data-quality run recorded. ${READ_NOTE}`,
   http: { method: 'GET', path: '/v1/ai/companies/{company_id}/anomaly-explanations' },
   tool: true,
+  listedAs: 'spec',
   plan: 'scale',
   input: z.object({
     company_id: CompanyIdParam,
@@ -132,6 +133,7 @@ export const aiPeers = defineTool({
     READ_NOTE,
   http: { method: 'GET', path: '/v1/ai/companies/{company_id}/peers' },
   tool: true,
+  listedAs: 'spec',
   plan: 'scale',
   input: z.object({
     company_id: CompanyIdParam,
@@ -167,6 +169,7 @@ export const aiEmbeddingsMetadata = defineTool({
     READ_NOTE,
   http: { method: 'GET', path: '/v1/ai/companies/{company_id}/embedding-metadata' },
   tool: true,
+  listedAs: 'spec',
   plan: 'scale',
   input: z.object({ company_id: CompanyIdParam, as_of: AS_OF }),
   output: dataEnvelope(EmbeddingMetadata.nullable()),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { issueGrant } from './grant-queries.ts';
-import { latestPublished, listPublished, snapshotById } from '../../db/bulk-snapshots.ts';
+import { latestPublished, snapshotById } from '../../db/bulk-snapshots.ts';
+import { listPublished } from './queries.ts';
 import { DAILY_BYTE_CAP } from '../../domain/bulk-budget.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { blobKey } from '../../domain/bulk/blob-store.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { heldSlots, releaseSlot } from '../../db/coverage-selection.ts';
+import { heldSlots } from '../../db/coverage-selection.ts';
+import { releaseSlot } from './queries.ts';
 import { FREE_COVERAGE } from '../../domain/plans.ts';
 import { coverageMode, RELEASE_PATH, SELECTION_PATH } from '../../api/coverage-gate.ts';
 import { defineTool } from '../../api/define-tool.ts';

@@ -1,15 +1,5 @@
 import { z } from 'zod';
-import {
-  companyCompleteness,
-  coverageCompanies,
-  coverageCompany,
-  coverageInputs,
-  metricCoverage,
-  populationCohorts,
-  populationStats,
-  type CoverageCompanyRow,
-  type CoverageInputs,
-} from '../../db/coverage.ts';
+import { companyCompleteness, coverageCompanies, coverageCompany, type CoverageCompanyRow, coverageInputs, type CoverageInputs, metricCoverage, populationCohorts, populationStats } from './queries.ts';
 import { canonicalMetric } from '../../domain/catalog/index.ts';
 import { companyCoverage, CORE_METRICS } from '../../domain/coverage.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
@@ -116,6 +106,7 @@ export const coverageCompanyOne = defineTool({
     ' A known company with nothing on record answers with zero counts and a status saying why; NOT_FOUND only for a CIK we know nothing of.',
   http: { method: 'GET', path: '/v1/coverage/companies/{cik}' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({ cik: Cik }),
   output: dataEnvelope(CompanyCoverage),
@@ -150,6 +141,7 @@ export const companyCompletenessSummary = defineTool({
     'Takes a CIK (companies_resolve). For expected-versus-present periods use coverage_company. NOT_FOUND only for a CIK we know nothing of.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/completeness' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({ cik: Cik }),
   output: dataEnvelope(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Sql } from '../../db/client.ts';
-import { checkQuality, listIssues, versionQuality, type IssueRow } from '../../db/data-quality.ts';
-import { reconcileLatestVersions } from '../../db/reconciliation.ts';
+
+import { type IssueRow, listIssues, versionQuality, reconcileLatestVersions } from './queries.ts';
+import { checkQuality } from '../../db/data-quality.ts';
 import { byCatalogOrder } from '../../domain/catalog/index.ts';
 import { DQ_RULE_CODES, DQ_RULES, ISSUE_SEVERITIES, type IssueSeverity } from '../../domain/data-quality.ts';
 import { ServiceError } from '../../domain/service-error.ts';
@@ -24,6 +24,7 @@ import {
 import { FactOut, StatementVersionOut, versionOut } from '../../api/statement-shapes.ts';
 import { companyOf } from '../../api/params.ts';
 import { lineageOf, type Identity } from '../../api/restatement-shapes.ts';
+import { versionChoices, versionNotFound } from '../../api/version-ref.ts';
 import type { VersionRow } from '../../db/statement-versions.ts';
 
 /**
@@ -122,17 +123,11 @@ async function overlayOf(ctx: ToolContext, versions: VersionRow[], row: VersionR
 }
 
 
-const sequencesOf = (versions: VersionRow[]) =>
-  versions.map((v) => ({ version_sequence: v.version_sequence, statement_version_id: v.statement_version_id, source_accession: v.accession, filing_type: v.form, filing_date: v.filing_date }));
 
 function bySequence(versions: VersionRow[], id: Identity, sequence: number): VersionRow {
   const row = versions.find((v) => v.version_sequence === sequence);
   if (row) return row;
-  throw new ServiceError(
-    'NOT_FOUND',
-    `${id.statement_type} ${id.fiscal_year} ${id.fiscal_period} of CIK ${id.cik} has no version ${sequence}; versions on record: ${versions.map((v) => v.version_sequence).join(', ')}.`,
-    { ...id, version_sequence: sequence, versions: sequencesOf(versions) },
-  );
+  throw versionNotFound(id, versions, { field: 'version_sequence', value: sequence });
 }
 
 const IdentityInput = {
@@ -219,7 +214,7 @@ export const edgarDqOverlay = defineTool({
         'EDGAR_STATEMENT_AMBIGUOUS',
         `${id.statement_type} ${id.fiscal_year} ${id.fiscal_period} of CIK ${id.cik} has ${versions.length} versions (${sequences.join(', ')}); ` +
           `narrow the identity with version_sequence (the latest is ${sequences[sequences.length - 1]}) rather than retrying.`,
-        { ...id, version_sequences: sequences, versions: sequencesOf(versions) },
+        { ...id, version_sequences: sequences, versions: versionChoices(versions) },
       );
     }
     return overlayOf(ctx, versions, versions[0]!);
@@ -254,7 +249,7 @@ export const fundamentalsDqOverlay = defineTool({
         'NOT_FOUND',
         `statement_version_id ${input.statement_version_id} is not a version of ${id.statement_type} ${id.fiscal_year} ${id.fiscal_period} of CIK ${cik}; ` +
           `its versions: ${versions.map((v) => `${v.version_sequence} = ${v.statement_version_id}`).join(', ')}.`,
-        { ...id, statement_version_id: input.statement_version_id, versions: sequencesOf(versions) },
+        { ...id, statement_version_id: input.statement_version_id, versions: versionChoices(versions) },
       );
     }
     return overlayOf(ctx, versions, row);
@@ -271,6 +266,7 @@ export const dqAnomalies = defineTool({
     ' Read dq_overlay first: checked=false means the version was never checked, not that it is clean.',
   http: { method: 'GET', path: '/v1/fundamentals/normalized-statements/dq-anomalies' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({
     cik: Cik.optional(),
@@ -324,8 +320,8 @@ export const edgarDqRun = defineTool({
   handler: async (ctx, input) => {
     const requested = { statement_type: input.statement_type ?? null, fiscal_year: input.fiscal_year ?? null, fiscal_period: input.fiscal_period ?? null };
     const run = await ctx.services.sql.begin(async (tx) => {
-      const r = await checkQuality(tx as unknown as Sql, input.cik, { kind: 'latest', ...requested });
-      const ledger = await reconcileLatestVersions(tx as unknown as Sql, input.cik, requested);
+      const r = await checkQuality(tx, input.cik, { kind: 'latest', ...requested });
+      const ledger = await reconcileLatestVersions(tx, input.cik, requested);
       if (r.statements_checked === 0 && input.statement_type && input.fiscal_year !== undefined && input.fiscal_period) {
         // a named statement that is not there: 404 listing what is, and the empty run rolls back
         await lineageOf(ctx, { cik: input.cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period });

@@ -1,15 +1,7 @@
 import { z } from 'zod';
 import { ServiceError } from '../../domain/service-error.ts';
-import {
-  companyByCik,
-  firstIdentityLoad,
-  firstObservation,
-  mappingsForCik,
-  mappingsForTicker,
-  resolveTicker,
-  searchIdentity,
-  type IdentityRow,
-} from '../../db/identity.ts';
+import { type IdentityRow, resolveTicker } from '../../db/identity.ts';
+import { companyByCik, firstIdentityLoad, firstObservation, mappingsForCik, mappingsForTicker, searchIdentity } from './queries.ts';
 import { defineTool } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, IsoDate, PageParams, pageOf, paginated, Ticker, Timestamp } from '../../api/schemas.ts';
 import type { Services } from '../../api/services.ts';
@@ -79,6 +71,7 @@ export const companiesResolve = defineTool({
     'in every load since (carried_back_from then gives the first observation), else NOT_FOUND. Unknown ticker: NOT_FOUND; find names with identity_search.',
   http: { method: 'GET', path: '/v1/edgar/companies:resolve' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({
     ticker: Ticker,
@@ -129,6 +122,7 @@ export const identitySearch = defineTool({
     'Use it when companies_resolve does not know a ticker or you only have a name. Paginated.',
   http: { method: 'GET', path: '/v1/identity/search' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     query: z.string().trim().min(1).max(200).describe('text to find: a ticker, a CIK, or part of a company name'),

@@ -9,7 +9,7 @@ import { defineTool, type ToolContext } from '../../api/define-tool.ts';
 import { Cik, IsoDate, PageParams, pageOf, paginated, StatementTypeParam } from '../../api/schemas.ts';
 import { CompanyIdParam, companySnapshot, snapshotFields } from '../../api/company-snapshot.ts';
 import { pastBoundary } from '../../api/params.ts';
-import { flatRowsPage, lateVersions, rowsPage } from '../../db/modeling-rows.ts';
+import { flatRowsPage, lateVersions, rowsPage } from './queries.ts';
 import { requestSnapshot } from '../../db/modeling-snapshots.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { withPendingRebuild } from '../../domain/modeling/pending.ts';
@@ -82,6 +82,7 @@ function companyRead(o: { name: string; title: string; path: string; kind: RowKi
     description: `${o.what} ${READ_NOTE}`,
     http: { method: 'GET', path: `/v1/modeling/companies/{company_id}/${o.path}` },
     tool: true,
+    listedAs: 'spec',
     plan: 'growth',
     input: ReadInput,
     output: paginated(o.item),
@@ -143,6 +144,7 @@ export const modelingPitSnapshot = defineTool({
     'The reads take as_of = as_of_date; an as_of_date after today (UTC) is refused with 400.',
   http: { method: 'POST', path: '/v1/modeling/universe/pit-snapshot' },
   tool: true,
+  listedAs: 'extension',
   plan: 'growth',
   input: z.object({
     ciks: z.array(Cik).min(1).max(MAX_CIKS).describe(`CIKs of the universe, 1 to ${MAX_CIKS}`),

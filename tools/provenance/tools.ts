@@ -12,6 +12,7 @@ import { defineTool, type ToolContext } from '../../api/define-tool.ts';
 import { Cik, dataEnvelope, FiscalPeriodParam, FiscalYear, StatementTypeParam, Uuid, VersionSequenceParam } from '../../api/schemas.ts';
 import { CanonicalMetricParam } from '../../api/params.ts';
 import { splitRecastOut } from '../../api/restatement-shapes.ts';
+import { versionChoices, versionNotFound } from '../../api/version-ref.ts';
 import { AuditChainOut, OverrideTraceOut, ProvenanceOut, RuleMetric } from './shapes.ts';
 
 /**
@@ -267,8 +268,6 @@ function traceOf(row: VersionRow) {
   return { total_facts_evaluated: metrics.length, total_facts_remapped: remapped, total_facts_suppressed: 0, rules };
 }
 
-const versionsList = (versions: VersionRow[]) =>
-  versions.map((v) => ({ version_sequence: v.version_sequence, statement_version_id: v.statement_version_id, source_accession: v.accession, filing_type: v.form, filing_date: v.filing_date }));
 
 export const overrideTrace = defineTool({
   name: 'edgar.override_trace',
@@ -301,18 +300,12 @@ export const overrideTrace = defineTool({
     let row: VersionRow | undefined;
     if (input.version_sequence !== undefined) {
       row = versions.find((v) => v.version_sequence === input.version_sequence);
-      if (!row) {
-        throw new ServiceError('NOT_FOUND', `${label} has no version ${input.version_sequence}; versions on record: ${sequences.join(', ')}.`, {
-          ...id,
-          version_sequence: input.version_sequence,
-          versions: versionsList(versions),
-        });
-      }
+      if (!row) throw versionNotFound(id, versions, { field: 'version_sequence', value: input.version_sequence });
     } else if (versions.length > 1) {
       throw new ServiceError(
         'EDGAR_STATEMENT_AMBIGUOUS',
         `${label} has ${versions.length} versions (${sequences.join(', ')}); narrow the identity with version_sequence (the latest is ${sequences[sequences.length - 1]}) rather than retrying.`,
-        { ...id, version_sequences: sequences, versions: versionsList(versions) },
+        { ...id, version_sequences: sequences, versions: versionChoices(versions) },
       );
     } else row = versions[0]!;
     return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { alertEventById, listAlertEvents, revisionPage, revisionsOfVersions, versionKeyById, type AlertEventRow, type FactRevisionRow } from '../../db/restatement-read.ts';
+import type { FactRevisionRow } from '../../db/restatement-read.ts';
+import { alertEventById, type AlertEventRow, listAlertEvents, revisionPage, revisionsOfVersions, versionKeyById } from './queries.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, FiscalPeriodParam, FiscalYear, IsoDate, PageParams, pageOf, paginated, StatementTypeParam, Timestamp, Uuid } from '../../api/schemas.ts';
@@ -68,6 +69,7 @@ export const restatementAlerts = defineTool({
     'On the Free plan the list shows only the companies this key holds (its coverage selection); passing cik claims a slot for that company as any company read does.',
   http: { method: 'GET', path: '/v1/edgar/restatement-alerts' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z
     .object({

@@ -27,10 +27,10 @@ import {
   IdentityParams,
   lineageOf,
   valueOn,
-  versionChoices,
   versionRef,
   VersionRefOut,
 } from '../../api/restatement-shapes.ts';
+import { versionNotFound } from '../../api/version-ref.ts';
 import { companyOf } from '../../api/params.ts';
 
 /**
@@ -171,13 +171,7 @@ export const versionDelta = defineTool({
     const { id, versions } = await metricLineage(ctx, input);
     const first = versions[0]!;
     const target = input.compare_version_sequence === undefined ? versions[versions.length - 1]! : versions.find((v) => v.version_sequence === input.compare_version_sequence);
-    if (!target) {
-      throw new ServiceError(
-        'NOT_FOUND',
-        `${id.statement_type} ${id.fiscal_year} ${id.fiscal_period} of CIK ${id.cik} has no version ${input.compare_version_sequence}; versions on record: ${versions.map((v) => v.version_sequence).join(', ')}.`,
-        { ...id, compare_version_sequence: input.compare_version_sequence, versions: versionChoices(versions) },
-      );
-    }
+    if (!target) throw versionNotFound(id, versions, { field: 'compare_version_sequence', value: input.compare_version_sequence! });
     const change = compareValues(valueOn(first, input.metric), valueOn(target, input.metric));
     return {
       data: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { alertEventsOfVersions, revisionsOfVersions, splitRecastsOfVersions } from '../../db/restatement-read.ts';
+import { splitRecastsOfVersions } from '../../db/restatement-read.ts';
+import { alertEventsOfVersions, revisionsOfVersions } from './queries.ts';
 import type { VersionRow } from '../../db/statement-versions.ts';
 import { compareValues } from '../../domain/restatement-analysis.ts';
 import { ServiceError } from '../../domain/service-error.ts';
@@ -18,11 +19,11 @@ import {
   splitRecastOut,
   SplitRecastOut,
   valueOn,
-  versionChoices,
   versionRef,
   VersionRefOut,
   type Identity,
 } from '../../api/restatement-shapes.ts';
+import { versionNotFound } from '../../api/version-ref.ts';
 import { companyOf } from '../../api/params.ts';
 import { CANONICAL_METRICS } from '../../domain/catalog/index.ts';
 
@@ -95,14 +96,7 @@ const DeltaOut = z.object({
 function pick(versions: VersionRow[], id: Identity, by: 'accession' | 'id', value: string, side: 'from' | 'to'): VersionRow {
   const row = versions.find((v) => (by === 'accession' ? v.accession === value : v.statement_version_id === value));
   if (row) return row;
-  const what = by === 'accession' ? `no version created by filing ${value}` : `no version ${value}`;
-  throw new ServiceError(
-    'NOT_FOUND',
-    `${id.statement_type} ${id.fiscal_year} ${id.fiscal_period} of CIK ${id.cik} has ${what} (${side} side); versions on record: ` +
-      versions.map((v) => `${v.version_sequence} (${v.accession}, ${v.form}, filed ${v.filing_date})`).join('; ') +
-      '. A filing that re-presented the period without changing a figure adds no version.',
-    { ...id, [`${side}_${by === 'accession' ? 'accession' : 'statement_version_id'}`]: value, versions: versionChoices(versions) },
-  );
+  throw versionNotFound(id, versions, { field: `${side}_${by === 'accession' ? 'accession' : 'statement_version_id'}`, value, side });
 }
 
 async function deltaOf(ctx: ToolContext, input: z.output<z.ZodObject<typeof DeltaFields>> & Selectors, metrics: string[] | undefined): Promise<{ data: z.input<typeof DeltaOut> }> {
@@ -173,6 +167,7 @@ export const fundamentalsRestatementDelta = defineTool({
     ' metrics (repeatable, canonical names of this statement type) narrows the comparison to those metrics, each listed even when neither side reports it (status NOT_REPORTED); market-dependent names are refused.',
   http: { method: 'GET', path: '/v1/fundamentals/restatement-delta' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z
     .object({ ...DeltaFields, metrics: z.array(FiledMetricParam).min(1).max(CANONICAL_METRICS.length).optional().describe('canonical metrics to compare (repeatable, or comma-separated); all reported ones when omitted') })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { recentRuns, type RunRow } from '../../db/ingestion-runs.ts';
-import { corpusStatementCounts } from './queries.ts';
+import type { RunRow } from '../../db/ingestion-runs.ts';
+import { recentRuns, corpusStatementCounts } from './queries.ts';
 import { sourceKindOf, withoutServerPaths } from '../../domain/source-kind.ts';
 import { defineTool } from '../../api/define-tool.ts';
 import { dataEnvelope, Timestamp } from '../../api/schemas.ts';
