@@ -167,9 +167,9 @@ describe('a fleet of instances behind a load balancer', () => {
 
     const stopped = load(sleep(4_000));
     await sleep(1_000);
-    replica.stop();
+    await replica.stop();
     const answers = await stopped;
-    replica.start();
+    await replica.start();
     report('replica stopped under load', answers);
     assert.deepEqual(Object.keys(summarize(answers)), ['200']);
   });
@@ -208,7 +208,7 @@ describe('a fleet of instances behind a load balancer', () => {
     const direct = `http://127.0.0.1:${ports[0]}`;
     const running = load(sleep(9_000));
     await sleep(1_000);
-    primary.stop();
+    await primary.stop();
     const downAt = performance.now();
     // while it is down: an instance answers at once, 503 with Retry-After; readiness names the database
     await sleep(300);
@@ -218,7 +218,7 @@ describe('a fleet of instances behind a load balancer', () => {
     const ready = await fetch(`${direct}/health/readiness`);
     const readyBody = (await ready.json()) as { status: string; checks: { database: { ok: boolean; error: string } } };
     await sleep(Math.max(0, 3_000 - (performance.now() - downAt)));
-    primary.start();
+    await primary.start();
     const upAt = performance.now();
     let recoveredMs = 0;
     for (const port of ports) {

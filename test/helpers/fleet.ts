@@ -1,4 +1,5 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, appendFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -34,6 +35,11 @@ function runPg(program: string, args: string[]): void {
   const [file, argv] = pgCommand(program, args);
   execFileSync(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
 }
+/** The same without blocking this process, so a load it runs meanwhile goes on being measured. */
+async function runPgAsync(program: string, args: string[]): Promise<void> {
+  const [file, argv] = pgCommand(program, args);
+  await promisify(execFile)(file, argv);
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -50,9 +56,9 @@ export interface Cluster {
   port: number;
   dir: string;
   url(database?: string): string;
-  start(): void;
+  start(): Promise<void>;
   /** fast shutdown: sessions are ended, the server is gone until start() */
-  stop(): void;
+  stop(): Promise<void>;
   destroy(): void;
 }
 
@@ -61,11 +67,11 @@ function clusterAt(dir: string, port: number): Cluster {
     port,
     dir,
     url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
-    start: () => runPg('pg_ctl', ['-D', dir, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir}`, 'start']),
-    stop: () => runPg('pg_ctl', ['-D', dir, '-m', 'fast', '-w', 'stop']),
+    start: () => runPgAsync('pg_ctl', ['-D', dir, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', '-o', `-p ${port} -k ${dir}`, 'start']),
+    stop: () => runPgAsync('pg_ctl', ['-D', dir, '-m', 'fast', '-w', 'stop']),
     destroy: () => {
       try {
-        cluster.stop();
+        runPg('pg_ctl', ['-D', dir, '-m', 'immediate', '-w', 'stop']);
       } catch {
         // already stopped
       }
@@ -94,7 +100,7 @@ export async function startCluster(): Promise<Cluster> {
     ['listen_addresses = \'127.0.0.1\'', 'fsync = off', 'full_page_writes = off', 'wal_level = replica', 'max_wal_senders = 5', 'hot_standby = on', 'max_connections = 300', 'shared_buffers = 64MB'].join('\n') + '\n',
   );
   const cluster = clusterAt(dir, await freePort());
-  cluster.start();
+  await cluster.start();
   return cluster;
 }
 
@@ -103,7 +109,7 @@ export async function startReplica(primary: Cluster): Promise<Cluster> {
   const dir = ownedTempDir('fds-fleet-replica-');
   runPg('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dir, '-X', 'stream', '-R', '--no-sync', '--checkpoint=fast']);
   const replica = clusterAt(dir, await freePort());
-  replica.start();
+  await replica.start();
   return replica;
 }
 
