@@ -27,6 +27,11 @@ Commands:
                                           as the key in FDS_API_KEY; newline-delimited JSON-RPC on stdin/stdout,
                                           logs on stderr; settings are read relative to this checkout
   migrate                                 apply pending database migrations
+  backup <file>                           write what cannot be re-derived from SEC (organizations, API keys, coverage
+                                          slots, request budgets, recorded queries, bulk snapshot records) to <file>
+                                          (pg_dump custom format)
+  restore <file>                          migrate, then load a backup into a database that holds none of those rows yet;
+                                          ingest afterwards (or let serve do it) to rebuild the statements
   worker                                  run only a job-queue worker (snapshot builds, the daily export, the feed watcher), no HTTP;
                                           it shares the queue with every other instance on the same database
   keys create --plan <plan> --org <name>  create an API key (plans: ${PLANS.join(', ')}); the key is the last line printed
@@ -73,7 +78,18 @@ async function main(argv: string[]): Promise<number> {
       // landing on requests. Serving needs none of it (its long-lived data are caches, promoted the
       // ordinary way), so the serving process turns it off before it handles anything.
       setFlagsFromString('--no-allocation-site-pretenuring');
-      const { startService } = await import('./service.ts');
+      const [{ startService }, { isDatabaseUnavailable }] = await Promise.all([import('./service.ts'), import('./domain/service-error.ts')]);
+      // A connection the database closed can surface as a rejection no request is waiting for
+      // (a query the client library had queued on it); the database going away is a fault the
+      // service answers 503 for and recovers from, not a reason to exit. Anything else still is.
+      process.on('unhandledRejection', (reason) => {
+        if (isDatabaseUnavailable(reason)) {
+          console.error(`database connection lost: ${(reason as Error).message}`);
+          return;
+        }
+        console.error(reason);
+        process.exit(1);
+      });
       const svc = await startService(config, { log: (m) => console.log(m) });
       const stop = async (signal: string) => {
         console.log(`${signal}: draining (readiness 503, in-flight requests finish within ${config.shutdownTimeoutMs / 1000} s), then closing the database`);
@@ -148,6 +164,34 @@ async function main(argv: string[]): Promise<number> {
         await db.close();
       }
       return 0;
+    }
+    case 'backup':
+    case 'restore': {
+      if (!sub) {
+        console.error(`${command} needs a file: npm run fds -- ${command} <file>`);
+        return 2;
+      }
+      const { backupTo, nonEmptyBackupTables, restoreFrom } = await import('./db/backup.ts');
+      const file = path.resolve(sub);
+      const db = await openDatabase(config, log);
+      try {
+        if (command === 'backup') {
+          await backupTo(db.url, file);
+          console.log(`backed up to ${file}`);
+          return 0;
+        }
+        await migrate(db.sql);
+        const holding = await nonEmptyBackupTables(db.sql);
+        if (holding.length > 0) {
+          console.error(`restore goes into a database without keys or records of its own; this one has rows in ${holding.join(', ')}`);
+          return 3;
+        }
+        await restoreFrom(db.url, file);
+        console.log(`restored ${file}; run \`npm run fds -- ingest\` (or start the service on it) to rebuild the statements`);
+        return 0;
+      } finally {
+        await db.close();
+      }
     }
     case 'keys': {
       if (sub !== 'create') break;

@@ -6,6 +6,12 @@ export interface Config {
   host: string;
   /** null: start the embedded PostgreSQL under dataDir */
   databaseUrl: string | null;
+  /** a streaming replica of DATABASE_URL for read-only requests (DATABASE_READ_URL); null: every read on the primary */
+  databaseReadUrl: string | null;
+  /** how long a change may take to reach the replica before reads leave it until it catches up (REPLICA_MAX_LAG_MS) */
+  replicaMaxLagMs: number;
+  /** how long a request waits for a database connection before it is answered 503 (DB_CONNECT_TIMEOUT_S) */
+  dbConnectTimeoutS: number;
   dataDir: string;
   embeddedPgPort: number;
   /** directory mirroring SEC's sites (path = host + URL path) or an https:// base for the live sites */
@@ -149,6 +155,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: intFrom(env, 'PORT', 8080),
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || null,
+    databaseReadUrl: env.DATABASE_READ_URL || null,
+    replicaMaxLagMs: intFrom(env, 'REPLICA_MAX_LAG_MS', 2000),
+    dbConnectTimeoutS: Math.max(1, intFrom(env, 'DB_CONNECT_TIMEOUT_S', 5)),
     dataDir,
     embeddedPgPort: intFrom(env, 'EMBEDDED_PG_PORT', 54329),
     secSource: env.SEC_SOURCE || path.resolve('../shared/sec'),

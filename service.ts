@@ -20,6 +20,8 @@ import { loadMacro } from './ingest/macro/load-macro.ts';
 import { ALL_TOOLS } from './tools/index.ts';
 import { Authenticator } from './api/auth.ts';
 import { ChangeFeed } from './db/change-feed.ts';
+import { ReadReplica } from './db/replica.ts';
+import { DatabaseCircuit } from './db/circuit.ts';
 import { slotCoverage } from './api/coverage-gate.ts';
 import type { ServerInfo } from './api/jsonrpc.ts';
 import type { Services } from './api/services.ts';
@@ -71,8 +73,9 @@ export function buildServices(
   registry: readonly ToolDefinition[] = ALL_TOOLS,
   logger: Logger = createLogger(config),
 ): Services {
-  const changes = new ChangeFeed(database.sql);
-  return {
+  const replica = database.readSql ? new ReadReplica(database.readSql, database.sql, { maxLagMs: config.replicaMaxLagMs, retryMs: 5_000 }) : null;
+  const changes = new ChangeFeed(database.sql, replica ? () => replica.replayed() : null);
+  const services: Services = {
     registry: new Map(registry.map((d) => [d.name, d])),
     changes,
     bulkStore,
@@ -85,7 +88,15 @@ export function buildServices(
     coverage: slotCoverage(database.sql),
     status: { phase: 'starting', startedAt: now(), progress: null, draining: false },
     checkOutputs: process.env.CHECK_OUTPUTS === '1',
+    replica: null,
+    circuit: new DatabaseCircuit(),
   };
+  if (replica) {
+    // one view object for the instance's life: read caches are kept per services object
+    const view: Services = { ...services, sql: replica.sql };
+    services.replica = { view, usable: () => replica.usable(), markDown: () => replica.markDown() };
+  }
+  return services;
 }
 
 /**

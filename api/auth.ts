@@ -17,6 +17,25 @@ export interface AuthContext {
 const MISSING = 'Send your API key in the X-Api-Key header. Create one with `npm run fds -- keys create --plan <plan> --org <name>`.';
 const INVALID = 'The API key in X-Api-Key is not valid (unknown, malformed or revoked).';
 
+/** Where a caller may have put a key instead of X-Api-Key; such a key is never read. */
+export type MisplacedKey = 'query' | 'bearer' | 'cookie';
+
+const MISPLACED: Record<MisplacedKey, string> = {
+  query: 'a query parameter (api_key, key)',
+  bearer: 'an Authorization bearer token',
+  cookie: 'a cookie',
+};
+
+/** The 401 for a request with no X-Api-Key, naming the place a key was sent instead (never accepted there). */
+export function missingKeyError(misplaced: MisplacedKey | null = null): ServiceError {
+  if (misplaced === null) return new ServiceError('UNAUTHORIZED', MISSING, { header: 'X-Api-Key' });
+  return new ServiceError(
+    'UNAUTHORIZED',
+    `API keys are read only from the X-Api-Key header; a key sent as ${MISPLACED[misplaced]} is not accepted. Send it as X-Api-Key: <key>.`,
+    { header: 'X-Api-Key', misplaced },
+  );
+}
+
 /**
  * Resolves X-Api-Key to the organization and plan. A hit is cached so a hot key costs one hash per
  * request, not a query. A change to api_keys or organizations committed by any instance (a
@@ -42,8 +61,8 @@ export class Authenticator {
     return k === null || o === null ? null : `${k}/${o}`;
   }
 
-  async authenticate(rawKey: string | undefined): Promise<AuthContext> {
-    if (!rawKey) throw new ServiceError('UNAUTHORIZED', MISSING, { header: 'X-Api-Key' });
+  async authenticate(rawKey: string | undefined, misplaced: MisplacedKey | null = null): Promise<AuthContext> {
+    if (!rawKey) throw missingKeyError(misplaced);
     if (!looksLikeApiKey(rawKey)) throw new ServiceError('UNAUTHORIZED', INVALID, { header: 'X-Api-Key' });
     const hash = hashApiKey(rawKey);
     const cacheKey = hash.toString('hex');

@@ -12,7 +12,8 @@ import {
   statelessMethodNotFound,
   type McpHeaders,
 } from './mcp-revisions.ts';
-import { parseInput, runTool, type CallOutcome } from './seam.ts';
+import { parseInput, refuseUnauthenticated, runTool, type CallOutcome } from './seam.ts';
+import type { MisplacedKey } from './auth.ts';
 import type { Services } from './services.ts';
 
 /**
@@ -76,6 +77,8 @@ export interface ServerInfo {
 
 export interface RpcCallMeta {
   apiKey: string | undefined;
+  /** where a key was sent instead of X-Api-Key (HTTP only; never read from there) */
+  misplacedKey?: MisplacedKey | null;
   traceId: string;
   requestId: string;
   /** each tools/call that reached the seam, for the request log and metrics */
@@ -297,6 +300,13 @@ export class JsonRpcDispatcher {
     const pageSize = toolPageSize(def);
     const withDefaults = pageSize !== null && args.page_size === undefined ? { ...args, page_size: pageSize } : args;
     let input: { raw: unknown } | { parsed: unknown } = { raw: withDefaults };
+    // the key before the arguments: a caller without a valid one learns nothing of the tool's input rules
+    const refused = await refuseUnauthenticated(this.services, def, meta.apiKey, meta.misplacedKey ?? null);
+    if (refused) {
+      const outcome: CallOutcome = { ok: false, error: refused, rate: null, ms: 0, caller: null };
+      meta.onToolCall?.(name, outcome);
+      return { jsonrpc: '2.0', id, result: toolFailure(refused, meta.traceId) };
+    }
     if (era === 'handshake') {
       const parsed = parseInput(def, withDefaults);
       if (!parsed.ok) {
@@ -304,7 +314,7 @@ export class JsonRpcDispatcher {
       }
       input = { parsed: parsed.value };
     }
-    const outcome = await runTool(this.services, def, input, { apiKey: meta.apiKey, traceId: meta.traceId, requestId: meta.requestId, surface: 'mcp' });
+    const outcome = await runTool(this.services, def, input, { apiKey: meta.apiKey, misplacedKey: meta.misplacedKey ?? null, traceId: meta.traceId, requestId: meta.requestId, surface: 'mcp' });
     meta.onToolCall?.(name, outcome);
     const result = outcome.ok ? toolSuccess(outcome.output) : toolFailure(outcome.error, meta.traceId);
     return { jsonrpc: '2.0', id, result };

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { planAllows, PLAN_LABELS, RATE_LIMITS, type RequestClass } from '../domain/plans.ts';
 import type { RateDecision } from '../domain/rate-limit.ts';
-import { ServiceError, toServiceError } from '../domain/service-error.ts';
-import type { AuthContext } from './auth.ts';
+import { isDatabaseUnavailable, ServiceError, toServiceError } from '../domain/service-error.ts';
+import type { AuthContext, MisplacedKey } from './auth.ts';
 import type { ToolContext, ToolDefinition } from './define-tool.ts';
 import type { Services } from './services.ts';
 
@@ -14,6 +14,25 @@ export interface CallMeta {
   surface: 'http' | 'mcp';
   /** HEAD: answer as GET would, but count nothing against the budget (what is left is still reported) */
   peekBudget?: boolean;
+  /** where a key was sent instead of X-Api-Key (never read from there; named in the 401) */
+  misplacedKey?: MisplacedKey | null;
+}
+
+/**
+ * Authentication before anything else: a definition that needs a key is refused 401 when the key
+ * is missing or invalid, before its input is looked at, so an unauthenticated caller learns
+ * nothing of the input's rules. Null when the call may go on (the seam then takes budget and plan).
+ */
+export async function refuseUnauthenticated(services: Services, def: ToolDefinition, apiKey: string | undefined, misplacedKey: MisplacedKey | null = null): Promise<ServiceError | null> {
+  if (def.auth !== 'key') return null;
+  try {
+    await services.authenticator.authenticate(apiKey, misplacedKey);
+    return null;
+  } catch (err) {
+    const error = toServiceError(err);
+    if (error.code === 'INTERNAL_ERROR') services.logger.error({ route: def.name, err: error.cause }, `${def.name}: authentication failed`);
+    return error;
+  }
 }
 
 /** Who the call turned out to be, for the request log and metrics (null before the key was read). */
@@ -122,6 +141,12 @@ export async function runTool(
   let rate: RateDecision | null = null;
   let auth: AuthContext | null = null;
   const callerOf = () => (auth ? { org: auth.orgName, plan: auth.plan } : null);
+  // readiness reports the database itself; every other call waits its turn behind the probe
+  const circuit = def.auth === 'key' ? services.circuit : null;
+  if (circuit && !circuit.admit()) {
+    const error = toServiceError(Object.assign(new Error('database unreachable at the last attempt'), { code: 'ECONNREFUSED' }));
+    return { ok: false, error, rate, ms: performance.now() - started, caller: null };
+  }
   try {
     if (def.auth === 'key') {
       // Partial data must not look like an answer: data routes wait until loading is done.
@@ -133,7 +158,7 @@ export async function runTool(
           { retryAfterS: 10 },
         );
       }
-      auth = await services.authenticator.authenticate(meta.apiKey);
+      auth = await services.authenticator.authenticate(meta.apiKey, meta.misplacedKey ?? null);
       const budget = await takeBudget(services, auth, meta.surface === 'mcp' ? 'tool_server' : def.requestClass, meta.peekBudget === true);
       rate = budget.decision;
       if (budget.error) throw budget.error;
@@ -148,14 +173,49 @@ export async function runTool(
       value = parsed.value;
     }
 
-    const output = await callDefinition(services, def, auth, value, meta);
+    const output = await callOnReadTarget(services, def, auth, value, meta);
+    circuit?.succeeded();
     return { ok: true, output, rate, ms: performance.now() - started, caller: callerOf() };
   } catch (err) {
     const error = toServiceError(err);
+    if (circuit) {
+      if (isDatabaseUnavailable(err)) circuit.failed();
+      // any other answer (a 404, a 429) came from a database that answered
+      else circuit.succeeded();
+    }
     if (error.code === 'INTERNAL_ERROR') {
       services.logger.error({ trace_id: meta.traceId, route: def.name, err: error.cause }, `${def.name} failed`);
     }
     return { ok: false, error, rate, ms: performance.now() - started, caller: callerOf() };
+  }
+}
+
+/**
+ * What never reads from a replica: anything that writes (annotations), bulk (download grants are
+ * counted), and what reads its own writes back: query manifests and replays, snapshot builds and
+ * the reads of their results, held coverage slots, and the service's own status.
+ */
+const PRIMARY_ONLY = ['query.', 'modeling.', 'system.', 'coverage.selection', 'financials.get_as_of_snapshot'];
+
+function readsOnReplica(def: ToolDefinition): boolean {
+  return def.annotations.readOnlyHint && def.requestClass !== 'bulk' && !PRIMARY_ONLY.some((p) => def.name.startsWith(p));
+}
+
+/**
+ * The handler on the read replica when there is one, it is usable and the definition only reads;
+ * otherwise on the primary. A replica that fails mid-read is set aside and the read repeated on the
+ * primary, so a replica going away costs no request an error.
+ */
+async function callOnReadTarget(services: Services, def: ToolDefinition, auth: AuthContext | null, value: unknown, meta: CallMeta): Promise<unknown> {
+  const replica = services.replica;
+  if (!replica || !readsOnReplica(def) || !replica.usable()) return callDefinition(services, def, auth, value, meta);
+  try {
+    return await callDefinition(replica.view, def, auth, value, meta);
+  } catch (err) {
+    if (!isDatabaseUnavailable(err)) throw err;
+    replica.markDown();
+    services.logger.warn({ trace_id: meta.traceId, route: def.name, err }, 'read replica unavailable; reading from the primary');
+    return callDefinition(services, def, auth, value, meta);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Sql } from '../db/client.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
+import type { DatabaseCircuit } from '../db/circuit.ts';
 import type { BlobStore } from '../domain/bulk/blob-store.ts';
 import type { Logger } from 'pino';
 import type { BudgetCounter } from '../domain/rate-limit.ts';
@@ -43,4 +44,11 @@ export interface Services {
    * ToolContext.invoke can call a definition by name through the seam.
    */
   registry: ReadonlyMap<string, ToolDefinition>;
+  /**
+   * With a read replica (DATABASE_READ_URL): the same services reading from it, for read-only
+   * definitions while it is usable (api/seam.ts decides); null: every read on the primary.
+   */
+  replica: { view: Services; usable(): boolean; markDown(): void } | null;
+  /** whether the (primary) database answered the last request; while it did not, requests are refused at once but for one probe */
+  circuit: DatabaseCircuit;
 }

@@ -19,13 +19,26 @@ export type ChangedTable = 'statement_versions' | 'api_keys' | 'organizations';
 
 const PROBE = 'probe:';
 
+/** Tables whose rows reads on a replica return, so a change to them waits for the replica's replay. */
+const REPLICA_READ = new Set<string>(['statement_versions']);
+
 export class ChangeFeed {
   private readonly generations = new Map<string, number>();
   private listening = false;
   private unlisten: (() => Promise<void>) | null = null;
   private readonly probes = new Map<string, () => void>();
+  /** notifications waiting for the replica, handled in commit order */
+  private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly sql: Sql) {}
+  /**
+   * `replayed`: with a read replica, what a change to a table read from it waits for before its
+   * generation moves on (db/replica.ts: the replica has replayed it), so a cache is never refilled
+   * from a replica that has not seen the change yet.
+   */
+  constructor(
+    private readonly sql: Sql,
+    private readonly replayed: (() => Promise<void>) | null = null,
+  ) {}
 
   /** Starts listening; resolves once the first LISTEN is in place. Failing to listen leaves the feed not live (reads go uncached). */
   async start(): Promise<void> {
@@ -84,11 +97,18 @@ export class ChangeFeed {
   private onNotify(payload: string): void {
     if (payload.startsWith(PROBE)) {
       const id = payload.slice(PROBE.length);
-      this.probes.get(id)?.();
-      this.probes.delete(id);
+      // after every change announced before it has been applied
+      this.queue = this.queue.then(() => {
+        this.probes.get(id)?.();
+        this.probes.delete(id);
+      });
       return;
     }
-    this.bump(payload as ChangedTable);
+    const table = payload as ChangedTable;
+    const gate = this.replayed;
+    // keys and organizations are read on the primary; version reads may come from the replica
+    if (gate && REPLICA_READ.has(table)) this.queue = this.queue.then(gate).then(() => this.bump(table));
+    else this.queue = this.queue.then(() => this.bump(table));
   }
 
   private bumpAll(): void {

@@ -44,7 +44,7 @@ let nextHost = 0;
  * (the library default) so no money value passes through a JS number. `path`: connect over that
  * Unix-domain socket instead of the URL's host (see db/local-socket.ts for when that is the same server).
  */
-export function connect(url: string, options: { max?: number; path?: string } = {}): Sql {
+export function connect(url: string, options: { max?: number; path?: string; connectTimeoutS?: number } = {}): Sql {
   // parsers only: postgres.js would otherwise type every parameter as these parsers' input too
   const types: postgres.Options<{}>['types'] = {
     date: {
@@ -62,6 +62,14 @@ export function connect(url: string, options: { max?: number; path?: string } = 
   };
   return postgres(url, {
     max: options.max ?? 10,
+    // a database that does not answer fails the request (503) within this, instead of holding it
+    connect_timeout: options.connectTimeoutS ?? 5,
+    // Between failed connection attempts postgres.js waits up to 3^attempts / 100 s, capped at 20 s
+    // and counted over the whole pool: with the database restarting under load that held every
+    // queued query for many seconds, and the first ones after its return too. A refused attempt
+    // costs nothing, so the wait stays short: each queued query is answered (503) at once and the
+    // pool reconnects as soon as the database is back.
+    backoff: (attempt: number) => Math.min(0.01 * attempt, 0.1),
     // a Unix-domain socket of the same server (db/local-socket.ts) instead of the URL's host
     ...(options.path ? { path: options.path } : {}),
     onnotice: () => {},

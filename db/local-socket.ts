@@ -19,7 +19,7 @@ import { connect, type Db, type Sql } from './client.ts';
  * Anything else answers null, and the caller keeps using `reference`: remote servers are untouched.
  * The caller ends the pool it gets.
  */
-export async function sameDatabaseOverLocalSocket(reference: Sql, url: string | null | undefined, options: { max?: number } = {}): Promise<Sql | null> {
+export async function sameDatabaseOverLocalSocket(reference: Sql, url: string | null | undefined, options: { max?: number; connectTimeoutS?: number } = {}): Promise<Sql | null> {
   if (portOfLoopback(url) === null) return null;
   let here: Identity;
   try {
@@ -29,7 +29,7 @@ export async function sameDatabaseOverLocalSocket(reference: Sql, url: string | 
   }
   const path = localSocketPath(url, serverSocketDirs(here.dirs));
   if (path === null) return null;
-  const local = connect(url!, { max: options.max, path });
+  const local = connect(url!, { ...options, path });
   try {
     const there = await identity(local);
     if (there.started === here.started && there.db === here.db && there.usr === here.usr) return local;

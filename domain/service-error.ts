@@ -64,10 +64,51 @@ export class ServiceError extends Error {
  */
 export function toServiceError(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;
+  if (isDatabaseUnavailable(err)) {
+    return new ServiceError(
+      'SERVICE_UNAVAILABLE',
+      'The database is not reachable right now (restarting or failing over); retry shortly.',
+      { dependency: 'database' },
+      { retryAfterS: DATABASE_RETRY_AFTER_S, cause: err },
+    );
+  }
   return new ServiceError(
     'INTERNAL_ERROR',
     'The service failed to complete this request. Retry shortly; quote the trace id if it persists.',
     {},
     { cause: err },
   );
+}
+
+/** Retry-After on answers refused while the database is unreachable: a restart usually takes seconds. */
+export const DATABASE_RETRY_AFTER_S = 2;
+
+/** Socket-level failures of a database connection (refused, reset, closed, timed out). */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+]);
+
+/**
+ * Whether `err` says the database is unreachable rather than that a query is wrong: a connection
+ * that could not be opened or was lost, or PostgreSQL's own SQLSTATE classes for it (08 connection
+ * exception, 57P01-57P03 shutting down / starting up, 53300 too many connections). Such a failure
+ * is the caller's 503 with Retry-After, never a 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  if (err instanceof AggregateError) return err.errors.length > 0 && err.errors.every(isDatabaseUnavailable);
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return false;
+  return CONNECTION_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
 }

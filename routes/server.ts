@@ -1,12 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isLoopbackHost } from '../domain/loopback.ts';
-import { ServiceError } from '../domain/service-error.ts';
+import { isDatabaseUnavailable, ServiceError, toServiceError } from '../domain/service-error.ts';
 import { DOWNLOAD_PREFIX } from '../domain/bulk/blob-store.ts';
 import { buildManifest } from '../manifest/manifest.ts';
 import type { ToolDefinition } from '../api/define-tool.ts';
 import { JsonRpcDispatcher, oversizedMessageError, RPC, type ServerInfo } from '../api/jsonrpc.ts';
-import { runTool } from '../api/seam.ts';
+import { refuseUnauthenticated, runTool } from '../api/seam.ts';
+import type { MisplacedKey } from '../api/auth.ts';
 import type { Services } from '../api/services.ts';
 import { applyCors, corsAllows } from './cors.ts';
 import { renderDocsPage } from './docs-page.ts';
@@ -115,6 +116,15 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
 
     const def = match.def;
     record.route = def.name;
+    const apiKey = header(req, 'x-api-key');
+    const misplacedKey = apiKey ? null : misplacedKeyOf(req, query);
+    // the key before anything else: no parameter or body is looked at for a caller without one
+    const refused = await refuseUnauthenticated(services, def, apiKey, misplacedKey);
+    if (refused) {
+      if (method === 'POST') drainRefusedBody(req);
+      record.errorCode = refused.code;
+      return sendError(res, refused, traceId);
+    }
     let raw: Record<string, unknown>;
     try {
       // spread, not Object.assign: a body key "__proto__" must stay a key (refused as unknown, seen
@@ -129,7 +139,7 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
       }
       throw err;
     }
-    const outcome = await runTool(services, def, { raw }, { apiKey: header(req, 'x-api-key'), traceId, requestId, surface: 'http', peekBudget: method === 'HEAD' });
+    const outcome = await runTool(services, def, { raw }, { apiKey, misplacedKey, traceId, requestId, surface: 'http', peekBudget: method === 'HEAD' });
     if (outcome.caller) Object.assign(record, outcome.caller);
     const headers: Record<string, string> = {
       ...rateHeaders(def.requestClass, outcome.rate),
@@ -172,8 +182,10 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
         error: { code: RPC.INVALID_REQUEST, message: 'Send the JSON-RPC body with Content-Type: application/json.' },
       });
     }
+    const apiKey = header(req, 'x-api-key');
     const reply = await rpc.handle(body.text, {
-      apiKey: header(req, 'x-api-key'),
+      apiKey,
+      misplacedKey: apiKey ? null : misplacedKeyOf(req, new URLSearchParams((req.url ?? '').split('?')[1] ?? '')),
       traceId,
       requestId,
       // 2026-07-28 requests are checked against the headers that mirror their body
@@ -206,13 +218,26 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
     observe(req, res, record, services, metrics);
     handle(req, res, record).catch((err) => {
       services.logger.error({ trace_id: record.traceId, route: record.route, err }, 'unhandled');
-      record.errorCode = 'INTERNAL_ERROR';
-      if (!res.headersSent) sendError(res, new ServiceError('INTERNAL_ERROR', 'The service failed to complete this request.'), record.traceId);
+      const error = isDatabaseUnavailable(err) ? toServiceError(err) : new ServiceError('INTERNAL_ERROR', 'The service failed to complete this request.');
+      record.errorCode = error.code;
+      if (!res.headersSent) sendError(res, error, record.traceId);
       else res.destroy();
     });
   });
   configureServer(server, services.config);
   return Object.assign(server, { metrics, inFlight: () => inFlight }) as ServiceServer;
+}
+
+/**
+ * Where a request without X-Api-Key carries something that looks like a key instead: an api_key or
+ * key query parameter, an Authorization bearer token, a cookie. None is ever read as a key; the
+ * 401 names the place so the caller knows to move it to X-Api-Key.
+ */
+export function misplacedKeyOf(req: IncomingMessage, query: URLSearchParams): MisplacedKey | null {
+  if (query.has('api_key') || query.has('key') || query.has('apikey')) return 'query';
+  if (/^\s*bearer\s/i.test(header(req, 'authorization') ?? '')) return 'bearer';
+  if ((header(req, 'cookie') ?? '').trim() !== '') return 'cookie';
+  return null;
 }
 
 /** Browsers send Origin; a page on a foreign origin must not drive the tool server (DNS rebinding). */

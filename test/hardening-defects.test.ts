@@ -16,7 +16,7 @@ import { SHARED_SEC, startTestService, type TestService } from './helpers/servic
  * the writes after its answer. (Not node's http client: once the answer has ended it detaches the
  * request from the socket and never emits the 'drain' a paused writer waits for.)
  */
-function streamBody(port: number, pathname: string, bytes: number): Promise<{ status: number | null; body: string; writeError: string | null }> {
+function streamBody(port: number, pathname: string, bytes: number, key?: string): Promise<{ status: number | null; body: string; writeError: string | null }> {
   return new Promise((resolve) => {
     let writeError: string | null = null;
     let received = Buffer.alloc(0);
@@ -42,7 +42,7 @@ function streamBody(port: number, pathname: string, bytes: number): Promise<{ st
       writeError = err.code ?? err.message;
       finish();
     });
-    socket.write(`POST ${pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${bytes}\r\n\r\n`);
+    socket.write(`POST ${pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n${key ? `X-Api-Key: ${key}\r\n` : ''}Content-Length: ${bytes}\r\n\r\n`);
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
     const pump = () => {
@@ -184,10 +184,17 @@ describe('production hardening: shutdown, limits and error shapes as an operator
 
   it('answers 413 to a body over 1 MiB and keeps reading until the client has sent it all (no EPIPE or reset)', async () => {
     for (const p of ['/mcp', '/v1/coverage/selection/release']) {
-      const r = await streamBody(port, p, 4 * 1024 * 1024);
+      const r = await streamBody(port, p, 4 * 1024 * 1024, svc.keys.free);
       assert.equal(r.status, 413, p);
       assert.equal(r.writeError, null);
       assert.ok(r.body.includes('1 MiB'), r.body);
     }
+  });
+
+  it('answers 401 to a large body without a key before reading it, and still reads it to the end (no EPIPE or reset)', async () => {
+    const r = await streamBody(port, '/v1/coverage/selection/release', 4 * 1024 * 1024);
+    assert.equal(r.status, 401);
+    assert.equal(r.writeError, null);
+    assert.match(r.body, /X-Api-Key/);
   });
 });

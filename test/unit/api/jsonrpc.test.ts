@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { toolName } from '../../../api/define-tool.ts';
 import { JsonRpcDispatcher, LATEST_PROTOCOL_VERSION, MAX_BATCH, RPC, SUPPORTED_PROTOCOL_VERSIONS, type RpcReply } from '../../../api/jsonrpc.ts';
 import type { Services } from '../../../api/services.ts';
+import { missingKeyError } from '../../../api/auth.ts';
 import { ALL_TOOLS } from '../../../tools/index.ts';
 
 /**
@@ -21,6 +22,23 @@ const META = { apiKey: undefined, traceId: 'trace-unit', requestId: 'request-uni
 const LISTED = ALL_TOOLS.filter((t) => t.tool).map(toolName);
 
 const dispatcher = new JsonRpcDispatcher(UNREACHED, ALL_TOOLS, SERVER);
+
+/** Services whose only reachable part is an authenticator that knows one key: the key is checked first. */
+const GOOD_KEY = 'fds_sk_unit';
+const AUTH_ONLY = new Proxy({} as Services, {
+  get(_target, key) {
+    if (key === 'authenticator') {
+      return {
+        authenticate: async (raw: string | undefined) => {
+          if (raw === GOOD_KEY) return { keyId: 'k', keyPrefix: 'fds_sk_u', orgId: 'o', orgName: 'unit', plan: 'free' };
+          throw missingKeyError();
+        },
+      };
+    }
+    throw new Error(`the JSON-RPC framing reached services.${String(key)}; only a tool call that passed authentication and validation may`);
+  },
+});
+const keyed = new JsonRpcDispatcher(AUTH_ONLY, ALL_TOOLS, SERVER);
 const send = (body: unknown, rpc = dispatcher): Promise<RpcReply> => rpc.handle(typeof body === 'string' ? body : JSON.stringify(body), META);
 
 /** One answer with HTTP 200; returns it for its fields to be checked. */
@@ -144,8 +162,9 @@ describe('JSON-RPC framing', () => {
     assert.deepEqual(unknown.error.data.available, LISTED);
   });
 
-  it("refuses arguments failing the tool's own schema -32602 with one issue per failing path, before any key or service is consulted", async () => {
-    const call = (args: unknown) => answer({ jsonrpc: '2.0', id: 'v', method: 'tools/call', params: { name: 'companies_resolve', arguments: args } });
+  it("refuses arguments failing the tool's own schema -32602 with one issue per failing path, once the key is accepted and before any other service is consulted", async () => {
+    const call = (args: unknown) =>
+      keyed.handle(JSON.stringify({ jsonrpc: '2.0', id: 'v', method: 'tools/call', params: { name: 'companies_resolve', arguments: args } }), { ...META, apiKey: GOOD_KEY }).then((r) => r.body as any);
     const bad = await call({ ticker: 'AA$PL!', as_of: '2024-02-30' });
     assert.equal(bad.error.code, RPC.INVALID_PARAMS);
     assert.match(bad.error.message, /companies_resolve/);
@@ -153,5 +172,14 @@ describe('JSON-RPC framing', () => {
     assert.match(bad.error.data.issues.find((i: { path: string }) => i.path === 'as_of').message, /calendar date/);
     const missing = await call({});
     assert.deepEqual(missing.error.data.issues.map((i: { path: string }) => i.path), ['ticker']);
+  });
+
+  it('answers the same call without a key as the UNAUTHORIZED tool error, telling nothing of the input rules', async () => {
+    const reply = await keyed.handle(JSON.stringify({ jsonrpc: '2.0', id: 'v', method: 'tools/call', params: { name: 'companies_resolve', arguments: { ticker: 'AA$PL!' } } }), META);
+    const body = reply.body as any;
+    assert.equal(body.error, undefined);
+    assert.equal(body.result.isError, true);
+    assert.equal(JSON.parse(body.result.content[0].text).http_code, 'UNAUTHORIZED');
+    assert.doesNotMatch(body.result.content[0].text, /ticker/);
   });
 });
