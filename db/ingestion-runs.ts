@@ -145,7 +145,7 @@ export async function corpusIsEmpty(sql: Db): Promise<boolean> {
  * Returns whether this batch closed the run.
  */
 export async function addBatchResult(
-  sql: Sql,
+  sql: Db,
   runId: number,
   c: Omit<RunCounters, 'companies_total' | 'archive_bytes_total'>,
   errors: { cik: string; message: string }[],
