@@ -3,6 +3,7 @@
  * (`DQ_RULES`), a version as the rules see it and a finding with its evidence. The checks are in
  * domain/data-quality.ts.
  */
+import type { VersionKey } from './statements/version-ref.ts';
 import type { CalculationStep, Severity, StatementType, ValueOrigin } from './statement-types.ts';
 import { NON_NEGATIVE_METRICS, QUALITY_REQUIRED_METRICS, SCALE_CHECKED_METRICS } from './catalog/traits.ts';
 import { IDENTITY_RULES } from './identity-checks.ts';
@@ -157,13 +158,11 @@ export interface QualityVersion {
 }
 
 /** One value a finding compared: which version, period and filing it came from. */
-export interface EvidencePoint {
+export interface EvidencePoint extends VersionKey {
   /** subject (the version the finding is on), prior_period, fiscal_year, quarter, identity_term */
   role: string;
   metric: string;
   value: string;
-  statement_version_id: string;
-  version_sequence: number;
   fiscal_year: number;
   fiscal_period: string;
   // provenance, filled by completeEvidence
@@ -176,15 +175,13 @@ export interface EvidencePoint {
   calculation_steps?: CalculationStep[];
 }
 
-export interface QualityFinding {
+export interface QualityFinding extends VersionKey {
   rule_code: string;
   severity: IssueSeverity;
   cik: string;
   statement_type: string;
   fiscal_year: number;
   fiscal_period: string;
-  version_sequence: number;
-  statement_version_id: string;
   /** the metric the finding is about (for a missing core metric, the missing one); null for the statement as a whole */
   metric: string | null;
   message: string;

@@ -9,6 +9,7 @@
  *   before the period's start (the previous quarter end or fiscal year end; 52/53-week calendars
  *   leave a day or more between them).
  */
+import type { VersionKey } from './statements/version-ref.ts';
 import type { StatementType } from './catalog/index.ts';
 import { periodDays, type PeriodFigures } from './derived-eval.ts';
 import type { FiscalPeriod } from './statement-types.ts';
@@ -20,13 +21,11 @@ export interface SeriesFigure {
   d: boolean;
 }
 
-export interface StatementRow {
+export interface StatementRow extends VersionKey {
   cik: string;
   statement_type: StatementType;
   fiscal_year: number;
   fiscal_period: FiscalPeriod;
-  statement_version_id: string;
-  version_sequence: number;
   period_start: string | null;
   period_end: string;
   currency: string | null;

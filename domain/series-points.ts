@@ -3,6 +3,7 @@
  * points (derived metrics computed on read from the period's statements), bundle and view points
  * (a fiscal period across statement types). Pure: assembled periods in, wire-ready objects out.
  */
+import type { VersionKey } from './statements/version-ref.ts';
 import type { StatementType } from './catalog/index.ts';
 import { wireDecimal } from './decimal.ts';
 import { conventionsFor, evaluateDerived, inputsOf, type UnavailableReason } from './derived-eval.ts';
@@ -18,10 +19,8 @@ export interface Unavailable {
   missing_inputs?: string[];
 }
 
-export interface VersionRef {
+export interface VersionRef extends VersionKey {
   statement_type: StatementType;
-  statement_version_id: string;
-  version_sequence: number;
   fiscal_period: FiscalPeriod;
   source_accession: string;
   filing_date: string;

@@ -17,3 +17,6 @@ export interface VersionRef extends StatementIdentity {
   filing_date: string;
   accepted_at: string | null;
 }
+
+/** Which version of a statement a row names: its id and its sequence (the part of a VersionRef most rows carry). */
+export type VersionKey = Pick<VersionRef, 'statement_version_id' | 'version_sequence'>;

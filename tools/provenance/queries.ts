@@ -1,3 +1,4 @@
+import type { VersionKey } from '../../domain/statements/version-ref.ts';
 import type { FactRevision } from '../../domain/normalize/versions.ts';
 import type { Db } from '../../db/client.ts';
 import { unpackFigure, type StoredFigure } from '../../db/figure-storage.ts';
@@ -44,9 +45,7 @@ export async function filingsByAccession(sql: Db, accessions: string[]): Promise
   return new Map(rows.map((r) => [r.accession, r]));
 }
 
-export interface MetricVersionRow {
-  statement_version_id: string;
-  version_sequence: number;
+export interface MetricVersionRow extends VersionKey {
   accession: string;
   form: string;
   filing_date: string;
