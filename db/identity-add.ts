@@ -1,4 +1,4 @@
-import { asJson, type Sql } from './client.ts';
+import { json, type Sql } from './client.ts';
 import type { CompanyProfileRow, ObservedMapping } from './identity-load.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { CompanyProfileRow, ObservedMapping } from './identity-load.ts';
 export async function addCompanyIdentity(sql: Sql, company: CompanyProfileRow, mappings: readonly ObservedMapping[], loadDate: string, loadedAt: string): Promise<{ added: boolean; mappings_opened: number }> {
   const [row] = await sql<{ added: number; opened: number }[]>`
     WITH c AS (
-      SELECT * FROM jsonb_to_recordset(${sql.json(asJson([company]))}::jsonb) AS c(
+      SELECT * FROM jsonb_to_recordset(${json(sql, [company])}::jsonb) AS c(
         cik text, name text, entity_type text, sic text, sic_description text, category text, fiscal_year_end text,
         state_of_incorporation text, ein text, lei text, description text, website text, investor_website text,
         phone text, tickers text[], exchanges text[], former_names jsonb, addresses jsonb, latest_filing_accession text)
@@ -31,7 +31,7 @@ export async function addCompanyIdentity(sql: Sql, company: CompanyProfileRow, m
         source, source_loaded_at, source_filing_accession, confidence_score)
       SELECT (SELECT company_id FROM company LIMIT 1), o.cik, o.ticker, o.company_name, o.exchange, ${loadDate}::date, true,
         o.source, ${loadedAt}::timestamptz, o.source_filing_accession, o.confidence_score
-      FROM jsonb_to_recordset(${sql.json(asJson([...mappings]))}::jsonb) AS o(
+      FROM jsonb_to_recordset(${json(sql, [...mappings])}::jsonb) AS o(
         cik text, ticker text, company_name text, exchange text, source text, source_filing_accession text, confidence_score numeric)
       WHERE NOT EXISTS (SELECT 1 FROM identity_mappings im WHERE im.is_active AND im.ticker = o.ticker)
       RETURNING 1
