@@ -147,10 +147,10 @@ describe('point-in-time screens and comparisons on the real corpus', () => {
   it('compares named companies with ranks and industry medians as known on the date', async () => {
     const r = await get(`${svc.baseUrl}/v1/fundamentals/compare?tickers=AAPL&tickers=MSFT&metrics=GROSS_MARGIN&metrics=REVENUE&as_of_date=${AS_OF}`, svc.keys.growth);
     assert.equal(r.status, 200, r.text);
-    assert.equal(r.body.items.length, 2);
-    const [a, m] = r.body.items;
+    assert.equal(r.body.companies.length, 2);
+    const [a, m] = r.body.companies;
     assert.deepEqual([a.cik, m.cik], [APPLE, MICROSOFT]);
-    for (const it of r.body.items) {
+    for (const it of r.body.companies) {
       assert.ok(it.filing_date <= AS_OF);
       assert.ok(it.statement_version_ids.length > 0);
       assert.ok([1, 2].includes(it.metrics.REVENUE.rank));
@@ -175,7 +175,7 @@ describe('point-in-time screens and comparisons on the real corpus', () => {
     assert.equal(JSON.parse(tool.body.result.content[0].text).http_code, 'FEATURE_NOT_AVAILABLE');
     const c = await get(`${svc.baseUrl}/v1/fundamentals/compare?ciks=${APPLE}&ciks=${MICROSOFT}&metrics=REVENUE`, svc.keys.free);
     assert.equal(c.status, 200, c.text);
-    for (const it of c.body.items) assert.ok(it.metrics.REVENUE.industry_companies <= 2, 'a Free key\'s median reads only the companies it holds');
+    for (const it of c.body.companies) assert.ok(it.metrics.REVENUE.industry_companies <= 2, 'a Free key\'s median reads only the companies it holds');
     const viaTool = await mcpCall('fundamentals_compare', { ciks: [APPLE, MICROSOFT], metrics: ['REVENUE'] }, svc.keys.free);
     assert.equal(viaTool.body.result.isError, false, viaTool.text);
   });

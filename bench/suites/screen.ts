@@ -60,7 +60,7 @@ function targets(apiKey: string, compareCiks: string[]): Target[] {
       method: 'GET',
       path: `/v1/fundamentals/compare?${compareCiks.map((c) => `ciks=${c}`).join('&')}&metrics=GROSS_MARGIN&metrics=REVENUE&metrics=ROE&metrics=REVENUE_GROWTH_YOY&as_of_date=2026-06-30`,
       headers: { 'x-api-key': apiKey },
-      check: (status, b: any) => (status === 200 && b?.items?.length === 10 ? null : `expected 200 with 10 companies, got ${status}`),
+      check: (status, b: any) => (status === 200 && b?.companies?.length === 10 ? null : `expected 200 with 10 companies, got ${status}`),
     },
     { name: 'GET /health/z (baseline)', method: 'GET', path: '/health/z', check: (status) => (status === 200 ? null : 'expected 200') },
   ];

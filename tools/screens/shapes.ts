@@ -7,27 +7,28 @@ import { CANONICAL_METRIC_NAMES } from '../../domain/catalog/index.ts';
 import { PERIOD_METRIC_NAMES, TTM_METRIC_NAMES } from '../../domain/screens/rows.ts';
 import { ACCOUNTING_STANDARDS, FISCAL_PERIODS, STATEMENT_TYPES } from '../../domain/statements/types.ts';
 import { dec } from '../../domain/decimal.ts';
-import { CikOut, DecimalString, FiscalYear } from '../../api/schemas.ts';
+import { CikOut, DecimalString } from '../../api/schemas.ts';
 
 /** Every name a screen of a fiscal year or quarter accepts: canonical figures, then ratios, growth and derived metrics. */
 export const YEAR_METRICS: readonly string[] = [...CANONICAL_METRIC_NAMES, ...PERIOD_METRIC_NAMES.filter((m) => !CANONICAL_METRIC_NAMES.includes(m))];
 export const TTM_METRICS: readonly string[] = TTM_METRIC_NAMES;
 const ALL_METRICS = new Set([...YEAR_METRICS, ...TTM_METRICS]);
 
-export const MetricName = z
+/** a metric name, checked against the accepted names (undescribed: the tool schemas repeat it) */
+export const MetricRef = z
   .string()
   .max(64)
   .transform((s) => s.trim().toUpperCase())
   .superRefine((name, ctx) => {
     if (!ALL_METRICS.has(name)) ctx.addIssue({ code: 'custom', message: `unknown or non-screenable metric ${JSON.stringify(name)}; accepted names: ${YEAR_METRICS.join(', ')}` });
   })
-  .describe('a canonical metric (REVENUE, NET_INCOME, ...), a ratio (GROSS_MARGIN, ROE, DEBT_TO_EQUITY, ...), a growth metric (REVENUE_GROWTH_YOY, ...) or a derived metric (EBITDA, FREE_CASH_FLOW, ...); with period ttm, the trailing-twelve-month names');
+  ;
+export const MetricName = MetricRef.describe('e.g. REVENUE, GROSS_MARGIN, ROE, REVENUE_GROWTH_YOY');
 
 export const DecimalInput = z
   .string()
   .max(40)
-  .regex(/^-?\d+(\.\d+)?$/, 'a decimal string such as "0.5", "20" or "-1200000.25" (no exponent, no float)')
-  .describe('an exact decimal as a string; ratios and growth as fractions (0.5 = 50%)');
+  .regex(/^-?\d+(\.\d+)?$/, 'a decimal string such as "0.5", "20" or "-1200000.25" (no exponent, no float)');
 
 export const OPS = ['gt', 'gte', 'lt', 'lte', 'eq', 'between'] as const;
 export type Op = (typeof OPS)[number];
@@ -35,8 +36,8 @@ export type Op = (typeof OPS)[number];
 export const Condition = z
   .object({
     metric: MetricName,
-    op: z.enum(OPS).describe('gt, gte, lt, lte, eq, or between (inclusive)'),
-    value: z.union([DecimalInput, z.array(DecimalInput).max(2)]).describe('a decimal string, or [low, high] for between'),
+    op: z.enum(OPS),
+    value: z.union([DecimalInput, z.array(DecimalInput).max(2)]).describe('[low, high] for between'),
   })
   .superRefine((c, ctx) => {
     if (c.op === 'between') {
@@ -48,26 +49,26 @@ export type ConditionIn = z.output<typeof Condition>;
 
 export const PERIOD_KINDS = ['latest_annual', 'latest_quarter', 'ttm'] as const;
 export const PeriodInput = z
-  .union([z.enum(PERIOD_KINDS), z.object({ fiscal_year: FiscalYear }).strict()])
+  .union([z.enum(PERIOD_KINDS), z.object({ fiscal_year: z.number().int().min(1900).max(2200) }).strict()])
   .default('latest_annual')
-  .describe('latest_annual (default: each company\'s latest fiscal year known at as_of_date), latest_quarter, ttm (the latest four quarters), or {"fiscal_year": 2023}');
+  .describe('default latest_annual');
 
 export const SicInput = z
   .array(z.string().regex(/^\d{2}(\d{2})?$/, 'a SIC code (4 digits, e.g. 3674) or a 2-digit prefix (e.g. 36)'))
   .min(1)
   .max(50)
-  .describe('SIC codes (4 digits) or 2-digit industry prefixes; a company matches any');
+  .describe('SIC codes or 2-digit prefixes');
 
 export const UniverseFilters = {
   sic: SicInput.optional(),
-  exchange: z.array(z.string().trim().min(1).max(16).transform((s) => s.toUpperCase())).min(1).max(20).optional().describe('exchanges (e.g. Nasdaq, NYSE); a company listed on any matches'),
-  accounting_standard: z.enum(ACCOUNTING_STANDARDS).optional().describe('US_GAAP or IFRS'),
+  exchange: z.array(z.string().trim().min(1).max(16).transform((s) => s.toUpperCase())).min(1).max(20).optional().describe('e.g. Nasdaq, NYSE'),
+  accounting_standard: z.enum(ACCOUNTING_STANDARDS).optional(),
   currency: z
     .string()
     .regex(/^[A-Za-z]{3}$/, 'a three-letter currency code, e.g. USD')
     .transform((s) => s.toUpperCase())
     .default('USD')
-    .describe('amount conditions (money and per-share figures) compare only figures reported in this currency (default USD); ratios and growth are unitless'),
+    .describe('of amount conditions, default USD'),
 };
 
 export const Source = z.object({

@@ -16,7 +16,7 @@ import { isAmountMetric } from '../../domain/screens/rows.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { comparison, screen, type ScreenHit, type Slot } from './queries.ts';
 import {
-  CompareItem, Condition, EXCLUSION_REASONS, Excluded, MetricName, PERIOD_KINDS, PeriodInput, ScreenItem, TTM_METRICS, UniverseFilters, YEAR_METRICS,
+  CompareItem, Condition, EXCLUSION_REASONS, Excluded, MetricName, MetricRef, PERIOD_KINDS, PeriodInput, ScreenItem, TTM_METRICS, UniverseFilters, YEAR_METRICS,
 } from './shapes.ts';
 
 const MAX_CONDITIONS = 10;
@@ -68,28 +68,26 @@ function headOf(r: ScreenHit) {
 }
 
 const PERIOD_NOTE =
-  'period: latest_annual (default), latest_quarter, ttm (trailing twelve months: only the TTM names REVENUE, NET_INCOME, FREE_CASH_FLOW, EPS_DILUTED, ...), or {"fiscal_year": 2023}. ' +
-  'as_of_date (default today): only statement versions knowable at the end of that date, growth against the prior period as known then; a restatement filed later never changes the answer.';
+  'period: latest_annual (default), latest_quarter, ttm (TTM names only: REVENUE, NET_INCOME, FREE_CASH_FLOW, ...) or {"fiscal_year": 2023}. ' +
+  'as_of_date (default today): only versions knowable that day.';
 
 export const fundamentalsScreen = defineTool({
   name: 'fundamentals.screen',
   title: 'Point-in-time screen over every company',
   description:
-    'Which companies met conditions on a date, e.g. gross margin above 0.5 and revenue growth above 0.2 in their latest annual report as known on 2024-06-30. ' +
-    `conditions: 1 to ${MAX_CONDITIONS} of {metric, op (gt, gte, lt, lte, eq, between), value (decimal string, or [low, high] for between)}; ratios and growth are fractions (0.5 = 50%). ` +
-    `${PERIOD_NOTE} Universe filters: sic (codes or 2-digit prefixes), exchange, accounting_standard, currency (amount conditions compare only figures in it, default USD). ` +
-    'sort {metric, direction}, metrics (extra columns), page, page_size. Each row names the statement versions its values come from; excluded counts the companies the screen could not judge and why. Ordered by the sort metric, then CIK.',
+    'Companies meeting every condition on a date, e.g. GROSS_MARGIN gt "0.5" and REVENUE_GROWTH_YOY gt "0.2" (fractions, decimal strings). ' +
+    `${PERIOD_NOTE} Rows name their statement versions, ordered by sort then CIK; excluded counts companies not judged, by reason.`,
   http: { method: 'POST', path: '/v1/fundamentals/screen' },
   tool: true,
   listedAs: 'extension',
   plan: 'growth',
   input: z.object({
-    conditions: z.array(Condition).min(1).max(MAX_CONDITIONS).describe(`1 to ${MAX_CONDITIONS} conditions, all of which must hold`),
+    conditions: z.array(Condition).min(1).max(MAX_CONDITIONS),
     period: PeriodInput,
-    as_of_date: IsoDate.optional().describe('point in time (YYYY-MM-DD), default today (UTC); a future date is refused'),
+    as_of_date: IsoDate.optional().describe('default today'),
     ...UniverseFilters,
-    sort: z.object({ metric: MetricName, direction: z.enum(['asc', 'desc']).default('desc') }).strict().optional().describe('order by this metric (companies without it last), then CIK; default CIK'),
-    metrics: z.array(MetricName).max(MAX_COLUMNS).optional().describe(`up to ${MAX_COLUMNS} extra metrics to answer with`),
+    sort: z.object({ metric: MetricRef, direction: z.enum(['asc', 'desc']).default('desc') }).strict().optional(),
+    metrics: z.array(MetricRef).max(MAX_COLUMNS).optional().describe('extra columns'),
     ...PageParams,
   }),
   output: paginated(ScreenItem).extend({
@@ -173,22 +171,21 @@ export const fundamentalsCompare = defineTool({
   name: 'fundamentals.compare',
   title: 'Side-by-side comparison of companies',
   description:
-    `2 to ${MAX_COMPARED} companies (ciks or tickers, not both) side by side on up to ${MAX_COLUMNS} metrics, one period each, as known on as_of_date. ` +
-    'Each value comes with its rank among the compared companies (1 = highest) and the median of the company\'s industry (SIC 2-digit prefix) over the same period kind and date as a reference. ' +
-    'period: latest_annual (default), latest_quarter or ttm; fiscal_year instead picks that fiscal year. as_of_date default today. Every value names the statement versions it comes from.',
+    `2 to ${MAX_COMPARED} companies (ciks or tickers) side by side on 1 to ${MAX_COLUMNS} metrics as known on as_of_date (default today), each value with its rank (1 = highest) and the median of the company's industry (SIC 2-digit prefix). ` +
+    'period latest_annual (default), latest_quarter, ttm, or fiscal_year.',
   http: { method: 'GET', path: '/v1/fundamentals/compare' },
   tool: true,
   listedAs: 'extension',
   plan: 'free',
   input: z.object({
-    ciks: z.array(Cik).max(MAX_COMPARED).optional().describe(`CIKs (repeatable), 2 to ${MAX_COMPARED}`),
-    tickers: z.array(Ticker).max(MAX_COMPARED).optional().describe(`tickers instead of ciks (repeatable), 2 to ${MAX_COMPARED}`),
-    metrics: z.array(MetricName).min(1).max(MAX_COLUMNS).describe(`metric names (repeatable), 1 to ${MAX_COLUMNS}`),
-    period: z.enum(PERIOD_KINDS).optional().describe('latest_annual (default), latest_quarter or ttm'),
-    fiscal_year: FiscalYear.optional().describe('one fiscal year instead of a latest period (not with period)'),
-    as_of_date: IsoDate.optional().describe('point in time (YYYY-MM-DD), default today (UTC); a future date is refused'),
+    ciks: z.array(Cik).max(MAX_COMPARED).optional(),
+    tickers: z.array(Ticker).max(MAX_COMPARED).optional(),
+    metrics: z.array(MetricRef).min(1).max(MAX_COLUMNS).describe('e.g. GROSS_MARGIN, ROE'),
+    period: z.enum(PERIOD_KINDS).optional(),
+    fiscal_year: FiscalYear.optional().describe('instead of period'),
+    as_of_date: IsoDate.optional(),
   }),
-  output: z.object({ as_of_date: IsoDate, items: z.array(CompareItem) }),
+  output: z.object({ as_of_date: IsoDate, companies: z.array(CompareItem) }),
   companies: (input) => input.ciks ?? [],
   handler: async (ctx, input) => {
     if (input.period !== undefined && input.fiscal_year !== undefined) {
@@ -238,7 +235,7 @@ export const fundamentalsCompare = defineTool({
         metrics,
       };
     });
-    return { as_of_date: asOf, items };
+    return { as_of_date: asOf, companies: items };
   },
 });
 
