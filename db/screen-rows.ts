@@ -1,4 +1,4 @@
-import { asJson, type Sql } from './client.ts';
+import { json, type Db, type Sql } from './client.ts';
 import type { ModelVersion } from '../domain/modeling/types.ts';
 import { screenRows, valsLiteral, type ScreenRow } from '../domain/screens/rows.ts';
 
@@ -14,7 +14,7 @@ const COLUMNS = [
 ] as const satisfies readonly (keyof ScreenRow)[];
 
 /** Every version of a company with its figures as the modeling build reads them (value, whether derived). */
-async function companyVersions(sql: Sql, cik: string): Promise<ModelVersion[]> {
+async function companyVersions(sql: Db, cik: string): Promise<ModelVersion[]> {
   return sql<ModelVersion[]>`
     SELECT v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.statement_version_id, v.version_sequence,
       v.period_start::text AS period_start, v.period_end::text AS period_end, v.currency, v.accounting_standard,
@@ -31,27 +31,27 @@ async function companyVersions(sql: Sql, cik: string): Promise<ModelVersion[]> {
  * answers the rows to insert once the versions are read. Issue it before any COPY of the same
  * transaction: a statement sent while a COPY streams would break the COPY.
  */
-export async function screenRowsOf(sql: Sql, cik: string): Promise<ScreenRow[]> {
+export async function screenRowsOf(sql: Db, cik: string): Promise<ScreenRow[]> {
   const [versions] = await Promise.all([companyVersions(sql, cik), sql`DELETE FROM screen_rows WHERE cik = ${cik}`]);
   return screenRows(cik, versions);
 }
 
 /** Inserts a company's screen rows as one statement (no COPY, so it pipelines with other writes). */
-export async function insertScreenRows(sql: Sql, rows: readonly ScreenRow[]): Promise<void> {
+export async function insertScreenRows(sql: Db, rows: readonly ScreenRow[]): Promise<void> {
   if (rows.length === 0) return;
   const records = rows.map((r) => ({ ...r, vals: valsLiteral(r.metrics) }));
   await sql`
     INSERT INTO screen_rows (${sql([...COLUMNS, 'vals'])})
     SELECT r.cik, r.kind, r.basis, r.fiscal_year, r.fiscal_period, r.period_start, r.period_end, r.currency, r.accounting_standard,
       r.filing_date, r.known_from, r.known_until, r.opens, r.sources, r.metrics, r.unavailable, r.vals::numeric[]
-    FROM jsonb_to_recordset(${sql.json(asJson(records))}::jsonb) AS r(
+    FROM jsonb_to_recordset(${json(sql, records)}::jsonb) AS r(
       cik text, kind text, basis text, fiscal_year int, fiscal_period text, period_start date, period_end date, currency text,
       accounting_standard text, filing_date date, known_from date, known_until date, opens boolean, sources jsonb, metrics jsonb,
       unavailable jsonb, vals text)`;
 }
 
 /** Recomputes and replaces one company's screen rows; returns how many it has. */
-export async function refreshScreenRows(sql: Sql, cik: string): Promise<number> {
+export async function refreshScreenRows(sql: Db, cik: string): Promise<number> {
   const rows = await screenRowsOf(sql, cik);
   await insertScreenRows(sql, rows);
   return rows.length;

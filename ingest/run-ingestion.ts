@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Sql } from '../db/client.ts';
+import type { Db, Sql } from '../db/client.ts';
 import { populationStatsMissing, refreshPopulationStats } from '../db/coverage.ts';
 import { resolveTicker } from '../db/identity.ts';
 import { sameDatabaseOverLocalSocket } from '../db/local-socket.ts';
@@ -195,7 +195,7 @@ async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: 
 }
 
 /** A mirror lists its folders; the live site cannot be listed, so there the known companies are used. */
-async function everyCompany(sql: Sql, source: ReturnType<typeof openSecSource>): Promise<string[]> {
+async function everyCompany(sql: Db, source: ReturnType<typeof openSecSource>): Promise<string[]> {
   const [facts, submissions, packages] = await Promise.all([listCompanyFactsCiks(source), listSubmissionCiks(source), listPackageCiks(source)]);
   if (facts !== null || submissions !== null || packages !== null) {
     return [...new Set([...(facts ?? []), ...(submissions ?? []), ...(packages ?? [])])].sort();

@@ -79,6 +79,7 @@ export const fundamentalsScreen = defineTool({
     `${PERIOD_NOTE} Rows name their statement versions, ordered by sort then CIK; excluded counts companies not judged, by reason.`,
   http: { method: 'POST', path: '/v1/fundamentals/screen' },
   tool: true,
+  listedAs: 'extension',
   plan: 'growth',
   input: z.object({
     conditions: z.array(Condition).min(1).max(MAX_CONDITIONS),
@@ -174,6 +175,7 @@ export const fundamentalsCompare = defineTool({
     'period latest_annual (default), latest_quarter, ttm, or fiscal_year.',
   http: { method: 'GET', path: '/v1/fundamentals/compare' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     ciks: z.array(Cik).max(MAX_COMPARED).optional(),
