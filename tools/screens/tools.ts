@@ -180,7 +180,7 @@ export const fundamentalsCompare = defineTool({
   input: z.object({
     ciks: z.array(Cik).max(MAX_COMPARED).optional(),
     tickers: z.array(Ticker).max(MAX_COMPARED).optional(),
-    metrics: z.array(MetricRef).min(1).max(MAX_COLUMNS).describe('e.g. GROSS_MARGIN, ROE'),
+    metrics: z.array(MetricRef).min(1).max(MAX_COLUMNS),
     period: z.enum(PERIOD_KINDS).optional(),
     fiscal_year: FiscalYear.optional().describe('instead of period'),
     as_of_date: IsoDate.optional(),
