@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { hashApiKey, looksLikeApiKey } from '../domain/api-key.ts';
 import type { Plan } from '../domain/plans.ts';
 import { ServiceError } from '../domain/service-error.ts';
-import type { Sql } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import { findKeyByHash } from '../db/keys.ts';
 import type { ChangeFeed } from '../db/change-feed.ts';
 
@@ -28,7 +28,7 @@ export class Authenticator {
   private readonly cache = new Map<string, { ctx: AuthContext; expiresMs: number; generation: string | null }>();
 
   constructor(
-    private readonly sql: Sql,
+    private readonly sql: Db,
     private readonly now: () => number = Date.now,
     private readonly changes: ChangeFeed | null = null,
     private readonly ttlMs = 10_000,

@@ -1,4 +1,4 @@
-import type { Sql } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import { budgetUsed, forgetBudgetWindows, takeBudgetUnit } from '../db/request-budgets.ts';
 import type { Budget } from '../domain/plans.ts';
 import { decisionOf, windowOf, type BudgetCounter, type RateDecision } from '../domain/rate-limit.ts';
@@ -9,7 +9,7 @@ const HOUR_MS = 3_600_000;
  * Request budgets counted in PostgreSQL, so N instances behind a load balancer allow one budget,
  * not N. Closed windows are forgotten now and then (at most once a minute per instance).
  */
-export function postgresBudgets(sql: Sql, now: () => number = Date.now): BudgetCounter {
+export function postgresBudgets(sql: Db, now: () => number = Date.now): BudgetCounter {
   let lastSweepMs = 0;
   const sweep = (nowMs: number) => {
     if (nowMs - lastSweepMs < 60_000) return;

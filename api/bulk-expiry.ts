@@ -1,4 +1,4 @@
-import type { Sql } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import { latestPublished, snapshotById, type SnapshotRow } from '../db/bulk-snapshots.ts';
 import { ServiceError } from '../domain/service-error.ts';
 
@@ -7,7 +7,7 @@ import { ServiceError } from '../domain/service-error.ts';
  * One answer for the snapshot routes and the local download route, so a download URL issued before
  * its snapshot expired answers as the snapshot does.
  */
-export async function snapshotExpired(sql: Sql, row: Pick<SnapshotRow, 'snapshot_id' | 'expired_at'>): Promise<ServiceError> {
+export async function snapshotExpired(sql: Db, row: Pick<SnapshotRow, 'snapshot_id' | 'expired_at'>): Promise<ServiceError> {
   const latest = await latestPublished(sql);
   return new ServiceError(
     'BULK_SNAPSHOT_EXPIRED',
@@ -17,7 +17,7 @@ export async function snapshotExpired(sql: Sql, row: Pick<SnapshotRow, 'snapshot
 }
 
 /** The 410 when the snapshot has expired; null when it has not (published, building or unknown). */
-export async function expiryOf(sql: Sql, snapshotId: string): Promise<ServiceError | null> {
+export async function expiryOf(sql: Db, snapshotId: string): Promise<ServiceError | null> {
   const row = await snapshotById(sql, snapshotId);
   return row?.status === 'expired' ? snapshotExpired(sql, row) : null;
 }

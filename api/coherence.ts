@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { fiscalYearVersions } from '../db/coherence-read.ts';
-import type { Sql } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import type { Visibility } from '../db/statement-read.ts';
 import { wireDecimal } from '../domain/decimal.ts';
 import { COHERENCE_REASONS, isAdditiveFlow, yearCoherence, type QuarterCoherence } from '../domain/statements/coherence.ts';
@@ -49,7 +49,7 @@ export function coherenceOut(c: QuarterCoherence): CoherenceWire {
 export type CoherenceMarks = ReadonlyMap<number, ReadonlyMap<string, QuarterCoherence>>;
 
 /** Reads and judges the fiscal years a read serves (as it sees them: the same visibility). */
-export async function coherenceMarks(sql: Sql, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<CoherenceMarks> {
+export async function coherenceMarks(sql: Db, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<CoherenceMarks> {
   const out = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
   for (const [fy, periods] of await fiscalYearVersions(sql, cik, statementType, fiscalYears, v)) {
     const marks = yearCoherence(fy, periods);

@@ -43,8 +43,9 @@ export interface ToolContext {
 /**
  * A handler definition is plain data. Both surfaces are generated from it: the HTTP route (path,
  * parameters, OpenAPI) and, when `tool` is true, the tool-server tool (name with `_` for `.`).
+ * Written with its own input and output schemas (`defineTool` checks the handler against them).
  */
-export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+export interface ToolDefinitionOf<I extends z.ZodObject, O extends z.ZodType> {
   /** dotted method name, e.g. `companies.resolve`; the tool name is `companies_resolve` */
   name: string;
   title: string;
@@ -53,6 +54,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   http: { method: HttpMethod; path: string };
   /** listed on the tool server (tools/list, tools/call) */
   tool: boolean;
+  /**
+   * Where a listed tool comes from: 'spec', a tool of the spec's tool table (its name and plan are
+   * the spec's); 'extension', a route the tool server also lists so agents reach it (named by the
+   * spec's rule, the route's plan). Every tool says which; routes that are not tools leave it out.
+   */
+  listedAs?: 'spec' | 'extension';
   /** lowest plan that may call it */
   plan: Plan;
   /** 'none' for liveness/readiness probes; everything else needs X-Api-Key */
@@ -81,10 +88,22 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   handler: (ctx: ToolContext, input: z.output<I>) => Promise<z.input<O>>;
 }
 
+/**
+ * A definition as the registry holds it: the same data, its functions taking what the seam hands
+ * them. The seam calls `companies` and `handler` only with the value the definition's own input
+ * schema parsed, and `httpStatus.of` only with its handler's output; `defineTool` is where each
+ * definition's types were checked.
+ */
+export interface ToolDefinition extends Omit<ToolDefinitionOf<z.ZodObject, z.ZodType>, 'companies' | 'httpStatus' | 'handler'> {
+  companies?: (input: unknown) => string[];
+  httpStatus?: { of: (output: unknown) => number; documented: Record<string, string> };
+  handler: (ctx: ToolContext, input: unknown) => Promise<unknown>;
+}
+
 type Optional = 'auth' | 'requestClass' | 'annotations';
 
-export type ToolSpec<I extends z.ZodObject, O extends z.ZodType> = Omit<ToolDefinition<I, O>, Optional> &
-  Partial<Pick<ToolDefinition<I, O>, 'auth' | 'requestClass'>> & { annotations?: Partial<ToolAnnotations> };
+export type ToolSpec<I extends z.ZodObject, O extends z.ZodType> = Omit<ToolDefinitionOf<I, O>, Optional> &
+  Partial<Pick<ToolDefinitionOf<I, O>, 'auth' | 'requestClass'>> & { annotations?: Partial<ToolAnnotations> };
 
 const READ_ONLY: ToolAnnotations = {
   readOnlyHint: true,
@@ -94,14 +113,18 @@ const READ_ONLY: ToolAnnotations = {
 };
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodType>(spec: ToolSpec<I, O>): ToolDefinition {
-  const def: ToolDefinition<I, O> = {
-    ...spec,
+  const { companies, httpStatus, handler, ...data } = spec;
+  // The seam passes these functions only what `spec.input` parsed (and the handler's own output).
+  const parsed = (input: unknown) => input as z.output<I>;
+  return {
+    ...data,
     auth: spec.auth ?? 'key',
     requestClass: spec.requestClass ?? 'standard',
     annotations: { ...READ_ONLY, ...spec.annotations },
+    ...(companies ? { companies: (input: unknown) => companies(parsed(input)) } : {}),
+    ...(httpStatus ? { httpStatus: { of: (output: unknown) => httpStatus.of(output as z.output<O>), documented: httpStatus.documented } } : {}),
+    handler: (ctx, input) => handler(ctx, parsed(input)),
   };
-  // The registry holds heterogeneous definitions; each one's types were checked right here.
-  return def as unknown as ToolDefinition;
 }
 
 /** `companies.resolve` -> `companies_resolve` */

@@ -164,7 +164,7 @@ async function callDefinition(services: Services, def: ToolDefinition, auth: Aut
   const reach = async (ciks: string[]) => {
     if (auth && ciks.length > 0) await services.coverage.admit(auth, ciks, services.now());
   };
-  if (def.companies) await reach(def.companies(value as never));
+  if (def.companies) await reach(def.companies(value));
   const ctx: ToolContext = {
     services,
     auth,
@@ -175,7 +175,7 @@ async function callDefinition(services: Services, def: ToolDefinition, auth: Aut
     visibleCompanies: async () => (auth ? services.coverage.visible(auth, services.now()) : null),
     invoke: (name, raw) => invokeByName(services, name, raw, auth, meta),
   };
-  const output = await def.handler(ctx, value as never);
+  const output = await def.handler(ctx, value);
   if (services.checkOutputs) assertOutput(def, output);
   return output;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { stockSplitsOf, stockSplitsOfCompanies } from '../db/stock-splits.ts';
-import type { Sql } from '../db/client.ts';
+
 import { wireDecimal } from '../domain/decimal.ts';
 import { splitAdjusted, splitFactorSince, type CompanySplit } from '../domain/statements/split-basis.ts';
 import { SPLIT_EVIDENCE } from '../domain/statements/stock-splits.ts';
@@ -39,6 +39,20 @@ export const SplitAdjustmentOut = z
   .describe('the figure restated to the latest split basis: value = as_filed_value divided (per share) or multiplied (shares) by factor');
 
 export type SplitAdjustmentWire = z.input<typeof SplitAdjustmentOut>;
+
+/**
+ * An operand of a derived modeling row (a growth rate, a TTM per-share figure) restated to the
+ * row's split basis before the row compared or combined it: the split_adjustment shape, naming the
+ * operand. Stored with the row by the build (domain/modeling/share-basis.ts).
+ */
+export const OperandSplitAdjustmentOut = SplitAdjustmentOut.extend({
+  input: z.string().describe('the canonical per-share or share-count line restated'),
+  fiscal_year: z.number().int().describe("the operand's fiscal year"),
+  fiscal_period: z.string().describe("the operand's fiscal period"),
+  value: DecimalString.describe("the operand on the row's basis, as the row used it"),
+}).describe(
+  "an operand filed on an older share basis than the row's (the newest operand's filing), restated by the splits dated between the two filings and known at the snapshot's date: value = as_filed_value divided (per share) or multiplied (shares) by factor",
+);
 
 /**
  * A figure restated for the splits after its source filing (`basisDate`) known by `asOf`, with

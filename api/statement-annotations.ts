@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Sql } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import type { StoredFigure } from '../db/figure-storage.ts';
 import { filingDatesOf, stockSplitsOf } from '../db/stock-splits.ts';
 import type { CompanySplit } from '../domain/statements/split-basis.ts';
@@ -24,7 +24,7 @@ export interface SplitContext {
  * figure or share count of those versions was read from.
  */
 export async function splitContextOf(
-  sql: Sql,
+  sql: Db,
   cik: string,
   figures: Iterable<Pick<StoredFigure, 'unit' | 'source_accession'>>,
   asOf: string | null,

@@ -5,6 +5,15 @@ import type { VersionRef } from '../domain/statements/version-ref.ts';
 import { Timestamp } from './schemas.ts';
 
 /**
+ * Which version of a statement, as the shapes that name one declare it: its id and its sequence.
+ * Spread into a shape (`...VersionKeyOut.shape`) where both fields are wanted as they are.
+ */
+export const VersionKeyOut = z.object({
+  statement_version_id: z.string(),
+  version_sequence: z.number().int(),
+});
+
+/**
  * The wire shape of a reference to one statement version (domain/statements VersionRef), shared by
  * every output that points at versions: drift, deltas, timelines, ledgers, model impact. Shapes
  * that add fields extend it (`VersionRefOut.extend({...})`) rather than declaring their own.

@@ -1,7 +1,21 @@
 import net from 'node:net';
 import postgres from 'postgres';
 
-export type Sql = postgres.Sql<Record<string, never>>;
+/**
+ * The connection pool (`connect`): what opens transactions (`begin`), reserves a connection or ends.
+ * Our wire conventions are parsers set on the pool; no custom parameter type is declared.
+ */
+export type Sql = postgres.Sql<{}>;
+
+/**
+ * What a query runs on: the pool, a reserved connection or a transaction. Every read and writer
+ * takes a Db, so a caller passes its transaction where it has one; only code that opens a
+ * transaction itself needs the pool (Sql).
+ */
+export type Db = postgres.ISql<{}>;
+
+/** A nested sql`` fragment (postgres.js inlines it where it is interpolated). */
+export type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
 /** `2026-11-22 04:30:00.123456+00` (session TimeZone UTC) -> `2026-11-22T04:30:00.123Z` */
 function timestamptzToIso(text: string): string {
@@ -31,6 +45,21 @@ let nextHost = 0;
  * Unix-domain socket instead of the URL's host (see db/local-socket.ts for when that is the same server).
  */
 export function connect(url: string, options: { max?: number; path?: string } = {}): Sql {
+  // parsers only: postgres.js would otherwise type every parameter as these parsers' input too
+  const types: postgres.Options<{}>['types'] = {
+    date: {
+      to: 1082,
+      from: [1082],
+      serialize: (x: string) => x,
+      parse: (x: string) => x,
+    },
+    timestamptz: {
+      to: 1184,
+      from: [1184],
+      serialize: (x: string | Date) => (x instanceof Date ? x.toISOString() : x),
+      parse: timestamptzToIso,
+    },
+  };
   return postgres(url, {
     max: options.max ?? 10,
     // a Unix-domain socket of the same server (db/local-socket.ts) instead of the URL's host
@@ -39,28 +68,15 @@ export function connect(url: string, options: { max?: number; path?: string } = 
     // an option postgres.js supports but does not declare
     ...({ socket: noDelaySocket } as object),
     connection: { TimeZone: 'UTC', application_name: 'fds' },
-    types: {
-      date: {
-        to: 1082,
-        from: [1082],
-        serialize: (x: string) => x,
-        parse: (x: string) => x,
-      },
-      timestamptz: {
-        to: 1184,
-        from: [1184],
-        serialize: (x: string | Date) => (x instanceof Date ? x.toISOString() : x),
-        parse: timestamptzToIso,
-      },
-    },
-  }) as unknown as Sql;
+    types,
+  });
 }
 
 /**
- * A value to send as one json parameter (`sql.json(asJson(rows))`). postgres.js types json() for
- * its JSONValue, which an interface (no index signature) never satisfies although its rows are
- * plain JSON; the one cast that says so lives here instead of at every call.
+ * One value as a json parameter of a query on `db` (rows for jsonb_to_recordset, id lists, a
+ * manifest): the one place that sends JSON. postgres.js types json() for its JSONValue, which an
+ * interface (no index signature) never satisfies although its rows are plain JSON.
  */
-export function asJson(value: object): postgres.JSONValue {
-  return value as postgres.JSONValue;
+export function json(db: Db, value: object): postgres.Parameter {
+  return db.json(value as postgres.JSONValue);
 }

@@ -1,7 +1,7 @@
 import { CANONICAL_METRICS } from '../domain/catalog/index.ts';
 import { COHERENCE_PERIODS, isAdditiveFlow, type PeriodVersion, type ToldFigure } from '../domain/statements/coherence.ts';
 import type { FiscalPeriod } from '../domain/statement-types.ts';
-import type { Sql } from './client.ts';
+import type { Db } from './client.ts';
 import type { Visibility } from './statement-read.ts';
 import { visible } from './statement-versions.ts';
 
@@ -16,7 +16,7 @@ export type YearVersions = Partial<Record<FiscalPeriod, PeriodVersion[]>>;
  * `v` lets a read see, oldest first, with only the additive flows' values and their derivations'
  * input values: what domain/statements/coherence.ts judges. Balance sheets have none.
  */
-export async function fiscalYearVersions(sql: Sql, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<Map<number, YearVersions>> {
+export async function fiscalYearVersions(sql: Db, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<Map<number, YearVersions>> {
   const out = new Map<number, YearVersions>();
   if (statementType === 'BALANCE_SHEET' || fiscalYears.length === 0) return out;
   const rows = await sql<{ fiscal_year: number; fiscal_period: FiscalPeriod; version_sequence: number; filing_date: string; figures: Record<string, { v: string; s: { value: string }[] | null }> | null }[]>`

@@ -1,4 +1,4 @@
-import type { Sql } from './client.ts';
+import type { Db } from './client.ts';
 
 /**
  * Bulk rows through `COPY ... FROM STDIN`: one statement, rows streamed as tab-separated lines
@@ -52,7 +52,7 @@ const NO_CHUNK = Buffer.alloc(0);
  * taken every row; a rejected row (constraint, type) rejects with the server's error and, inside
  * a transaction, aborts it like any failed statement.
  */
-export async function copyRows(sql: Sql, table: string, columns: readonly string[], rows: Iterable<readonly CopyCell[]>): Promise<number> {
+export async function copyRows(sql: Db, table: string, columns: readonly string[], rows: Iterable<readonly CopyCell[]>): Promise<number> {
   return streamCopy(sql, table, columns, false, rows, (row) => {
     const line = copyLine(row);
     return { room: maxUtf8Bytes(line.length), write: (chunk, at) => chunk.write(line, at) };
@@ -77,7 +77,7 @@ export type BinaryType = 'uuid' | 'text' | 'int4' | 'int8' | 'date' | 'timestamp
  * as copyRows would have it.
  */
 export async function copyRowsBinary(
-  sql: Sql,
+  sql: Db,
   table: string,
   columns: readonly { name: string; type: BinaryType }[],
   rows: readonly (readonly CopyCell[])[],
@@ -217,7 +217,7 @@ interface EncodedRow {
  * it is full.
  */
 async function streamCopy(
-  sql: Sql,
+  sql: Db,
   table: string,
   columns: readonly string[],
   binary: boolean,
@@ -233,12 +233,12 @@ async function streamCopy(
   // last row (a constraint, a bad value) goes to that settled query's reject and would be lost
   // (the stream then never finishes), so it is caught there
   const rejected = new Promise<never>((_, reject) => {
-    const q = query as unknown as { reject: (e: unknown) => void };
-    const settle = q.reject;
-    q.reject = (e) => {
+    // `reject` is postgres.js's own, undeclared member of the query
+    const settle: (e: unknown) => void = Reflect.get(query, 'reject');
+    Reflect.set(query, 'reject', (e: unknown) => {
       reject(e);
       settle(e);
-    };
+    });
   });
   rejected.catch(() => {});
   const stream = await query.writable();

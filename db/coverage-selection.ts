@@ -1,4 +1,4 @@
-import type { Sql } from './client.ts';
+import { type Db, json, type Sql } from './client.ts';
 
 /** A held company of a Free-plan key (the spec's coverage slot). */
 export interface SlotRow {
@@ -49,7 +49,7 @@ export async function claimSlots(sql: Sql, keyId: string, ciks: string[], now: D
     await tx`
       INSERT INTO coverage_slots (key_id, cik, claimed_at, last_queried_at, expires_at)
       SELECT ${keyId}, c.cik, ${at}::timestamptz, ${at}::timestamptz, ${expires}::timestamptz
-      FROM jsonb_array_elements_text(${tx.json(wanted)}::jsonb) AS c(cik)
+      FROM jsonb_array_elements_text(${json(tx, wanted)}::jsonb) AS c(cik)
       ON CONFLICT (key_id, cik) DO UPDATE
         SET last_queried_at = EXCLUDED.last_queried_at, expires_at = EXCLUDED.expires_at`;
     return { ok: true as const };
@@ -57,7 +57,7 @@ export async function claimSlots(sql: Sql, keyId: string, ciks: string[], now: D
 }
 
 /** The key's live slots (expires_at after `now`), oldest claim first. */
-export async function heldSlots(sql: Sql, keyId: string, now: Date): Promise<SlotRow[]> {
+export async function heldSlots(sql: Db, keyId: string, now: Date): Promise<SlotRow[]> {
   return sql<SlotRow[]>`
     SELECT cik, claimed_at, last_queried_at, expires_at
     FROM coverage_slots

@@ -1,5 +1,5 @@
 import { CANONICAL_METRICS } from '../domain/catalog/index.ts';
-import type { Sql } from './client.ts';
+import type { Db, Sql } from './client.ts';
 import { latestPerPeriod } from './statement-versions.ts';
 import { FILED_FISCAL_PERIODS } from '../domain/statements/types.ts';
 
@@ -59,7 +59,7 @@ export async function refreshPopulationStats(sql: Sql, now: Date): Promise<{ row
 }
 
 /** True when no cohort has statistics yet (a corpus ingested before they existed). */
-export async function populationStatsMissing(sql: Sql): Promise<boolean> {
+export async function populationStatsMissing(sql: Db): Promise<boolean> {
   const [row] = await sql`SELECT 1 FROM metric_population_stats LIMIT 1`;
   return row === undefined;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { completeEvidence, detectQualityIssues, evidenceFigures, type QualityFinding, type QualityVersion } from '../domain/data-quality.ts';
-import { asJson, type Sql } from './client.ts';
+import { type Db, json } from './client.ts';
 import { copyRows } from './copy.ts';
 import { type FigureContext, type StoredFigure, unpackFigure } from './figure-storage.ts';
 import { latestPerPeriod } from './statement-versions.ts';
@@ -37,7 +37,7 @@ type LoadedRow = Omit<QualityVersion, 'values'> & { values: Record<string, strin
  * The versions of `scope` (subjects) and every version of the same and the prior fiscal year of
  * their statement types (the neighbours the cross-period rules compare with), in one query.
  */
-export async function loadForChecks(sql: Sql, cik: string, scope: CheckScope): Promise<{ versions: QualityVersion[]; subjects: Set<string> }> {
+export async function loadForChecks(sql: Db, cik: string, scope: CheckScope): Promise<{ versions: QualityVersion[]; subjects: Set<string> }> {
   const subject =
     scope.kind === 'ingestion'
       ? sql`SELECT statement_version_id, statement_type, fiscal_year FROM statement_versions
@@ -71,7 +71,7 @@ export async function loadForChecks(sql: Sql, cik: string, scope: CheckScope): P
 }
 
 /** Provenance of the figures the findings compare, in one query, added to their evidence. */
-export async function withProvenance(sql: Sql, findings: QualityFinding[]): Promise<QualityFinding[]> {
+export async function withProvenance(sql: Db, findings: QualityFinding[]): Promise<QualityFinding[]> {
   const refs = evidenceFigures(findings);
   if (refs.length === 0) return findings;
   const byRef = await storedProvenance(sql, refs);
@@ -79,11 +79,11 @@ export async function withProvenance(sql: Sql, findings: QualityFinding[]): Prom
 }
 
 /** The stored figures `refs` name, unpacked, by `statement_version_id|metric` (absent figures are left out). */
-async function storedProvenance(sql: Sql, refs: { statement_version_id: string; metric: string }[]): Promise<Map<string, StoredFigure>> {
+async function storedProvenance(sql: Db, refs: { statement_version_id: string; metric: string }[]): Promise<Map<string, StoredFigure>> {
   if (refs.length === 0) return new Map();
   const rows = await sql<(FigureContext & { statement_version_id: string; metric: string; figure: Partial<StoredFigure> | null })[]>`
     SELECT r.statement_version_id, r.metric, v.figures -> r.metric AS figure, v.period_start, v.period_end, v.accession, v.currency
-    FROM jsonb_to_recordset(${sql.json(asJson(refs))}) AS r(statement_version_id uuid, metric text)
+    FROM jsonb_to_recordset(${json(sql, refs)}) AS r(statement_version_id uuid, metric text)
     JOIN statement_versions v ON v.statement_version_id = r.statement_version_id`;
   return new Map(rows.filter((r) => r.figure).map((r) => [`${r.statement_version_id}|${r.metric}`, unpackFigure(r.figure!, r)]));
 }
@@ -112,7 +112,7 @@ function writtenQualityVersion(cik: string, v: WrittenVersion): QualityVersion {
  * versions are) and the checked versions stream by COPY.
  */
 export async function checkWrittenVersions(
-  tx: Sql,
+  tx: Db,
   cik: string,
   runId: number,
   written: { added: readonly WrittenVersion[]; stored: readonly StoredVersionRef[] },
@@ -166,12 +166,12 @@ const ISSUE_COPY_COLUMNS = [
 ] as const;
 
 /** Stored versions by id, read as loadForChecks reads them (values only). */
-async function loadQualityVersions(sql: Sql, cik: string, ids: readonly string[]): Promise<QualityVersion[]> {
+async function loadQualityVersions(sql: Db, cik: string, ids: readonly string[]): Promise<QualityVersion[]> {
   const rows = await sql<Omit<LoadedRow, 'is_subject'>[]>`
     SELECT v.statement_version_id, v.cik, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence,
       v.filing_date, (SELECT jsonb_object_agg(key, value -> 'value') FROM jsonb_each(v.figures)) AS values
     FROM statement_versions v
-    WHERE v.cik = ${cik} AND v.statement_version_id IN (SELECT jsonb_array_elements_text(${sql.json(asJson([...ids]))})::uuid)`;
+    WHERE v.cik = ${cik} AND v.statement_version_id IN (SELECT jsonb_array_elements_text(${json(sql, [...ids])})::uuid)`;
   return rows.map(qualityVersion);
 }
 
@@ -191,7 +191,7 @@ function qualityVersion(r: Omit<LoadedRow, 'is_subject'>): QualityVersion {
 
 /** Findings, checked versions and the run row in one statement; findings already on record are kept as they are. */
 export async function recordRun(
-  sql: Sql,
+  sql: Db,
   cik: string,
   scope: CheckScope,
   findings: QualityFinding[],
@@ -205,14 +205,14 @@ export async function recordRun(
         version_sequence, statement_version_id, metric, message, evidence)
       SELECT ${id}::uuid, rule_code, severity, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
         statement_version_id, metric, message, evidence
-      FROM jsonb_to_recordset(${sql.json(asJson(findings))}) AS r(
+      FROM jsonb_to_recordset(${json(sql, findings)}) AS r(
         rule_code text, severity text, cik char(10), statement_type text, fiscal_year integer, fiscal_period text,
         version_sequence integer, statement_version_id uuid, metric text, message text, evidence jsonb)
       ON CONFLICT ON CONSTRAINT dq_issues_finding_key DO NOTHING
       RETURNING 1
     ), checked AS (
       INSERT INTO dq_run_versions (statement_version_id, dq_run_id)
-      SELECT value::uuid, ${id}::uuid FROM jsonb_array_elements_text(${sql.json(asJson([...subjects]))})
+      SELECT value::uuid, ${id}::uuid FROM jsonb_array_elements_text(${json(sql, [...subjects])})
     )
     INSERT INTO dq_runs (dq_run_id, trigger, cik, ingestion_run_id, statement_type, fiscal_year, fiscal_period,
       started_at, finished_at, statements_checked, issues_found, issues_new)
@@ -228,7 +228,7 @@ export async function recordRun(
  * Checks what `scope` names for one company and records the findings. Call it inside the
  * transaction that wrote the versions (ingestion) or in its own (a request).
  */
-export async function checkQuality(sql: Sql, cik: string, scope: CheckScope): Promise<CheckSummary> {
+export async function checkQuality(sql: Db, cik: string, scope: CheckScope): Promise<CheckSummary> {
   const { versions, subjects } = await loadForChecks(sql, cik, scope);
   const findings = await withProvenance(sql, detectQualityIssues(versions, subjects));
   return recordRun(sql, cik, scope, findings, subjects);

@@ -1,4 +1,4 @@
-import { asJson, type Sql } from './client.ts';
+import { type Db, json, type Sql } from './client.ts';
 
 export interface CompanyProfileRow {
   cik: string;
@@ -37,7 +37,7 @@ export interface LoadCounts {
   closed: number;
 }
 
-export async function identityLoadCount(sql: Sql): Promise<number> {
+export async function identityLoadCount(sql: Db): Promise<number> {
   const [row] = await sql<{ n: number }[]>`SELECT count(*)::int AS n FROM identity_loads`;
   return row?.n ?? 0;
 }
@@ -62,7 +62,7 @@ export async function applyIdentityLoad(
         c.state_of_incorporation, c.ein, c.lei, c.description, c.website, c.investor_website, c.phone,
         c.tickers, c.exchanges, c.former_names, c.addresses, 'sec_submissions', ${load.loadedAt}::timestamptz,
         c.latest_filing_accession
-      FROM jsonb_to_recordset(${tx.json(asJson(companies))}::jsonb) AS c(
+      FROM jsonb_to_recordset(${json(tx, companies)}::jsonb) AS c(
         cik text, name text, entity_type text, sic text, sic_description text, category text, fiscal_year_end text,
         state_of_incorporation text, ein text, lei text, description text, website text, investor_website text,
         phone text, tickers text[], exchanges text[], former_names jsonb, addresses jsonb, latest_filing_accession text)
@@ -77,7 +77,7 @@ export async function applyIdentityLoad(
 
     await tx`
       CREATE TEMP TABLE observed ON COMMIT DROP AS
-      SELECT * FROM jsonb_to_recordset(${tx.json(asJson(mappings))}::jsonb) AS m(
+      SELECT * FROM jsonb_to_recordset(${json(tx, mappings)}::jsonb) AS m(
         cik text, ticker text, company_name text, exchange text, source text,
         source_filing_accession text, confidence_score numeric)`;
 

@@ -1,4 +1,4 @@
-import type { Sql } from './client.ts';
+import type { Db } from './client.ts';
 
 export interface IdentityRow {
   id: string;
@@ -26,7 +26,7 @@ export const IDENTITY_COLUMNS = [
  * mapping live now. When a ticker maps to several issuers at once, the most confident and most
  * recently opened wins.
  */
-export async function resolveTicker(sql: Sql, ticker: string, asOf: string | null): Promise<IdentityRow | undefined> {
+export async function resolveTicker(sql: Db, ticker: string, asOf: string | null): Promise<IdentityRow | undefined> {
   const when = asOf
     ? sql`active_from <= ${asOf}::date AND (active_to IS NULL OR active_to > ${asOf}::date)`
     : sql`is_active`;

@@ -1,4 +1,4 @@
-import type { Sql } from './client.ts';
+import { type Db, json } from './client.ts';
 
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'interrupted';
 
@@ -38,16 +38,16 @@ export interface RunRow extends Omit<RunCounters, 'facts_read' | 'bytes_read' | 
  * A run that still says running but whose process is gone (killed mid-run) is closed as
  * interrupted when the next run starts; its finished companies stay, the next run completes the rest.
  */
-export async function startRun(sql: Sql, source: string, requested: string[], now: Date): Promise<number> {
+export async function startRun(sql: Db, source: string, requested: string[], now: Date): Promise<number> {
   await sql`UPDATE ingestion_runs SET status = 'interrupted', finished_at = heartbeat_at WHERE status = 'running'`;
   const [row] = await sql<{ run_id: string }[]>`
     INSERT INTO ingestion_runs (source, requested, status, started_at, heartbeat_at)
-    VALUES (${source}, ${sql.json(requested)}, 'running', ${now.toISOString()}, ${now.toISOString()})
+    VALUES (${source}, ${json(sql, requested)}, 'running', ${now.toISOString()}, ${now.toISOString()})
     RETURNING run_id`;
   return Number(row!.run_id);
 }
 
-export async function recordProgress(sql: Sql, runId: number, c: RunCounters, now: Date): Promise<void> {
+export async function recordProgress(sql: Db, runId: number, c: RunCounters, now: Date): Promise<void> {
   await sql`
     UPDATE ingestion_runs SET
       companies_total = ${c.companies_total}, companies_done = ${c.companies_done},
@@ -61,7 +61,7 @@ export async function recordProgress(sql: Sql, runId: number, c: RunCounters, no
 }
 
 export async function finishRun(
-  sql: Sql,
+  sql: Db,
   runId: number,
   status: RunStatus,
   c: RunCounters,
@@ -70,7 +70,7 @@ export async function finishRun(
 ): Promise<void> {
   await recordProgress(sql, runId, c, now);
   await sql`
-    UPDATE ingestion_runs SET status = ${status}, finished_at = ${now.toISOString()}, errors = ${sql.json(errors)}
+    UPDATE ingestion_runs SET status = ${status}, finished_at = ${now.toISOString()}, errors = ${json(sql, errors)}
     WHERE run_id = ${runId}`;
 }
 
@@ -80,14 +80,14 @@ export interface CompanyIngestionRow {
   normalizer_version: number;
 }
 
-export async function companyIngestionState(sql: Sql, cik: string): Promise<CompanyIngestionRow | undefined> {
+export async function companyIngestionState(sql: Db, cik: string): Promise<CompanyIngestionRow | undefined> {
   const [row] = await sql<CompanyIngestionRow[]>`
     SELECT cik, source_hash, normalizer_version FROM company_ingestion WHERE cik = ${cik}`;
   return row;
 }
 
 export async function recordCompanyIngestion(
-  sql: Sql,
+  sql: Db,
   row: CompanyIngestionRow & { run_id: number; facts: number; filings: number; versions: number },
   now: Date,
 ): Promise<void> {
@@ -108,7 +108,7 @@ export async function recordCompanyIngestion(
  * One statement, so the company's transaction pipelines it as before.
  */
 export async function ensureCompany(
-  sql: Sql,
+  sql: Db,
   cik: string,
   name: string,
   fiscalYearEnd: string | null,
@@ -133,7 +133,7 @@ export async function ensureCompany(
 }
 
 /** No company has been ingested yet (a fresh database). */
-export async function corpusIsEmpty(sql: Sql): Promise<boolean> {
+export async function corpusIsEmpty(sql: Db): Promise<boolean> {
   const [row] = await sql<{ any: boolean }[]>`SELECT EXISTS (SELECT 1 FROM company_ingestion) AS any`;
   return !row!.any;
 }
@@ -145,7 +145,7 @@ export async function corpusIsEmpty(sql: Sql): Promise<boolean> {
  * Returns whether this batch closed the run.
  */
 export async function addBatchResult(
-  sql: Sql,
+  sql: Db,
   runId: number,
   c: Omit<RunCounters, 'companies_total' | 'archive_bytes_total'>,
   errors: { cik: string; message: string }[],
@@ -158,7 +158,7 @@ export async function addBatchResult(
       facts_read = facts_read + ${c.facts_read}, bytes_read = bytes_read + ${c.bytes_read},
       versions_added = versions_added + ${c.versions_added}, restatements_added = restatements_added + ${c.restatements_added},
       archive_bytes_done = coalesce(archive_bytes_done, 0) + ${c.archive_bytes_done ?? 0},
-      errors = errors || ${sql.json(errors)}::jsonb,
+      errors = errors || ${json(sql, errors)}::jsonb,
       heartbeat_at = ${now.toISOString()},
       status = CASE WHEN status <> 'running' OR companies_done + companies_failed + ${c.companies_done + c.companies_failed} < companies_total THEN status
         WHEN companies_failed + ${c.companies_failed} > 0 THEN 'failed' ELSE 'succeeded' END,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { API_KEY_PREFIX, displayPrefix, hashApiKey } from '../domain/api-key.ts';
 import type { Plan } from '../domain/plans.ts';
-import type { Sql } from './client.ts';
+import type { Db, Sql } from './client.ts';
 
 export interface KeyRow {
   key_id: string;
@@ -13,7 +13,7 @@ export interface KeyRow {
   org_name: string;
 }
 
-export async function findKeyByHash(sql: Sql, hash: Buffer): Promise<KeyRow | undefined> {
+export async function findKeyByHash(sql: Db, hash: Buffer): Promise<KeyRow | undefined> {
   const [row] = await sql<KeyRow[]>`
     SELECT k.key_id, k.key_prefix, k.key_hash, k.revoked_at, k.plan, o.org_id, o.name AS org_name
     FROM api_keys k JOIN organizations o USING (org_id)
@@ -48,7 +48,7 @@ export async function createApiKey(sql: Sql, orgName: string, plan: Plan, label:
   });
 }
 
-export async function countKeys(sql: Sql, orgName: string): Promise<number> {
+export async function countKeys(sql: Db, orgName: string): Promise<number> {
   const [row] = await sql<{ n: number }[]>`
     SELECT count(*)::int AS n FROM api_keys k JOIN organizations o USING (org_id) WHERE o.name = ${orgName}`;
   return row?.n ?? 0;

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { connect, type Sql } from './client.ts';
+import { connect, type Db, type Sql } from './client.ts';
 
 /**
  * A second pool to the very database `reference` is connected to, over the server's Unix-domain
@@ -99,7 +99,7 @@ interface Identity {
   dirs: string;
 }
 
-async function identity(sql: Sql): Promise<Identity> {
+async function identity(sql: Db): Promise<Identity> {
   const [row] = await sql<Identity[]>`
     SELECT pg_postmaster_start_time()::text AS started,
            (SELECT oid FROM pg_database WHERE datname = current_database())::text AS db,

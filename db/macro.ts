@@ -1,4 +1,4 @@
-import type { Sql } from './client.ts';
+import type { Db, Sql } from './client.ts';
 
 /**
  * Macro observations: the writer the loader uses. The reads behind the macro routes and the real
@@ -25,7 +25,7 @@ export interface SeriesLoadState {
 }
 
 /** One series' state: the loader compares its checksum to skip an unchanged file. */
-export async function loadState(sql: Sql, code: string): Promise<SeriesLoadState | null> {
+export async function loadState(sql: Db, code: string): Promise<SeriesLoadState | null> {
   const [row] = await sql<SeriesLoadState[]>`SELECT * FROM macro_series WHERE series_code = ${code}`;
   return row ?? null;
 }

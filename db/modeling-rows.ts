@@ -7,7 +7,7 @@
  */
 import type { FlatRow, RowKind } from '../domain/modeling/snapshot.ts';
 import type { ComputedRow, ModelVersion } from '../domain/modeling/types.ts';
-import type { Sql } from './client.ts';
+import { type Db, json } from './client.ts';
 import { latestPerPeriod, visible } from './statement-versions.ts';
 
 const COLUMNS = [
@@ -16,7 +16,7 @@ const COLUMNS = [
 ] as const;
 
 /** Latest version of every statement identity of `ciks` knowable at the end of `asOfDate`. */
-export async function versionsAsOf(sql: Sql, ciks: string[], asOfDate: string, tier1: boolean): Promise<ModelVersion[]> {
+export async function versionsAsOf(sql: Db, ciks: string[], asOfDate: string, tier1: boolean): Promise<ModelVersion[]> {
   if (ciks.length === 0) return [];
   const rows = await sql<(ModelVersion & { figures: ModelVersion['figures'] | null })[]>`
     SELECT ${sql(COLUMNS.map((c) => `l.${c}`))}, (
@@ -30,21 +30,21 @@ export async function versionsAsOf(sql: Sql, ciks: string[], asOfDate: string, t
 }
 
 /** company_id of each CIK in the company reference (absent: not in the reference). */
-export async function companyIds(sql: Sql, ciks: string[]): Promise<Map<string, string>> {
+export async function companyIds(sql: Db, ciks: string[]): Promise<Map<string, string>> {
   if (ciks.length === 0) return new Map();
   const rows = await sql<{ cik: string; company_id: string }[]>`SELECT cik, company_id FROM companies WHERE cik IN ${sql(ciks)}`;
   return new Map(rows.map((r) => [r.cik, r.company_id]));
 }
 
 /** The CIK of a company_id; undefined when no company has it. */
-export async function cikOfCompany(sql: Sql, companyId: string): Promise<string | undefined> {
+export async function cikOfCompany(sql: Db, companyId: string): Promise<string | undefined> {
   const [row] = await sql<{ cik: string }[]>`SELECT cik FROM companies WHERE company_id = ${companyId}`;
   return row?.cik;
 }
 
 /** Stores one company's part of a build (inside the build's transaction). */
 export async function writeCompanyRows(
-  tx: Sql,
+  tx: Db,
   asOfSnapshotId: string,
   versions: readonly ModelVersion[],
   rows: Record<RowKind, ComputedRow[]>,
@@ -59,27 +59,27 @@ export async function writeCompanyRows(
     await tx`
       INSERT INTO modeling_snapshot_versions (as_of_snapshot_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence, statement_version_id)
       SELECT ${asOfSnapshotId}, r.cik, r.statement_type, r.fiscal_year, r.fiscal_period, r.version_sequence, r.statement_version_id
-      FROM jsonb_to_recordset(${tx.json(refs as never)}::jsonb) AS r(cik text, statement_type text, fiscal_year int, fiscal_period text, version_sequence int, statement_version_id uuid)`;
+      FROM jsonb_to_recordset(${json(tx, refs)}::jsonb) AS r(cik text, statement_type text, fiscal_year int, fiscal_period text, version_sequence int, statement_version_id uuid)`;
   }
   const all = Object.entries(rows).flatMap(([kind, list]) => list.map((r, ord) => ({ kind, cik: r.cik, ord, reads: r.reads, body: r.body })));
   if (all.length > 0) {
     await tx`
       INSERT INTO modeling_rows (as_of_snapshot_id, kind, cik, ord, reads, body)
       SELECT ${asOfSnapshotId}, r.kind, r.cik, r.ord, ARRAY(SELECT jsonb_array_elements_text(r.reads)), r.body
-      FROM jsonb_to_recordset(${tx.json(all as never)}::jsonb) AS r(kind text, cik text, ord int, reads jsonb, body jsonb)`;
+      FROM jsonb_to_recordset(${json(tx, all)}::jsonb) AS r(kind text, cik text, ord int, reads jsonb, body jsonb)`;
   }
   if (flat.length > 0) {
     const withOrd = flat.map((f, i) => ({ ...f, ord: flatOffset + i }));
     await tx`
       INSERT INTO modeling_snapshot_rows (as_of_snapshot_id, ord, cik, statement_type, metric_name, metric_value, statement_date, fiscal_year, fiscal_period, statement_version_id)
       SELECT ${asOfSnapshotId}, r.ord, r.cik, r.statement_type, r.metric_name, r.metric_value::numeric, r.statement_date::date, r.fiscal_year, r.fiscal_period, r.statement_version_id
-      FROM jsonb_to_recordset(${tx.json(withOrd as never)}::jsonb) AS r(
+      FROM jsonb_to_recordset(${json(tx, withOrd)}::jsonb) AS r(
         ord int, cik text, statement_type text, metric_name text, metric_value text, statement_date text, fiscal_year int, fiscal_period text, statement_version_id uuid)`;
   }
 }
 
 /** Removes whatever an earlier, abandoned attempt left (its transaction normally leaves nothing). */
-export async function clearSnapshotRows(tx: Sql, asOfSnapshotId: string): Promise<void> {
+export async function clearSnapshotRows(tx: Db, asOfSnapshotId: string): Promise<void> {
   await tx`DELETE FROM modeling_snapshot_versions WHERE as_of_snapshot_id = ${asOfSnapshotId}`;
   await tx`DELETE FROM modeling_rows WHERE as_of_snapshot_id = ${asOfSnapshotId}`;
   await tx`DELETE FROM modeling_snapshot_rows WHERE as_of_snapshot_id = ${asOfSnapshotId}`;

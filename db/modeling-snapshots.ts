@@ -7,7 +7,7 @@
  */
 import type { SnapshotRequest } from '../domain/modeling/snapshot.ts';
 import { MODEL_VERSION } from '../domain/modeling/types.ts';
-import type { Sql } from './client.ts';
+import type { Db, Sql } from './client.ts';
 import { newerThanRead, visible } from './statement-versions.ts';
 
 /** Task identifier of a snapshot build on the job queue (jobs/ registers the task under it). */
@@ -39,7 +39,7 @@ export interface SnapshotRecord {
   row_count: number | null;
 }
 
-async function enqueue(tx: Sql, s: { as_of_snapshot_id: string; snapshot_id: string }): Promise<void> {
+async function enqueue(tx: Db, s: { as_of_snapshot_id: string; snapshot_id: string }): Promise<void> {
   await tx`SELECT graphile_worker.add_job(
     ${MODELING_BUILD_TASK}, json_build_object('as_of_snapshot_id', ${s.as_of_snapshot_id}::text),
     max_attempts := ${MODELING_BUILD_MAX_ATTEMPTS}, job_key := ${s.snapshot_id}, job_key_mode := 'preserve_run_at')`;
@@ -53,7 +53,7 @@ async function enqueue(tx: Sql, s: { as_of_snapshot_id: string; snapshot_id: str
  */
 export async function requestSnapshot(sql: Sql, snapshotId: string, r: SnapshotRequest): Promise<{ snapshot: SnapshotRecord; enqueued: boolean }> {
   return sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+    const tx = t;
     const insert = (generation: number) => tx<SnapshotRecord[]>`
       INSERT INTO modeling_snapshots (snapshot_id, generation, as_of_date, ciks, statement_types, metrics_bundle, model_version, status)
       VALUES (${snapshotId}, ${generation}, ${r.as_of_date}, ${r.ciks}, ${r.statement_types}, ${r.metrics_bundle}, ${MODEL_VERSION}, 'queued')
@@ -93,7 +93,7 @@ export async function requestSnapshot(sql: Sql, snapshotId: string, r: SnapshotR
 }
 
 /** Whether a statement version knowable at the snapshot's date is newer than what its build read. */
-async function arrivedAfterBuild(tx: Sql, s: SnapshotRecord): Promise<boolean> {
+async function arrivedAfterBuild(tx: Db, s: SnapshotRecord): Promise<boolean> {
   const [row] = await tx<{ late: boolean }[]>`
     SELECT EXISTS (
       SELECT 1 FROM statement_versions v
@@ -103,13 +103,13 @@ async function arrivedAfterBuild(tx: Sql, s: SnapshotRecord): Promise<boolean> {
   return row?.late ?? false;
 }
 
-export async function snapshotById(sql: Sql, asOfSnapshotId: string): Promise<SnapshotRecord | undefined> {
+export async function snapshotById(sql: Db, asOfSnapshotId: string): Promise<SnapshotRecord | undefined> {
   const [row] = await sql<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE as_of_snapshot_id = ${asOfSnapshotId}`;
   return row;
 }
 
 /** The latest generation of a snapshot identity. */
-export async function snapshotByIdentity(sql: Sql, snapshotId: string): Promise<SnapshotRecord | undefined> {
+export async function snapshotByIdentity(sql: Db, snapshotId: string): Promise<SnapshotRecord | undefined> {
   const [row] = await sql<SnapshotRecord[]>`SELECT * FROM modeling_snapshots WHERE snapshot_id = ${snapshotId} ORDER BY generation DESC LIMIT 1`;
   return row;
 }
@@ -119,7 +119,7 @@ export async function snapshotByIdentity(sql: Sql, snapshotId: string): Promise<
  * latest built one whose universe holds the company, else the latest built one (which then answers
  * an empty page); undefined when no snapshot of that date is built.
  */
-export async function readySnapshotFor(sql: Sql, asOfDate: string, cik: string): Promise<SnapshotRecord | undefined> {
+export async function readySnapshotFor(sql: Db, asOfDate: string, cik: string): Promise<SnapshotRecord | undefined> {
   const [row] = await sql<SnapshotRecord[]>`
     SELECT * FROM modeling_snapshots
     WHERE as_of_date = ${asOfDate} AND status = 'ready'
@@ -129,7 +129,7 @@ export async function readySnapshotFor(sql: Sql, asOfDate: string, cik: string):
 }
 
 /** Claims a snapshot for a build by `workerId`; undefined when it is already built (nothing to do). */
-export async function claimBuild(sql: Sql, asOfSnapshotId: string, workerId: string): Promise<SnapshotRecord | undefined> {
+export async function claimBuild(sql: Db, asOfSnapshotId: string, workerId: string): Promise<SnapshotRecord | undefined> {
   const [row] = await sql<SnapshotRecord[]>`
     UPDATE modeling_snapshots
     SET status = 'building', worker_id = ${workerId}, started_at = now(), heartbeat_at = now(), attempts = attempts + 1, error = NULL
@@ -139,7 +139,7 @@ export async function claimBuild(sql: Sql, asOfSnapshotId: string, workerId: str
 }
 
 /** The running build is alive; false when another worker has taken the snapshot over. */
-export async function beat(sql: Sql, asOfSnapshotId: string, workerId: string): Promise<boolean> {
+export async function beat(sql: Db, asOfSnapshotId: string, workerId: string): Promise<boolean> {
   const rows = await sql`
     UPDATE modeling_snapshots SET heartbeat_at = now()
     WHERE as_of_snapshot_id = ${asOfSnapshotId} AND worker_id = ${workerId} AND status = 'building'
@@ -148,21 +148,21 @@ export async function beat(sql: Sql, asOfSnapshotId: string, workerId: string): 
 }
 
 /** Inside the build's write transaction: locks the snapshot and says whether `workerId` still owns it. */
-export async function stillOwned(tx: Sql, asOfSnapshotId: string, workerId: string): Promise<boolean> {
+export async function stillOwned(tx: Db, asOfSnapshotId: string, workerId: string): Promise<boolean> {
   const [row] = await tx<{ ok: boolean }[]>`
     SELECT (status = 'building' AND worker_id = ${workerId}) AS ok FROM modeling_snapshots
     WHERE as_of_snapshot_id = ${asOfSnapshotId} FOR UPDATE`;
   return row?.ok ?? false;
 }
 
-export async function markReady(tx: Sql, asOfSnapshotId: string, hash: string, rowCount: number): Promise<void> {
+export async function markReady(tx: Db, asOfSnapshotId: string, hash: string, rowCount: number): Promise<void> {
   await tx`
     UPDATE modeling_snapshots SET status = 'ready', built_at = clock_timestamp(), heartbeat_at = clock_timestamp(), snapshot_hash = ${hash}, row_count = ${rowCount}
     WHERE as_of_snapshot_id = ${asOfSnapshotId}`;
 }
 
 /** A build attempt failed: back to queued for the queue's retry, or failed after the last attempt. */
-export async function markFailed(sql: Sql, asOfSnapshotId: string, workerId: string, message: string, final: boolean): Promise<void> {
+export async function markFailed(sql: Db, asOfSnapshotId: string, workerId: string, message: string, final: boolean): Promise<void> {
   await sql`
     UPDATE modeling_snapshots SET status = ${final ? 'failed' : 'queued'}, error = ${message}, worker_id = NULL
     WHERE as_of_snapshot_id = ${asOfSnapshotId} AND worker_id = ${workerId} AND status = 'building'`;
@@ -173,7 +173,7 @@ export async function markFailed(sql: Sql, asOfSnapshotId: string, workerId: str
  * is released (back to queued, worker cleared) in the same statement, so of several sweeping
  * instances exactly one gets it; the caller then unlocks that worker's jobs on the queue.
  */
-export async function releaseStaleBuilds(sql: Sql, staleSeconds: number): Promise<{ as_of_snapshot_id: string; worker_id: string }[]> {
+export async function releaseStaleBuilds(sql: Db, staleSeconds: number): Promise<{ as_of_snapshot_id: string; worker_id: string }[]> {
   return sql<{ as_of_snapshot_id: string; worker_id: string }[]>`
     UPDATE modeling_snapshots s SET status = 'queued', worker_id = NULL, error = 'the worker building it stopped responding'
     FROM (

@@ -1,4 +1,4 @@
-import type { Sql } from './client.ts';
+import type { Db } from './client.ts';
 
 export interface OperationalCounts {
   ingestion_runs: { status: string; runs: number }[];
@@ -11,7 +11,7 @@ export interface OperationalCounts {
  * What /metrics reports from the database at scrape time: ingestion runs and export builds by
  * status (every instance's, since they share the database) and this service's connections.
  */
-export async function operationalCounts(sql: Sql): Promise<OperationalCounts> {
+export async function operationalCounts(sql: Db): Promise<OperationalCounts> {
   const [ingestion_runs, export_snapshots, connections] = await Promise.all([
     sql<{ status: string; runs: number }[]>`SELECT status, count(*)::int AS runs FROM ingestion_runs GROUP BY status ORDER BY status`,
     sql<{ status: string; snapshots: number }[]>`SELECT status, count(*)::int AS snapshots FROM bulk_snapshots GROUP BY status ORDER BY status`,

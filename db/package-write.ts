@@ -1,5 +1,5 @@
 import type { DisclosureRow, SegmentRow } from '../domain/package-rows.ts';
-import { asJson, type Sql } from './client.ts';
+import { type Db, json } from './client.ts';
 import { latestVersionOf, visible } from './statement-versions.ts';
 
 /**
@@ -13,7 +13,7 @@ export interface StoredSegmentRow extends SegmentRow {
   content_hash: string | null;
 }
 
-export async function replaceSegments(tx: Sql, cik: string, rows: readonly StoredSegmentRow[], now: Date): Promise<number> {
+export async function replaceSegments(tx: Db, cik: string, rows: readonly StoredSegmentRow[], now: Date): Promise<number> {
   const ids = rows.map((r) => r.metric_dimension_id);
   // issued together with the insert (pipelined): the insert touches none of the rows it removes
   const removed = tx`DELETE FROM segment_facts WHERE cik = ${cik} AND NOT (metric_dimension_id = ANY(${ids}::uuid[]))`.execute();
@@ -28,7 +28,7 @@ export async function replaceSegments(tx: Sql, cik: string, rows: readonly Store
     SELECT r.metric_dimension_id, ${cik}, r.accession, v.statement_version_id, r.statement_type, r.fiscal_year,
       r.fiscal_period, r.metric, r.concept, r.dimension_type, r.axis, r.member, r.member_label, r.value, r.unit,
       r.period_start, r.period_end, r.decimals, r.filing_date, ${now}
-    FROM jsonb_to_recordset(${tx.json(asJson(rows))}) AS r(
+    FROM jsonb_to_recordset(${json(tx, rows)}) AS r(
       metric_dimension_id uuid, accession text, statement_type text, fiscal_year integer, fiscal_period text,
       version_sequence integer, content_hash text, metric text, concept text, dimension_type text, axis text,
       member text, member_label text, value numeric, unit text, period_start date, period_end date, decimals text,
@@ -55,7 +55,7 @@ export async function replaceSegments(tx: Sql, cik: string, rows: readonly Store
   return result.count;
 }
 
-export async function replaceDisclosures(tx: Sql, cik: string, rows: readonly DisclosureRow[], now: Date): Promise<number> {
+export async function replaceDisclosures(tx: Db, cik: string, rows: readonly DisclosureRow[], now: Date): Promise<number> {
   const ids = rows.map((r) => r.disclosure_id);
   // issued together with the insert (pipelined): the insert touches none of the rows it removes
   const removed = tx`DELETE FROM disclosures WHERE cik = ${cik} AND NOT (disclosure_id = ANY(${ids}::uuid[]))`.execute();
@@ -68,7 +68,7 @@ export async function replaceDisclosures(tx: Sql, cik: string, rows: readonly Di
       context_start, context_end, filing_date, extracted_at)
     SELECT r.disclosure_id, ${cik}, r.accession, r.period_of_report, r.concept, r.title, r.disclosure_text, r.char_count,
       r.context_start, r.context_end, r.filing_date, ${now}
-    FROM jsonb_to_recordset(${tx.json(asJson(rows))}) AS r(
+    FROM jsonb_to_recordset(${json(tx, rows)}) AS r(
       disclosure_id uuid, accession text, period_of_report date, concept text, title text, disclosure_text text,
       char_count integer, context_start date, context_end date, filing_date date)
     ON CONFLICT (disclosure_id) DO UPDATE SET

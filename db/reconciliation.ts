@@ -1,7 +1,7 @@
 import { CANONICAL_METRIC_NAMES } from '../domain/catalog/index.ts';
 import { addDays } from '../domain/dates.ts';
 import { type LedgerEntry, reconcileVersions, RECONCILIATION_METRICS, type StatementSnapshot } from '../domain/reconciliation/index.ts';
-import { asJson, type Sql } from './client.ts';
+import { type Db, type Fragment, json } from './client.ts';
 import { copyRows } from './copy.ts';
 import { type FigureContext, type StoredFigure, unpackFigure } from './figure-storage.ts';
 import type { StoredVersionRef, WrittenVersion } from './statement-write.ts';
@@ -28,7 +28,7 @@ type LoadedRow = Omit<StatementSnapshot, 'figures'> &
  * are) stream by COPY.
  */
 export async function reconcileWrittenVersions(
-  tx: Sql,
+  tx: Db,
   cik: string,
   written: { added: readonly WrittenVersion[]; stored: readonly StoredVersionRef[] },
 ): Promise<number> {
@@ -42,7 +42,7 @@ export async function reconcileWrittenVersions(
   lo = addDays(lo, -RELATED_WINDOW_DAYS);
   const added = written.added.map(writtenSnapshot);
   const relatedIds = written.stored.filter((r) => r.period_end >= lo && r.period_end <= hi).map((r) => r.statement_version_id);
-  const all = relatedIds.length === 0 ? added : [...added, ...(await loadSnapshots(tx, cik, tx`statement_version_id IN (SELECT jsonb_array_elements_text(${tx.json(relatedIds)})::uuid)`)).all];
+  const all = relatedIds.length === 0 ? added : [...added, ...(await loadSnapshots(tx, cik, tx`statement_version_id IN (SELECT jsonb_array_elements_text(${json(tx, relatedIds)})::uuid)`)).all];
   const rows = ledgerRows(cik, added, all);
   if (rows.length === 0) return 0;
   return copyRows(tx, 'reconciliation_results', LEDGER_COLUMNS, rows.map((r) => LEDGER_COLUMNS.map((c) => r[c])));
@@ -76,7 +76,7 @@ const UNREAD = new Set(UNREAD_METRICS);
  * Reconciles the stored versions `subject` selects (a condition on statement_versions) and records
  * their ledger rows; rows already on record stay as they are. Returns the rows added.
  */
-export async function reconcile(tx: Sql, cik: string, subject: ReturnType<Sql>): Promise<number> {
+export async function reconcile(tx: Db, cik: string, subject: Fragment): Promise<number> {
   const results = await storedLedgerRows(tx, cik, subject);
   if (results.length === 0) return 0;
   const inserted = await tx`
@@ -84,7 +84,7 @@ export async function reconcile(tx: Sql, cik: string, subject: ReturnType<Sql>):
       version_sequence, rule_category, status, severity, expected_value, actual_value, delta, notes)
     SELECT statement_version_id, rule_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence,
       rule_category, status, severity, expected_value, actual_value, delta, notes
-    FROM jsonb_to_recordset(${tx.json(asJson(results))}) AS r(
+    FROM jsonb_to_recordset(${json(tx, results)}) AS r(
       statement_version_id uuid, rule_id text, cik char(10), statement_type text, fiscal_year integer,
       fiscal_period text, version_sequence integer, rule_category text, status text, severity text,
       expected_value numeric, actual_value numeric, delta numeric, notes jsonb)
@@ -99,7 +99,7 @@ export async function reconcile(tx: Sql, cik: string, subject: ReturnType<Sql>):
  * before the earliest subject's and the latest subject's: what reconciling them reads and computes,
  * nothing written.
  */
-export async function storedLedgerRows(tx: Sql, cik: string, subject: ReturnType<Sql>): Promise<ReturnType<typeof ledgerRow>[]> {
+export async function storedLedgerRows(tx: Db, cik: string, subject: Fragment): Promise<ReturnType<typeof ledgerRow>[]> {
   const { all, added } = await loadSnapshots(tx, cik, subject, true);
   return ledgerRows(cik, added, all);
 }
@@ -113,7 +113,7 @@ function ledgerRows(cik: string, subjects: readonly StatementSnapshot[], all: re
  * `subject` selects (`added`) and every version whose period ends within the window around them
  * (`all`); without, just those `subject` selects.
  */
-async function loadSnapshots(tx: Sql, cik: string, subject: ReturnType<Sql>, window = false): Promise<{ all: StatementSnapshot[]; added: StatementSnapshot[] }> {
+async function loadSnapshots(tx: Db, cik: string, subject: Fragment, window = false): Promise<{ all: StatementSnapshot[]; added: StatementSnapshot[] }> {
   const rows = window
     ? await tx<LoadedRow[]>`
       WITH span AS (

@@ -1,6 +1,6 @@
 import type { SplitEvidence } from '../domain/statements/stock-splits.ts';
 import type { FactRevision } from '../domain/normalize/versions.ts';
-import type { Sql } from './client.ts';
+import type { Db } from './client.ts';
 
 /** Stored fact revisions and split recasts of statement versions, read by the restatement, statement and provenance areas. */
 
@@ -25,7 +25,7 @@ export interface SplitRecastRow {
 }
 
 /** Every split recast of the given versions, by version then metric name. */
-export async function splitRecastsOfVersions(sql: Sql, versionIds: string[]): Promise<SplitRecastRow[]> {
+export async function splitRecastsOfVersions(sql: Db, versionIds: string[]): Promise<SplitRecastRow[]> {
   if (versionIds.length === 0) return [];
   return sql<SplitRecastRow[]>`
     SELECT statement_version_id, metric, old_value::text AS old_value, new_value::text AS new_value, old_accession, new_accession,

@@ -1,7 +1,7 @@
 import { CONCEPT_MOVED_RULE, DERIVED_QUARTER_RULE, readable, SCALE_SLIP_RULE, SIGN_SLIP_RULE, type QualityFinding } from '../domain/data-quality.ts';
 import type { ScaleSlip } from '../domain/normalize/versions.ts';
 import { statementKey } from '../domain/statements/key.ts';
-import type { Sql } from './client.ts';
+import type { Db } from './client.ts';
 import { recordRun } from './data-quality.ts';
 import type { StoredVersionRef } from './statement-write.ts';
 
@@ -21,7 +21,7 @@ type SlipTarget = Pick<StoredVersionRef, 'statement_version_id' | 'statement_typ
  * here rather than read back, and the one statement that records the findings goes out without
  * waiting for another.
  */
-export async function recordScaleSlips(tx: Sql, cik: string, runId: number, slips: readonly ScaleSlip[], versions: readonly SlipTarget[]): Promise<void> {
+export async function recordScaleSlips(tx: Db, cik: string, runId: number, slips: readonly ScaleSlip[], versions: readonly SlipTarget[]): Promise<void> {
   if (slips.length === 0) return;
   const byStatement = new Map<string, SlipTarget[]>();
   for (const v of versions) {

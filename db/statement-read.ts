@@ -1,5 +1,5 @@
 import type { StatementIdentity } from '../domain/statements/key.ts';
-import type { Sql } from './client.ts';
+import type { Db } from './client.ts';
 import { type StoredFigure, unpackFigure } from './figure-storage.ts';
 import { headerColumns, latestPerPeriod, unpackVersion, type VersionHeader, type VersionRow, visible } from './statement-versions.ts';
 
@@ -31,7 +31,7 @@ export interface SeriesFilter {
 }
 
 /** The visibility rule `v` as a condition on `statement_versions v`. */
-export function seen(sql: Sql, v: Visibility) {
+export function seen(sql: Db, v: Visibility) {
   return sql`${visible(sql, v.as_of_date)} ${v.as_reported ? sql`AND v.version_sequence = 1` : sql``}`;
 }
 
@@ -39,7 +39,7 @@ export function seen(sql: Sql, v: Visibility) {
  * One point per period: the metric on the latest version visible under `v`. Periods whose
  * visible version lacks the metric give no point. Ordered by period end, quarters before the year.
  */
-export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, page: { limit: number; offset: number }): Promise<{ total: number; rows: MetricPointRow[] }> {
+export async function metricSeries(sql: Db, f: SeriesFilter, v: Visibility, page: { limit: number; offset: number }): Promise<{ total: number; rows: MetricPointRow[] }> {
   const where = sql`
     v.cik = ${f.cik} AND v.statement_type = ${f.statement_type}
       ${f.fiscal_periods ? sql`AND v.fiscal_period IN ${sql(f.fiscal_periods)}` : sql``}
@@ -69,7 +69,7 @@ export async function metricSeries(sql: Sql, f: SeriesFilter, v: Visibility, pag
 
 /** Every version of one statement identity visible under `v`, oldest first. */
 export async function statementVersions(
-  sql: Sql,
+  sql: Db,
   id: StatementIdentity,
   v: Visibility,
 ): Promise<VersionRow[]> {
@@ -83,7 +83,7 @@ export async function statementVersions(
 }
 
 /** Periods a company has for a statement type (latest versions), to tell a caller what exists. */
-export async function availablePeriods(sql: Sql, cik: string, statementType: string): Promise<{ fiscal_year: number; fiscal_period: string }[]> {
+export async function availablePeriods(sql: Db, cik: string, statementType: string): Promise<{ fiscal_year: number; fiscal_period: string }[]> {
   return sql<{ fiscal_year: number; fiscal_period: string }[]>`
     SELECT DISTINCT fiscal_year, fiscal_period FROM statement_versions
     WHERE cik = ${cik} AND statement_type = ${statementType}

@@ -1,9 +1,8 @@
-import type postgres from 'postgres';
 import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
 import type { UnavailableFigure } from '../domain/normalize/statement-presentation.ts';
 import type { AccountingStandard } from '../domain/statements/types.ts';
 import type { VersionRef } from '../domain/statements/version-ref.ts';
-import type { Sql } from './client.ts';
+import type { Db, Fragment } from './client.ts';
 import { unpackFigure, type StoredFigure } from './figure-storage.ts';
 
 /**
@@ -43,12 +42,11 @@ export const HEADER_COLUMNS = [
 ] as const satisfies readonly (keyof VersionHeader)[];
 
 /** `v.statement_version_id, v.cik, ...`: the header columns of `statement_versions v`. */
-export function headerColumns(sql: Sql) {
+export function headerColumns(sql: Db) {
   return sql`${sql(HEADER_COLUMNS.map((c) => `v.${c}`))}`;
 }
 
-/** A nested sql`` fragment (postgres.js inlines it where it is interpolated). */
-export type Fragment = postgres.PendingQuery<postgres.Row[]>;
+export type { Fragment };
 
 /** Where a date goes: a bound date or a fragment (a column of the enclosing query). */
 type DateOperand = string | Fragment;
@@ -58,7 +56,7 @@ type DateOperand = string | Fragment;
  * is seen on `asOf` when its SEC filing date is on or before it. A boolean expression over
  * `statement_versions v`; with `asOf` null every version is seen (TRUE).
  */
-export function visible(sql: Sql, asOf: DateOperand | null) {
+export function visible(sql: Db, asOf: DateOperand | null) {
   return asOf === null ? sql`TRUE` : sql`v.filing_date <= ${asOf}`;
 }
 
@@ -66,7 +64,7 @@ export function visible(sql: Sql, asOf: DateOperand | null) {
  * The same rule for any other table's filing date column (filings, restatement events): a row is
  * known on `asOf` when that date is on or before it.
  */
-export function filedBy(sql: Sql, column: string, asOf: string | null) {
+export function filedBy(sql: Db, column: string, asOf: string | null) {
   return asOf === null ? sql`TRUE` : sql`${sql(column)} <= ${asOf}`;
 }
 
@@ -75,7 +73,7 @@ export function filedBy(sql: Sql, column: string, asOf: string | null) {
  * type, fiscal year, fiscal period) among the rows `where` keeps (apply `visible` there for a
  * point-in-time read). Selects `columns` of `statement_versions v`; rows come in identity order.
  */
-export function latestPerPeriod(sql: Sql, columns: Fragment, where: Fragment) {
+export function latestPerPeriod(sql: Db, columns: Fragment, where: Fragment) {
   return sql`
     SELECT DISTINCT ON (v.cik, v.statement_type, v.fiscal_year, v.fiscal_period) ${columns}
     FROM statement_versions v
@@ -89,7 +87,7 @@ export function latestPerPeriod(sql: Sql, columns: Fragment, where: Fragment) {
  * `visible` for a point-in-time read); no row when none is kept. With `prefer`, rows for which it is
  * true come first (the latest of those), then the latest of the rest.
  */
-export function latestVersionOf(sql: Sql, columns: Fragment, where: Fragment, prefer?: Fragment) {
+export function latestVersionOf(sql: Db, columns: Fragment, where: Fragment, prefer?: Fragment) {
   return sql`
     SELECT ${columns} FROM statement_versions v
     WHERE ${where}
@@ -101,12 +99,12 @@ export function latestVersionOf(sql: Sql, columns: Fragment, where: Fragment, pr
  * True for a row of `statement_versions v` that is the latest of its statement among the rows the
  * enclosing query selected (a window over them: filter the statement's rows there, e.g. by `visible`).
  */
-export function latestAmongSelected(sql: Sql) {
+export function latestAmongSelected(sql: Db) {
   return sql`v.version_sequence = max(v.version_sequence) OVER (PARTITION BY v.cik, v.statement_type, v.fiscal_year, v.fiscal_period)`;
 }
 
 /** True for a row of `statement_versions v` that a later version of the same statement has superseded (any filing date). */
-export function newerVersionExists(sql: Sql) {
+export function newerVersionExists(sql: Db) {
   return sql`EXISTS (
     SELECT 1 FROM statement_versions n
     WHERE n.cik = v.cik AND n.statement_type = v.statement_type AND n.fiscal_year = v.fiscal_year
@@ -120,7 +118,7 @@ export function newerVersionExists(sql: Sql) {
  * keeps names the same statement at this version or later. A modeling build records the versions it
  * read in modeling_snapshot_versions; a version it did not read arrived after it.
  */
-export function newerThanRead(sql: Sql, readTable: string, readBy: Fragment) {
+export function newerThanRead(sql: Db, readTable: string, readBy: Fragment) {
   return sql`NOT EXISTS (
     SELECT 1 FROM ${sql(readTable)} r
     WHERE ${readBy} AND r.cik = v.cik AND r.statement_type = v.statement_type

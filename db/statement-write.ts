@@ -6,7 +6,7 @@ import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
 import type { FilingInfo } from '../domain/facts.ts';
 import { packFigure, unpackFigure, type FigureContext, type StoredFigure } from './figure-storage.ts';
 import type { BuiltVersion, FactRevision, SplitRecast } from '../domain/normalize/versions.ts';
-import type { Sql } from './client.ts';
+import { type Db, json } from './client.ts';
 import { copyRows, copyRowsBinary, type BinaryType, type CopyCell } from './copy.ts';
 
 /** A built version ready to store, with its content hash. */
@@ -55,8 +55,6 @@ export interface WriteCounts {
   /** the company's versions that were stored before (never touched) */
   stored: readonly StoredVersionRef[];
 }
-
-type Tx = Sql;
 
 /** statement_versions' columns as its COPY sends them (binary: see copyRowsBinary) */
 const VERSION_COLUMNS: readonly { name: string; type: BinaryType }[] = [
@@ -127,7 +125,7 @@ function cellText(v: string | number | boolean | null | undefined): string | nul
 }
 
 export async function upsertFilings(
-  tx: Tx,
+  tx: Db,
   cik: string,
   filings: readonly FilingInfo[],
   periodic: (form: string) => boolean,
@@ -160,7 +158,7 @@ export async function upsertFilings(
            EXCLUDED.filing_date_estimated, EXCLUDED.package)`;
 }
 
-export async function storedVersionRefs(tx: Tx, cik: string): Promise<StoredVersionRef[]> {
+export async function storedVersionRefs(tx: Db, cik: string): Promise<StoredVersionRef[]> {
   return tx<StoredVersionRef[]>`
     SELECT statement_version_id, statement_type, fiscal_year, fiscal_period, version_sequence, content_hash, period_end
     FROM statement_versions WHERE cik = ${cik}
@@ -168,15 +166,15 @@ export async function storedVersionRefs(tx: Tx, cik: string): Promise<StoredVers
 }
 
 /** The filing dates of a company's filings by accession (of those asked for). */
-async function filingDates(tx: Tx, cik: string, accessions: readonly string[]): Promise<Map<string, string>> {
+async function filingDates(tx: Db, cik: string, accessions: readonly string[]): Promise<Map<string, string>> {
   const rows = await tx<{ accession: string; filing_date: string }[]>`
     SELECT accession, filing_date::text AS filing_date FROM filings
-    WHERE cik = ${cik} AND accession IN (SELECT jsonb_array_elements_text(${tx.json([...new Set(accessions)])}))`;
+    WHERE cik = ${cik} AND accession IN (SELECT jsonb_array_elements_text(${json(tx, [...new Set(accessions)])}))`;
   return new Map(rows.map((r) => [r.accession, r.filing_date]));
 }
 
 /** A stored version's figures, and the filing date of the filing that made it. */
-async function storedFigures(tx: Tx, id: string): Promise<{ figures: Record<string, StoredFigure>; filing_date: string }> {
+async function storedFigures(tx: Db, id: string): Promise<{ figures: Record<string, StoredFigure>; filing_date: string }> {
   const [row] = await tx<(FigureContext & { figures: Record<string, Partial<StoredFigure>>; filing_date: string })[]>`
     SELECT figures, period_start, period_end, accession, currency, filing_date::text AS filing_date
     FROM statement_versions WHERE statement_version_id = ${id}`;
@@ -194,7 +192,7 @@ async function storedFigures(tx: Tx, id: string): Promise<{ figures: Record<stri
  * recast for one of the company's stock splits, `splits`, is not one: domain/statements/stock-splits.ts).
  */
 export async function appendVersions(
-  tx: Tx,
+  tx: Db,
   cik: string,
   built: readonly VersionToStore[],
   runId: number,

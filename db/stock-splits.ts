@@ -4,7 +4,7 @@ import { exactRatio, type CompanySplit } from '../domain/statements/split-basis.
 import { splitFactors, splitRecastOf, type StockSplit } from '../domain/statements/stock-splits.ts';
 import { CANONICAL_METRICS, canonicalMetric } from '../domain/catalog/index.ts';
 import { daysBetween } from '../domain/dates.ts';
-import type { Sql } from './client.ts';
+import type { Db } from './client.ts';
 
 /**
  * A company's splits as stock_splits holds them, one entry per split: each with its exact ratio (a
@@ -93,21 +93,21 @@ function productOfTagged<S extends CompanySplit>(out: readonly S[], s: S): S | u
 }
 
 /** Replaces a company's stored splits (inside its ingestion transaction). */
-export async function replaceStockSplits(tx: Sql, cik: string, splits: readonly CompanySplit[]): Promise<void> {
+export async function replaceStockSplits(tx: Db, cik: string, splits: readonly CompanySplit[]): Promise<void> {
   await tx`DELETE FROM stock_splits WHERE cik = ${cik}`;
   if (splits.length === 0) return;
   await tx`INSERT INTO stock_splits ${tx(splits.map((s) => ({ cik, ...s })), 'cik', 'split_date', 'ratio', 'numerator', 'denominator', 'evidence', 'known_from')}`;
 }
 
 /** A company's splits, oldest first. */
-export async function stockSplitsOf(sql: Sql, cik: string): Promise<CompanySplit[]> {
+export async function stockSplitsOf(sql: Db, cik: string): Promise<CompanySplit[]> {
   return sql<CompanySplit[]>`
     SELECT split_date::text AS split_date, known_from::text AS known_from, ratio, numerator, denominator, evidence
     FROM stock_splits WHERE cik = ${cik} ORDER BY split_date, ratio`;
 }
 
 /** Several companies' splits by CIK. */
-export async function stockSplitsOfCompanies(sql: Sql, ciks: readonly string[]): Promise<Map<string, CompanySplit[]>> {
+export async function stockSplitsOfCompanies(sql: Db, ciks: readonly string[]): Promise<Map<string, CompanySplit[]>> {
   const out = new Map<string, CompanySplit[]>(ciks.map((c) => [c, []]));
   if (ciks.length === 0) return out;
   const rows = await sql<(CompanySplit & { cik: string })[]>`
@@ -118,7 +118,7 @@ export async function stockSplitsOfCompanies(sql: Sql, ciks: readonly string[]):
 }
 
 /** The SEC filing dates of the named filings, by accession (those on record). */
-export async function filingDatesOf(sql: Sql, accessions: readonly string[]): Promise<Map<string, string>> {
+export async function filingDatesOf(sql: Db, accessions: readonly string[]): Promise<Map<string, string>> {
   if (accessions.length === 0) return new Map();
   const rows = await sql<{ accession: string; filing_date: string }[]>`
     SELECT accession, filing_date::text AS filing_date FROM filings WHERE accession IN ${sql([...new Set(accessions)])}`;
@@ -129,7 +129,7 @@ export async function filingDatesOf(sql: Sql, accessions: readonly string[]): Pr
  * For the named versions, the filing date of the filing each per-share figure or share count was
  * read from (a version carries figures of earlier filings): version id -> metric -> date.
  */
-export async function shareFigureBases(sql: Sql, versionIds: readonly string[]): Promise<Map<string, Map<string, string>>> {
+export async function shareFigureBases(sql: Db, versionIds: readonly string[]): Promise<Map<string, Map<string, string>>> {
   const out = new Map<string, Map<string, string>>();
   if (versionIds.length === 0) return out;
   const rows = await sql<{ statement_version_id: string; metric: string; filing_date: string }[]>`

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import path from 'node:path';
-import type { Sql } from '../db/client.ts';
+import type { Db, Sql } from '../db/client.ts';
 import { exportParts, importSnapshot, STREAM_LANES, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
 import type { PartSink, PlannedFile } from './csv-plan.ts';
 import {
@@ -156,7 +156,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
     // Streams datasets one after another on one transaction; each part file is finished (written
     // through DuckDB, or carried forward) as soon as its rows are complete, while the next stream.
-    const stream = async (tx: Sql, names: readonly DatasetName[]) => {
+    const stream = async (tx: Db, names: readonly DatasetName[]) => {
       for (const name of names) {
         if (failed) break;
         const dataset = DATASETS.find((d) => d.dataset === name)!;
@@ -200,7 +200,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
       const [t] = await tx<{ at: string; snapshot: string }[]>`SELECT now() AS at, ${lanes.length > 1 ? tx`pg_export_snapshot()` : tx`''`} AS snapshot`;
       readAt = new Date(t!.at).toISOString();
-      await tuneExportTransaction(tx as unknown as Sql);
+      await tuneExportTransaction(tx);
       try {
         // The largest dataset streams on this transaction, the others on a second one that imports
         // its snapshot (SET TRANSACTION SNAPSHOT: both read exactly the same committed rows, as
@@ -209,11 +209,11 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
         const ran = await Promise.allSettled(
           lanes.map((names, i) =>
             i === 0
-              ? stream(tx as unknown as Sql, names)
+              ? stream(tx, names)
               : sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (other) => {
-                  await importSnapshot(other as unknown as Sql, t!.snapshot);
-                  await tuneExportTransaction(other as unknown as Sql);
-                  await stream(other as unknown as Sql, names);
+                  await importSnapshot(other, t!.snapshot);
+                  await tuneExportTransaction(other);
+                  await stream(other, names);
                 }),
           ),
         );
@@ -251,7 +251,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
  * spare for the service's other work), else all six on one.
  */
 function streamLanes(sql: Sql): readonly (readonly DatasetName[])[] {
-  const max = (sql as unknown as { options?: { max?: number } }).options?.max ?? 1;
+  const max = sql.options.max ?? 1;
   return max >= 4 ? STREAM_LANES : [STREAM_ORDER];
 }
 

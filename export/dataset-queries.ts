@@ -1,6 +1,6 @@
 import { CsvPartPlanner, type PartSink, type PlannedFile } from './csv-plan.ts';
 import type { DatasetName } from '../domain/bulk/datasets.ts';
-import type { Sql } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import { latestPerPeriod } from '../db/statement-versions.ts';
 
 /**
@@ -11,7 +11,7 @@ import { latestPerPeriod } from '../db/statement-versions.ts';
  * nothing passes through a JS number, and no cell passes through JS at all: the Parquet writer
  * reads the CSV itself. File order is partition, then key, so the same corpus yields the same files.
  */
-function query(sql: Sql, dataset: DatasetName) {
+function query(sql: Db, dataset: DatasetName) {
   switch (dataset) {
     case 'companies':
       return sql`
@@ -103,14 +103,14 @@ export const STREAM_LANES: readonly (readonly DatasetName[])[] = [['financials']
  * Makes this (repeatable-read, not yet read anything) transaction see the snapshot another one
  * exported with pg_export_snapshot(), which must still be open: the same committed rows exactly.
  */
-export async function importSnapshot(tx: Sql, snapshot: string): Promise<void> {
+export async function importSnapshot(tx: Db, snapshot: string): Promise<void> {
   // SET takes no bind parameter; an exported snapshot id is hex words and dashes
   if (!/^[0-9A-F]+(-[0-9A-F]+)+$/i.test(snapshot)) throw new Error(`not a snapshot id: ${JSON.stringify(snapshot)}`);
   await tx.unsafe(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
 }
 
 /** The served version of each statement: the highest version_sequence of its identity. */
-function served(sql: Sql) {
+function served(sql: Db) {
   return latestPerPeriod(sql, sql`v.*`, sql`TRUE`);
 }
 
@@ -119,7 +119,7 @@ function served(sql: Sql) {
  * spills to disk at the default work_mem, and JIT compiles each COPY's expressions for longer than
  * it saves on a corpus this size. Both settings end with the transaction.
  */
-export async function tuneExportTransaction(tx: Sql): Promise<void> {
+export async function tuneExportTransaction(tx: Db): Promise<void> {
   await tx`SELECT set_config('work_mem', '64MB', true), set_config('jit', 'off', true)`;
 }
 
@@ -129,7 +129,7 @@ export async function tuneExportTransaction(tx: Sql): Promise<void> {
  */
 const BATCH_BYTES = 1 << 20;
 
-export async function exportParts(sql: Sql, dataset: DatasetName, rowsPerFile: number, sink: PartSink): Promise<PlannedFile[]> {
+export async function exportParts(sql: Db, dataset: DatasetName, rowsPerFile: number, sink: PartSink): Promise<PlannedFile[]> {
   const planner = new CsvPartPlanner(rowsPerFile, sink);
   const readable = await sql`COPY (${query(sql, dataset)}) TO STDOUT WITH (FORMAT csv)`.readable();
   // Consumed synchronously, never paused: postgres.js leaves the connection's socket paused when a

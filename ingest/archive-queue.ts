@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import type { Sql } from '../db/client.ts';
+import { json, type Sql } from '../db/client.ts';
 import { refreshPopulationStats } from '../db/coverage.ts';
 import { addBatchResult, recordProgress, startRun } from '../db/ingestion-runs.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
@@ -52,7 +52,7 @@ export async function enqueueArchiveRun(
     const batches: string[][] = [];
     for (let i = 0; i < ciks.length; i += size) batches.push(ciks.slice(i, i + size));
     const runId = await sql.begin(async (t) => {
-      const tx = t as unknown as Sql;
+      const tx = t;
       const id = await startRun(tx, source.describe(), [], now());
       await recordProgress(
         tx,
@@ -65,7 +65,7 @@ export async function enqueueArchiveRun(
       );
       for (const [i, batch] of batches.entries()) {
         const payload: ArchiveBatchPayload = { run_id: id, archives: options.archives, source: config.secSource, batch: i + 1, batches: batches.length, ciks: batch };
-        await tx`SELECT graphile_worker.add_job(${ARCHIVE_BATCH_TASK}, ${sql.json(payload)}::json,
+        await tx`SELECT graphile_worker.add_job(${ARCHIVE_BATCH_TASK}, ${json(tx, payload)}::json,
           max_attempts := ${options.maxAttempts ?? 5}, job_key := ${`archive-run-${id}-${i + 1}`})`;
       }
       return id;

@@ -152,7 +152,7 @@ export async function ingestCompany(
   // transaction's server sits idle. Those with large parameters go last in a group (a write past
   // the socket's buffer ends the pipelining of the ones after it).
   const counts = await sql.begin(async (tx) => {
-    const t = tx as unknown as Sql;
+    const t = tx;
     const [refs] = await Promise.all([
       storedVersionRefs(t, cik),
       name ? ensureCompany(t, cik, name, fiscalYearEnd, now(), parsed ? 'sec_companyfacts' : 'sec_filing_package') : null,

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Sql } from '../db/client.ts';
+import type { Db, Sql } from '../db/client.ts';
 import { applyIdentityLoad, identityLoadCount, type CompanyProfileRow, type ObservedMapping } from '../db/identity-load.ts';
 import { openSecSource, type SecSource } from './source.ts';
 import { listSubmissionCiks, readSubmissions, type SubmissionsRead } from './submissions.ts';
@@ -30,7 +30,7 @@ export interface LoadOptions {
  */
 const CONFIDENCE = { confirmed: '1.000', exchangeFile: '0.950', tickerFile: '0.900', submissionsOnly: '0.800' } as const;
 
-export async function identityIsEmpty(sql: Sql): Promise<boolean> {
+export async function identityIsEmpty(sql: Db): Promise<boolean> {
   return (await identityLoadCount(sql)) === 0;
 }
 

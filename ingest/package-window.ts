@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import type { Sql } from '../db/client.ts';
+import { json, type Sql } from '../db/client.ts';
 import { refreshPopulationStats } from '../db/coverage.ts';
 import { addBatchResult, recordProgress, startRun } from '../db/ingestion-runs.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
@@ -49,7 +49,7 @@ export async function enqueuePackageWindow(
     GROUP BY cik ORDER BY max(filing_date) DESC, cik`;
   if (rows.length === 0) return null;
   const runId = await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+    const tx = t;
     const id = await startRun(tx, `filing packages of the last ${options.quarters} quarters from ${config.secSource}`, [], now());
     await recordProgress(
       tx,
@@ -63,7 +63,7 @@ export async function enqueuePackageWindow(
     // inserted newest first: the queue takes jobs of one priority in the order they were added
     for (const r of rows) {
       const payload: PackageWindowPayload = { run_id: id, source: config.secSource, cik: r.cik, accessions: r.accessions };
-      await tx`SELECT graphile_worker.add_job(${PACKAGE_WINDOW_TASK}, ${sql.json(payload)}::json, max_attempts := 5, job_key := ${`package-window-${id}-${r.cik}`})`;
+      await tx`SELECT graphile_worker.add_job(${PACKAGE_WINDOW_TASK}, ${json(tx, payload)}::json, max_attempts := 5, job_key := ${`package-window-${id}-${r.cik}`})`;
     }
     return id;
   });

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import type { Sql } from '../db/client.ts';
+import type { Db, Sql } from '../db/client.ts';
 import { populationStatsMissing, refreshPopulationStats } from '../db/coverage.ts';
 import { resolveTicker } from '../db/identity.ts';
 import { sameDatabaseOverLocalSocket } from '../db/local-socket.ts';
@@ -241,7 +241,7 @@ function inMembers(archives: Archives, cik: string, message: string): string {
 }
 
 /** A mirror lists its folders; the live site cannot be listed, so there the known companies are used. */
-export async function everyCompany(sql: Sql, source: SecSource): Promise<string[]> {
+export async function everyCompany(sql: Db, source: SecSource): Promise<string[]> {
   const [facts, submissions, packages] = await Promise.all([listCompanyFactsCiks(source), listSubmissionCiks(source), listPackageCiks(source)]);
   if (facts !== null || submissions !== null || packages !== null) {
     return [...new Set([...(facts ?? []), ...(submissions ?? []), ...(packages ?? [])])].sort();

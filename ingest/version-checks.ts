@@ -1,4 +1,4 @@
-import type { Sql } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import { reconcileWrittenVersions } from '../db/reconciliation.ts';
 import { checkWrittenVersions } from '../db/data-quality.ts';
 import type { WriteCounts } from '../db/statement-write.ts';
@@ -10,7 +10,7 @@ import type { WriteCounts } from '../db/statement-write.ts';
  * them from memory and read from PostgreSQL only the company's versions stored before
  * (`written.stored`) that their rules compare with.
  */
-export async function checkAddedVersions(tx: Sql, cik: string, runId: number, written: WriteCounts): Promise<void> {
+export async function checkAddedVersions(tx: Db, cik: string, runId: number, written: WriteCounts): Promise<void> {
   await checkWrittenVersions(tx, cik, runId, written);
   await reconcileWrittenVersions(tx, cik, written);
   // each area adds its own call here

@@ -6,14 +6,14 @@
  * A step must be deterministic over `companies` (the same rows give the same artifacts), write only
  * its own tables keyed by `snapshot.as_of_snapshot_id`, and never read statement versions directly.
  */
-import type { Sql } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import type { SnapshotRecord } from '../db/modeling-snapshots.ts';
 import type { CompanyModel, SnapshotRequest } from '../domain/modeling/snapshot.ts';
 import { AI_EMBEDDINGS_STEP, AI_NARRATIVES_STEP } from './ai-artifacts.ts';
 
 export interface ArtifactContext {
   /** the build's transaction */
-  tx: Sql;
+  tx: Db;
   snapshot: SnapshotRecord;
   request: SnapshotRequest;
   /** every company's computed rows, in CIK order (the rows just written) */

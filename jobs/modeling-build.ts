@@ -8,8 +8,9 @@
  */
 import type { Task } from 'graphile-worker';
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '../db/client.ts';
+import type { Db, Sql } from '../db/client.ts';
 import { clearSnapshotRows, companyIds, versionsAsOf, writeCompanyRows } from '../db/modeling-rows.ts';
+import { shareFigureBases, stockSplitsOfCompanies } from '../db/stock-splits.ts';
 import { beat, claimBuild, markFailed, markReady, releaseStaleBuilds, stillOwned, type SnapshotRecord } from '../db/modeling-snapshots.ts';
 import { modelCompany, SnapshotHasher, type CompanyModel, type SnapshotRequest } from '../domain/modeling/snapshot.ts';
 import type { StatementType } from '../domain/catalog/index.ts';
@@ -22,26 +23,44 @@ export interface BuildOutcome {
   rows: number;
 }
 
-function requestOf(s: SnapshotRecord): SnapshotRequest {
+/** What a computation reads of a snapshot record. */
+type SnapshotIdentity = Pick<SnapshotRecord, 'snapshot_id' | 'ciks' | 'as_of_date' | 'statement_types' | 'metrics_bundle'>;
+
+function requestOf(s: SnapshotIdentity): SnapshotRequest {
   return { ciks: s.ciks, as_of_date: s.as_of_date, statement_types: s.statement_types as StatementType[], metrics_bundle: s.metrics_bundle };
 }
 
 /** Computes every company's rows and snapshot_hash from the versions read. Pure apart from the read. */
-export async function computeSnapshot(sql: Sql, s: SnapshotRecord): Promise<{ companies: CompanyModel[]; versions: Map<string, ModelVersion[]>; hash: string }> {
+export async function computeSnapshot(sql: Db, s: SnapshotIdentity): Promise<{ companies: CompanyModel[]; versions: Map<string, ModelVersion[]>; hash: string }> {
   const request = requestOf(s);
   const all = await versionsAsOf(sql, s.ciks, s.as_of_date, s.metrics_bundle === 'tier1');
   const ids = await companyIds(sql, s.ciks);
+  const splits = await stockSplitsOfCompanies(sql, s.ciks);
+  const bases = await shareBasesOf(sql, all);
   const versions = new Map<string, ModelVersion[]>(s.ciks.map((c) => [c, []]));
-  for (const v of all) versions.get(v.cik)?.push(v);
+  for (const v of all) {
+    const b = bases.get(v.statement_version_id);
+    versions.get(v.cik)?.push(b ? { ...v, share_bases: Object.fromEntries(b) } : v);
+  }
   const hasher = new SnapshotHasher(request);
   const companies: CompanyModel[] = [];
   for (const cik of [...s.ciks].sort()) {
-    const model = modelCompany(s.snapshot_id, request, cik, ids.get(cik) ?? null, versions.get(cik)!);
+    const model = modelCompany(s.snapshot_id, request, cik, ids.get(cik) ?? null, versions.get(cik)!, splits.get(cik) ?? []);
     hasher.company(cik, versions.get(cik)!, model);
     companies.push(model);
   }
   return { companies, versions, hash: hasher.digest() };
 }
+
+/** The split basis (source filing date) of every per-share figure and share count of `versions`, read in chunks. */
+async function shareBasesOf(sql: Db, versions: readonly ModelVersion[]): Promise<Map<string, Map<string, string>>> {
+  const out = new Map<string, Map<string, string>>();
+  const ids = versions.map((v) => v.statement_version_id);
+  for (let i = 0; i < ids.length; i += BASIS_CHUNK) for (const [id, m] of await shareFigureBases(sql, ids.slice(i, i + BASIS_CHUNK))) out.set(id, m);
+  return out;
+}
+
+const BASIS_CHUNK = 5000;
 
 /** Runs one build of a claimed snapshot for `workerId`. */
 export async function buildClaimed(sql: Sql, s: SnapshotRecord, workerId: string, steps: readonly ArtifactStep[] = ARTIFACT_STEPS): Promise<BuildOutcome> {
@@ -67,7 +86,7 @@ async function writeBuild(
   hash: string,
 ): Promise<BuildOutcome> {
   return sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+    const tx = t;
     // rows first, the ownership check (a row lock on the snapshot) last: waiting on the row tables
     // never holds the snapshot row, so heartbeats and takeovers go on meanwhile
     await clearSnapshotRows(tx, s.as_of_snapshot_id);
@@ -109,7 +128,7 @@ export function modelingBuildTask(sql: Sql, options: { heartbeatMs: number; log:
  * Hands the builds of dead workers on: snapshots whose heartbeat is older than `staleSeconds` go
  * back to queued and their worker's jobs are unlocked, so any instance's worker picks them up.
  */
-export async function sweepStaleBuilds(sql: Sql, staleSeconds: number, unlock: (workerIds: string[]) => Promise<void>): Promise<number> {
+export async function sweepStaleBuilds(sql: Db, staleSeconds: number, unlock: (workerIds: string[]) => Promise<void>): Promise<number> {
   const released = await releaseStaleBuilds(sql, staleSeconds);
   const workers = [...new Set(released.map((r) => r.worker_id))];
   if (workers.length > 0) await unlock(workers);

@@ -11,7 +11,8 @@ interface Def {
 }
 
 function defOf(schema: z.ZodType): Def {
-  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+  // the fields a wrapper's or an array's definition adds (innerType, in, element) are read where present
+  return schema._zod.def as Def;
 }
 
 /** The type a query string must be turned into, read from the field's zod schema. */

@@ -139,7 +139,7 @@ export function createHttpServer(services: Services, tools: readonly ToolDefinit
       record.errorCode = outcome.error.code;
       return sendError(res, outcome.error, traceId, headers);
     }
-    const status = def.httpStatus ? def.httpStatus.of(outcome.output as never) : 200;
+    const status = def.httpStatus ? def.httpStatus.of(outcome.output) : 200;
     sendJson(res, status, outcome.output, headers, { immutable: def.cache === 'immutable' });
   }
 

@@ -10,10 +10,13 @@ import { TTM_NAMES } from '../domain/modeling/ttm.ts';
 import { UNAVAILABLE_REASONS } from '../domain/modeling/types.ts';
 import { get, post } from './helpers/http.ts';
 import { allRows, buildSnapshot, filedAsOf, filedKey, snapshotBody, type Filed } from './helpers/modeling.ts';
+import { emptyMeasure, measureCompany } from './helpers/split-basis-measures.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { stockSplitsOfCompanies } from '../db/stock-splits.ts';
 
 const APPLE = '0000320193';
 const MICROSOFT = '0000789019';
+const NVIDIA = '0001045810';
 const AS_OF = '2026-11-01';
 const ROUTES = { ratios: RATIO_NAMES as readonly string[], growth: GROWTH_NAMES, ttm: TTM_NAMES, 'multi-year': VALUATION_INPUT_NAMES };
 
@@ -150,7 +153,13 @@ describe('modeling snapshots on the real corpus', () => {
         assert.equal(row.ttm_window_start, row.window_quarters[0].period_start);
         if (row.metrics.EPS_DILUTED) {
           const ni = quarters.reduce((s: Decimal, x: Filed) => s.plus(x.values.NET_INCOME!), new D(0));
-          const shares = quarters.reduce((s: Decimal, x: Filed) => s.plus(x.values.WEIGHTED_AVERAGE_SHARES_DILUTED!), new D(0)).dividedBy(4);
+          // each count on the row's split basis: as filed, or as the row says it restated it
+          const count = (x: Filed, i: number) => {
+            const a = row.split_adjustments?.EPS_DILUTED?.find((r: any) => r.fiscal_year === row.window_quarters[i].fiscal_year && r.fiscal_period === row.window_quarters[i].fiscal_period);
+            if (a) assert.equal(new D(a.as_filed_value).toFixed(6), new D(x.values.WEIGHTED_AVERAGE_SHARES_DILUTED!).toFixed(6));
+            return a ? a.value : x.values.WEIGHTED_AVERAGE_SHARES_DILUTED!;
+          };
+          const shares = quarters.reduce((s: Decimal, x: Filed, i: number) => s.plus(count(x, i)), new D(0)).dividedBy(4);
           assert.equal(row.metrics.EPS_DILUTED, ni.dividedBy(shares).toFixed(12));
         }
         seen++;
@@ -159,6 +168,47 @@ describe('modeling snapshots on the real corpus', () => {
     assert.ok(seen >= 4, `${seen} TTM rows with a derived Q4 checked`);
     const incomplete = [...rows.ttm!.values()].flat().filter((r) => r.unavailable_metrics.some((u: any) => u.reason === 'INCOMPLETE_TRAILING_YEAR'));
     assert.ok(incomplete.length > 0, 'a window with a quarter lacking a line is INCOMPLETE_TRAILING_YEAR, not a partial sum');
+  });
+
+  it("NVIDIA's fiscal 2023 diluted EPS growth compares 0.17 with fiscal 2022's 3.85 restated for the 10-for-1 split of 2024 (0.385): -55.8%, not -96%", () => {
+    const row = rows.growth!.get(NVIDIA)!.find((r) => r.statement_type === 'INCOME_STATEMENT' && r.fiscal_year === 2023 && r.fiscal_period === 'FY')!;
+    assert.equal(filed.get(filedKey(NVIDIA, 'INCOME_STATEMENT', 2023, 'FY'))!.values.EPS_DILUTED, '0.17');
+    assert.equal(filed.get(filedKey(NVIDIA, 'INCOME_STATEMENT', 2022, 'FY'))!.values.EPS_DILUTED, '3.85');
+    assert.equal(row.metrics.EPS_DILUTED_GROWTH_YOY, growth('0.17', '0.385'));
+    assert.equal(row.metrics.EPS_DILUTED_GROWTH_YOY, '-0.558441558442');
+    const [a, ...more] = row.split_adjustments.EPS_DILUTED_GROWTH_YOY;
+    assert.equal(more.length, 0);
+    assert.deepEqual(
+      { input: a.input, fiscal_year: a.fiscal_year, fiscal_period: a.fiscal_period, value: a.value, as_filed_value: a.as_filed_value, factor: a.factor, operation: a.operation, splits: a.splits.map((s: any) => [s.numerator, s.denominator]) },
+      { input: 'EPS_DILUTED', fiscal_year: 2022, fiscal_period: 'FY', value: '0.385000', as_filed_value: '3.850000', factor: '10/1', operation: 'DIVIDED', splits: [[10, 1]] },
+    );
+    // money lines of the same row are compared as filed
+    assert.equal(row.split_adjustments.NET_INCOME_GROWTH_YOY, undefined);
+  });
+
+  it("a snapshot before NVIDIA told its 2024 split compares fiscal 2023's 1.74 with fiscal 2022's 3.85 as filed (one basis then), and restates fiscal 2019's 6.63 for the 4-for-1 split of 2021 against fiscal 2020's 1.13 (re-told after it)", async () => {
+    const asOf = '2024-03-01';
+    const { reply } = await buildSnapshot(svc.baseUrl, svc.keys.growth, { ciks: [NVIDIA], as_of_date: asOf, statement_types: ['INCOME_STATEMENT'] });
+    assert.equal(reply.status, 200, reply.text);
+    const growthRows = await allRows(svc.baseUrl, svc.keys.growth, ids.get(NVIDIA)!, 'growth', asOf);
+    const fy = (year: number) => growthRows.find((r) => r.fiscal_year === year && r.fiscal_period === 'FY')!;
+    assert.equal(fy(2023).metrics.EPS_DILUTED_GROWTH_YOY, growth('1.74', '3.85'));
+    assert.equal(fy(2023).split_adjustments, undefined);
+    assert.equal(fy(2020).metrics.EPS_DILUTED_GROWTH_YOY, growth('1.13', '1.6575'));
+    assert.deepEqual(fy(2020).split_adjustments.EPS_DILUTED_GROWTH_YOY.map((a: any) => [a.fiscal_year, a.as_filed_value, a.factor]), [[2019, '6.630000', '4/1']]);
+  });
+
+  it('no growth or TTM value of the whole corpus compares or combines per-share figures or share counts of two split bases', async () => {
+    const splits = await stockSplitsOfCompanies(svc.sql, universe);
+    const statements = [...filed.values()].map((f) => ({ ...f, share_bases: f.bases }));
+    const m = emptyMeasure();
+    for (const cik of universe) {
+      measureCompany(m, { growth: rows.growth!.get(cik)!, ttm: rows.ttm!.get(cik)!, ratios: rows.ratios!.get(cik)! }, statements.filter((s) => s.cik === cik), splits.get(cik) ?? [], AS_OF);
+    }
+    assert.deepEqual(m.cases, []);
+    assert.equal(m.growth_mixed + m.ttm_mixed + m.ratio_mixed + m.unknown_basis, 0);
+    // the corpus has such comparisons to make (NVIDIA, Apple, Alphabet, Walmart, SunAtion...): each restated
+    assert.ok(m.growth_across_splits >= 50 && m.ttm_across_splits >= 1, JSON.stringify(m));
   });
 
   it('multi-year rows carry valuation inputs with every null explained and market inputs never persisted', () => {

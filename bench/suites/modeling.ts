@@ -47,7 +47,7 @@ export async function run(args: string[]): Promise<number> {
   console.log(describeMachine(m));
   const server = await startBenchServer('modeling');
   if (!server.database.env.DATABASE_URL) throw new Error("modeling: needs a PostgreSQL server (DATABASE_URL or one on 127.0.0.1:5432); the embedded one admits a single process");
-  const sql = postgres(server.database.env.DATABASE_URL, { max: 2, onnotice: () => {} }) as unknown as Sql;
+  const sql: Sql = postgres(server.database.env.DATABASE_URL, { max: 2, onnotice: () => {} });
   try {
     const ciks = (await sql<{ cik: string }[]>`SELECT DISTINCT cik FROM statement_versions ORDER BY cik LIMIT 50`).map((r) => r.cik);
     console.log(`universe: ${ciks.length} companies`);

@@ -15,6 +15,7 @@ import { evaluateIdentityRule, IDENTITY_RULES, type IdentityRule } from '../iden
 import { LEDGER_ONLY_IDENTITY_RULES } from '../reconciliation/identity-rules.ts';
 import { stableUuid } from '../stable-id.ts';
 import type { Severity, StatementType } from '../statement-types.ts';
+import { isFiscalPeriod } from '../statements/types.ts';
 import { diagnose, type CauseEvidence, type CauseFinding, type Equation, type EquationTerm, type FigureFacts, type LikelyCause } from './anomaly-causes.ts';
 
 export { LIKELY_CAUSES, type LikelyCause, type FigureFacts } from './anomaly-causes.ts';
@@ -259,9 +260,11 @@ function servedBlock(ctx: ExplainContext, subject: Subject, metric: string | nul
   if (!s) return { statement_version_id: null, version_sequence: null, this_version: false, value: null, rule_status: null, text: 'The snapshot holds no version of this statement.' };
   const values = valuesOf(ctx, s.statement_version_id);
   const value = metric ? (values[metric] ?? null) : null;
-  const rule_status = identity
-    ? evaluateIdentityRule(identity, { statement_type: subject.statement_type as StatementType, fiscal_year: subject.fiscal_year!, fiscal_period: subject.fiscal_period as never, values }).status
-    : null;
+  const period = subject.fiscal_period !== null && isFiscalPeriod(subject.fiscal_period) ? subject.fiscal_period : null;
+  const rule_status =
+    identity && period
+      ? evaluateIdentityRule(identity, { statement_type: subject.statement_type as StatementType, fiscal_year: subject.fiscal_year!, fiscal_period: period, values }).status
+      : null;
   const shown = metric ? (value === null ? `, which has no ${metric}` : `, ${metric} ${readable(value)}`) : '';
   const status = rule_status ? `; the identity's status there is ${rule_status}` : '';
   const text =

@@ -9,11 +9,15 @@
  * Growth is (current - prior) / |prior|, so a loss that narrows is positive growth; a prior of zero
  * is DENOMINATOR_ZERO. A CAGR needs both ends positive, else NON_POSITIVE_VALUE. Values are
  * rounded half-up to MODEL_FRACTION_DIGITS.
+ * A per-share or share-count line is compared on one split basis (share-basis.ts): the operand of
+ * the older filing restated to the newer one's basis, the row's `split_adjustments` saying how;
+ * where that basis cannot be determined the metric is NO_COMPARABLE_PERIOD (SPLIT_BASIS_UNDETERMINED).
  */
 import { canonicalMetric, type StatementType } from '../catalog/index.ts';
 import { dec } from '../decimal.ts';
 import type { PeriodGroup } from '../series-periods.ts';
 import { ownStatement, previousQuarterKey, readsOf, sameLength, yearAgoKey } from './company.ts';
+import { NO_SPLITS, onOneBasis, type OperandSplitAdjustment, type SplitContext } from './share-basis.ts';
 import { MetricSheet, MODEL_FRACTION_DIGITS, type ModelVersion } from './types.ts';
 
 /** Fiscal years a CAGR spans (the growth rows' cagr_years). */
@@ -73,13 +77,18 @@ export interface GrowthResult {
   sheet: MetricSheet;
   cagr_years: number | null;
   reads: string[];
+  /** growth metric -> the operands restated to the row's split basis (only metrics that needed it) */
+  split_adjustments: Record<string, OperandSplitAdjustment[]>;
 }
 
+const SHARE_UNITS = new Set(['per_share', 'shares']);
+
 /** The growth row of one period's statement of `type`; undefined when the period has no such statement of its own. */
-export function growthRow(cur: PeriodGroup, type: StatementType, byKey: ReadonlyMap<string, PeriodGroup>): GrowthResult | undefined {
+export function growthRow(cur: PeriodGroup, type: StatementType, byKey: ReadonlyMap<string, PeriodGroup>, basis: SplitContext = NO_SPLITS): GrowthResult | undefined {
   const version = ownStatement(cur, type);
   if (!version) return undefined;
   const sheet = new MetricSheet();
+  const adjustments: Record<string, OperandSplitAdjustment[]> = {};
   const reads = new Set(readsOf(cur, false));
   const isYear = cur.fiscal_period === 'FY';
   for (const d of GROWTH_DEFS) {
@@ -98,7 +107,7 @@ export function growthRow(cur: PeriodGroup, type: StatementType, byKey: Readonly
     const key = d.kind === 'yoy' ? yearAgoKey(cur) : d.kind === 'qoq' ? previousQuarterKey(cur)! : yearAgoKey(cur, CAGR_YEARS);
     reads.add(key);
     const prior = byKey.get(key) ? ownStatement(byKey.get(key)!, type) : undefined;
-    const now = version.figures[d.line]?.v;
+    let now = version.figures[d.line]?.v;
     if (!prior || !sameLength(version, prior)) {
       sheet.miss(d.metric, 'NO_COMPARABLE_PERIOD');
       continue;
@@ -107,10 +116,19 @@ export function growthRow(cur: PeriodGroup, type: StatementType, byKey: Readonly
       sheet.miss(d.metric, 'NOT_REPORTED');
       continue;
     }
-    const before = prior.figures[d.line]?.v;
+    let before = prior.figures[d.line]?.v;
     if (before === undefined) {
       sheet.miss(d.metric, 'MISSING_INPUT', [d.line]);
       continue;
+    }
+    if (SHARE_UNITS.has(canonicalMetric(d.line)!.unit_type)) {
+      const one = onOneBasis([operand(version, d.line, now), operand(prior, d.line, before)], basis);
+      if (!one.ok) {
+        sheet.missBecause(d.metric, 'NO_COMPARABLE_PERIOD', 'SPLIT_BASIS_UNDETERMINED');
+        continue;
+      }
+      [now, before] = one.values as [string, string];
+      if (one.adjustments.length > 0) adjustments[d.metric] = one.adjustments;
     }
     if (d.kind === 'cagr') {
       const v = cagr(now, before, CAGR_YEARS);
@@ -122,6 +140,10 @@ export function growthRow(cur: PeriodGroup, type: StatementType, byKey: Readonly
       else sheet.put(d.metric, v);
     }
   }
-  return { version, sheet, cagr_years: isYear ? CAGR_YEARS : null, reads: [...reads] };
+  return { version, sheet, cagr_years: isYear ? CAGR_YEARS : null, reads: [...reads], split_adjustments: adjustments };
+}
+
+function operand(v: ModelVersion, line: string, value: string) {
+  return { line, fiscal_year: v.fiscal_year, fiscal_period: v.fiscal_period, value, basis: v.share_bases?.[line] };
 }
 

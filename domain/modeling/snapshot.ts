@@ -16,6 +16,8 @@ import { CANONICAL_METRIC_NAMES, STATEMENT_TYPES, type StatementType } from '../
 import { wireDecimal } from '../decimal.ts';
 import { comparePoints } from '../series-periods.ts';
 import { stableUuid } from '../stable-id.ts';
+import type { CompanySplit } from '../statements/split-basis.ts';
+import type { OperandSplitAdjustment, SplitContext } from './share-basis.ts';
 import { companyPeriods, type CompanyPeriods } from './company.ts';
 import { growthRow } from './growth.ts';
 import { MARKET_DATA_NOTE, multiYearRow } from './multi-year.ts';
@@ -103,8 +105,16 @@ function head(c: CompanyPeriods, v: ModelVersion) {
 const idOf = (kind: string, snapshotId: string, parts: (string | number)[]) => stableUuid(kind, [snapshotId, ...parts.map(String)]);
 
 /** Every row the build stores for one company, and its flat rows. */
-export function modelCompany(snapshotId: string, request: SnapshotRequest, cik: string, companyId: string | null, versions: ModelVersion[]): CompanyModel {
+export function modelCompany(
+  snapshotId: string,
+  request: SnapshotRequest,
+  cik: string,
+  companyId: string | null,
+  versions: ModelVersion[],
+  splits: readonly CompanySplit[] = [],
+): CompanyModel {
   const c = companyPeriods(cik, companyId, versions);
+  const basis: SplitContext = { splits, as_of: request.as_of_date };
   const rows: Record<RowKind, ComputedRow[]> = { periods: [], ratios: [], growth: [], ttm: [], multi_year: [] };
   const flat: FlatRow[] = [];
   const types = request.statement_types;
@@ -140,7 +150,7 @@ export function modelCompany(snapshotId: string, request: SnapshotRequest, cik: 
         });
         for (const [m, value] of Object.entries(ratio.sheet.metrics)) flat.push(flatRow(v, m, value));
       }
-      const growth = growthRow(g, type, c.byKey);
+      const growth = growthRow(g, type, c.byKey, basis);
       if (growth) {
         rows.growth.push({
           cik,
@@ -152,12 +162,13 @@ export function modelCompany(snapshotId: string, request: SnapshotRequest, cik: 
             fraction_digits: MODEL_FRACTION_DIGITS,
             metrics: growth.sheet.metrics,
             unavailable_metrics: growth.sheet.unavailable_metrics,
+            ...splitAdjustments(growth.split_adjustments),
           },
         });
         for (const [m, value] of Object.entries(growth.sheet.metrics)) flat.push(flatRow(v, m, value));
       }
     }
-    const ttm = ttmRow(g, c.byKey);
+    const ttm = ttmRow(g, c.byKey, basis);
     if (ttm) {
       const metrics: Record<string, string> = {};
       for (const [m, value] of Object.entries(ttm.sheet.metrics)) metrics[m] = wireDecimal(value);
@@ -178,6 +189,7 @@ export function modelCompany(snapshotId: string, request: SnapshotRequest, cik: 
           window_quarters: ttmQuarters(ttm.window),
           metrics,
           unavailable_metrics: ttm.sheet.unavailable_metrics,
+          ...splitAdjustments(ttm.split_adjustments),
         },
       });
     }
@@ -211,6 +223,11 @@ export function modelCompany(snapshotId: string, request: SnapshotRequest, cik: 
     }
   }
   return { cik, rows, flat };
+}
+
+/** a derived row's `split_adjustments`, left out where no operand was restated */
+function splitAdjustments(a: Record<string, OperandSplitAdjustment[]>): { split_adjustments?: Record<string, OperandSplitAdjustment[]> } {
+  return Object.keys(a).length > 0 ? { split_adjustments: a } : {};
 }
 
 function flatRow(v: ModelVersion, metric: string, value: string): FlatRow {

@@ -9,6 +9,9 @@
  * - per-share figures are never summed: EPS_BASIC / EPS_DILUTED are the trailing net income over the
  *   mean of the four quarters' weighted-average basic / diluted share counts (every quarter must
  *   report its count; a non-positive mean is NON_POSITIVE_VALUE), rounded to MODEL_FRACTION_DIGITS.
+ *   The four counts are on one split basis, the newest count's (share-basis.ts): a count of an
+ *   older filing is restated to it, the row's `split_adjustments` saying how; where that basis
+ *   cannot be determined the figure is NO_COMPARABLE_PERIOD (SPLIT_BASIS_UNDETERMINED).
  * Sums are exact.
  */
 import { canonicalMetric } from '../catalog/index.ts';
@@ -17,7 +20,8 @@ import { dec, plain } from '../decimal.ts';
 import type { PeriodGroup } from '../series-periods.ts';
 import { CALENDAR_SLACK_DAYS, previousQuarterKey } from './company.ts';
 import { fixedScale } from './growth.ts';
-import { MetricSheet, periodKey } from './types.ts';
+import { NO_SPLITS, onOneBasis, type OperandSplitAdjustment, type SplitContext } from './share-basis.ts';
+import { MetricSheet, periodKey, type ModelVersion } from './types.ts';
 
 /** The row's summed flows and its window-end balances, in row order (catalog trait `ttm`). */
 export const TTM_FLOWS: readonly string[] = TTM_FLOW_METRICS;
@@ -41,12 +45,18 @@ export interface TtmResult {
   window: PeriodGroup[];
   sheet: MetricSheet;
   reads: string[];
+  /** per-share metric -> the quarters' share counts restated to the row's split basis (only metrics that needed it) */
+  split_adjustments: Record<string, OperandSplitAdjustment[]>;
+}
+
+/** the period's own statement of the metric's type */
+function statementOf(g: PeriodGroup, metric: string): ModelVersion | undefined {
+  const row = g.statements[canonicalMetric(metric)!.statement_type];
+  return row && row.fiscal_period === g.fiscal_period ? (row as ModelVersion) : undefined;
 }
 
 function flowOf(g: PeriodGroup, metric: string) {
-  const type = canonicalMetric(metric)!.statement_type;
-  const row = g.statements[type];
-  return row && row.fiscal_period === g.fiscal_period ? row.figures[metric] : undefined;
+  return statementOf(g, metric)?.figures[metric];
 }
 
 function daysBetween(a: string, b: string): number {
@@ -80,10 +90,11 @@ export function ttmQuarters(window: readonly PeriodGroup[]): TtmQuarter[] {
 }
 
 /** The TTM row ending at quarter `end`; undefined without a full window. */
-export function ttmRow(end: PeriodGroup, byKey: ReadonlyMap<string, PeriodGroup>): TtmResult | undefined {
+export function ttmRow(end: PeriodGroup, byKey: ReadonlyMap<string, PeriodGroup>, basis: SplitContext = NO_SPLITS): TtmResult | undefined {
   const window = ttmWindow(end, byKey);
   if (!window) return undefined;
   const sheet = new MetricSheet();
+  const adjustments: Record<string, OperandSplitAdjustment[]> = {};
   const sums = new Map<string, string>();
   for (const m of TTM_FLOWS) {
     const figures = window.map((q) => flowOf(q, m));
@@ -106,7 +117,16 @@ export function ttmRow(end: PeriodGroup, byKey: ReadonlyMap<string, PeriodGroup>
       sheet.miss(eps, 'INCOMPLETE_TRAILING_YEAR');
       continue;
     }
-    const mean = counts.reduce((acc, c) => acc.plus(c!.v), dec('0')).dividedBy(4);
+    const one = onOneBasis(
+      window.map((q, i) => ({ line: shares, fiscal_year: q.fiscal_year, fiscal_period: q.fiscal_period, value: counts[i]!.v, basis: statementOf(q, shares)!.share_bases?.[shares] })),
+      basis,
+    );
+    if (!one.ok) {
+      sheet.missBecause(eps, 'NO_COMPARABLE_PERIOD', 'SPLIT_BASIS_UNDETERMINED');
+      continue;
+    }
+    if (one.adjustments.length > 0) adjustments[eps] = one.adjustments;
+    const mean = one.values.reduce((acc, c) => acc.plus(c), dec('0')).dividedBy(4);
     if (mean.lte(0)) sheet.miss(eps, 'NON_POSITIVE_VALUE');
     else sheet.put(eps, fixedScale(dec(income).dividedBy(mean)));
   }
@@ -118,5 +138,5 @@ export function ttmRow(end: PeriodGroup, byKey: ReadonlyMap<string, PeriodGroup>
   }
   const reads = new Set(window.map(periodKey));
   if (balance) reads.add(periodKey(balance));
-  return { end, window, sheet, reads: [...reads] };
+  return { end, window, sheet, reads: [...reads], split_adjustments: adjustments };
 }

@@ -25,7 +25,17 @@ export interface Unavailable {
   reason: UnavailableReason;
   /** present for MISSING_INPUT (and kept when PENDING_REBUILD replaces it): the unreported inputs */
   missing_inputs?: string[];
+  /** why, where the reason alone does not say it (kept when PENDING_REBUILD replaces the reason) */
+  detail?: UnavailableDetail;
 }
+
+/**
+ * SPLIT_BASIS_UNDETERMINED: the figures compared or combined are per-share figures or share counts
+ * of filings whose share bases cannot be brought to one (a split is on record and a figure's
+ * source filing is not), so no figure is served rather than one mixing two bases.
+ */
+export const UNAVAILABLE_DETAILS = ['SPLIT_BASIS_UNDETERMINED'] as const;
+export type UnavailableDetail = (typeof UNAVAILABLE_DETAILS)[number];
 
 /** Fraction digits of every ratio and growth value (rounded half-up, always all of them). */
 export const MODEL_FRACTION_DIGITS = 12;
@@ -34,12 +44,17 @@ export const MODEL_FRACTION_DIGITS = 12;
  * Bumped whenever a formula, a row shape or a convention of the build changes: it is part of the
  * snapshot identity and of snapshot_hash, so rows computed by different rules never share a hash.
  */
-export const MODEL_VERSION = 1;
+export const MODEL_VERSION = 2;
 
 /** A statement version as a build reads it: the latest knowable at the snapshot's date. */
 export interface ModelVersion extends StatementRow {
   /** hash of the version's figures as ingested (statement_versions.content_hash) */
   content_hash: string;
+  /**
+   * per-share figures and share counts -> the filing date of the filing each was read from (its
+   * split basis; a version carries figures of earlier filings); absent where not known
+   */
+  share_bases?: Readonly<Record<string, string>>;
 }
 
 /** "2019|FY": a fiscal period of one company, as rows name what they read. */
@@ -56,6 +71,10 @@ export class MetricSheet {
   }
   miss(metric: string, reason: UnavailableReason, missing_inputs?: string[]): void {
     this.unavailable_metrics.push(missing_inputs && missing_inputs.length > 0 ? { metric, reason, missing_inputs } : { metric, reason });
+  }
+  /** unavailable for a reason `detail` explains */
+  missBecause(metric: string, reason: UnavailableReason, detail: UnavailableDetail): void {
+    this.unavailable_metrics.push({ metric, reason, detail });
   }
 }
 

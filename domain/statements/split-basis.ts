@@ -51,11 +51,20 @@ export function exactRatio(split: Pick<StockSplit, 'ratio'>, shown: readonly Dec
 
 /** The product of the splits dated after `basisDate` and known by `asOf` (null: every split on record); null where none applies. */
 export function splitFactorSince(splits: readonly CompanySplit[], basisDate: string, asOf: string | null): SplitFactor | null {
+  return splitFactorBetween(splits, basisDate, null, asOf);
+}
+
+/**
+ * The product of the splits dated after `fromBasis` and on or before `toBasis` (null: no end),
+ * known by `asOf`: what restates a figure of a filing of `fromBasis` to the basis of a filing of
+ * `toBasis`. Null where none applies.
+ */
+export function splitFactorBetween(splits: readonly CompanySplit[], fromBasis: string, toBasis: string | null, asOf: string | null): SplitFactor | null {
   let numerator = 1n;
   let denominator = 1n;
   const applied: CompanySplit[] = [];
   for (const s of splits) {
-    if (s.split_date <= basisDate || (asOf !== null && s.known_from > asOf)) continue;
+    if (s.split_date <= fromBasis || (toBasis !== null && s.split_date > toBasis) || (asOf !== null && s.known_from > asOf)) continue;
     numerator *= BigInt(s.numerator);
     denominator *= BigInt(s.denominator);
     applied.push(s);

@@ -11,6 +11,11 @@ export type StatementType = (typeof STATEMENT_TYPES)[number];
 export const FISCAL_PERIODS = ['FY', 'Q1', 'Q2', 'Q3', 'Q4'] as const;
 export type FiscalPeriod = (typeof FISCAL_PERIODS)[number];
 
+/** Whether a stored or received label is one of FISCAL_PERIODS. */
+export function isFiscalPeriod(p: string): p is FiscalPeriod {
+  return (FISCAL_PERIODS as readonly string[]).includes(p);
+}
+
 /** The periods a filing itself reports (every period but the derived Q4). */
 export type FiledFiscalPeriod = Exclude<FiscalPeriod, 'Q4'>;
 export const FILED_FISCAL_PERIODS: readonly FiledFiscalPeriod[] = FISCAL_PERIODS.filter((p): p is FiledFiscalPeriod => p !== 'Q4');

@@ -40,7 +40,10 @@ export interface FilingSummary {
   form: string | null;
 }
 
-const REPORT_FIELDS: Record<string, keyof FilingSummaryReport> = {
+/** The report's text fields (every one but position). */
+type TextField = Exclude<keyof FilingSummaryReport, 'position'>;
+
+const REPORT_FIELDS: Record<string, TextField | 'position'> = {
   HtmlFileName: 'htmlFileName',
   ShortName: 'shortName',
   LongName: 'longName',
@@ -80,7 +83,7 @@ export async function parseFilingSummary(input: XmlInput): Promise<FilingSummary
     if (report && path[path.length - 1] === 'Report') {
       const field = REPORT_FIELDS[tag.local];
       if (field === 'position') report.position = value && Number.isFinite(Number(value)) ? Number(value) : null;
-      else if (field) (report as unknown as Record<string, string | null>)[field] = value || null;
+      else if (field) report[field] = value || null;
     } else if (tag.local === 'Report' && report) {
       reports.push(report);
       report = null;

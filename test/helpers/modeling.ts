@@ -51,23 +51,29 @@ export interface Filed {
   /** metric -> value, plus whether it was derived */
   values: Record<string, string>;
   derived: Set<string>;
+  /** metric -> filing date of the filing the figure was read from (its share basis) */
+  bases: Record<string, string>;
 }
 
 /** The filings' own figures as knowable at the end of `asOf`: the latest version of each statement, read straight from the table. */
 export async function filedAsOf(sql: Sql, asOf: string): Promise<Map<string, Filed>> {
-  const rows = await sql<{ cik: string; statement_type: string; fiscal_year: number; fiscal_period: string; period_start: string | null; period_end: string; version_sequence: number; figures: Record<string, { value: string; value_origin?: string }> }[]>`
-    SELECT DISTINCT ON (cik, statement_type, fiscal_year, fiscal_period) cik, statement_type, fiscal_year, fiscal_period, period_start, period_end, version_sequence, figures
+  const rows = await sql<{ cik: string; statement_type: string; fiscal_year: number; fiscal_period: string; period_start: string | null; period_end: string; version_sequence: number; accession: string; figures: Record<string, { value: string; value_origin?: string; source_accession?: string }> }[]>`
+    SELECT DISTINCT ON (cik, statement_type, fiscal_year, fiscal_period) cik, statement_type, fiscal_year, fiscal_period, period_start, period_end, version_sequence, accession, figures
     FROM statement_versions WHERE filing_date <= ${asOf}
     ORDER BY cik, statement_type, fiscal_year, fiscal_period, version_sequence DESC`;
+  const filingDates = new Map((await sql<{ accession: string; filing_date: string }[]>`SELECT accession, filing_date::text AS filing_date FROM filings`).map((f) => [f.accession, f.filing_date]));
   const out = new Map<string, Filed>();
-  for (const r of rows) {
+  for (const { accession, ...r } of rows) {
     const values: Record<string, string> = {};
     const derived = new Set<string>();
+    const bases: Record<string, string> = {};
     for (const [m, f] of Object.entries(r.figures)) {
       values[m] = f.value;
       if ((f.value_origin ?? 'SOURCE') !== 'SOURCE') derived.add(m);
+      const basis = filingDates.get(f.source_accession ?? accession);
+      if (basis) bases[m] = basis;
     }
-    out.set(filedKey(r.cik, r.statement_type, r.fiscal_year, r.fiscal_period), { ...r, values, derived });
+    out.set(filedKey(r.cik, r.statement_type, r.fiscal_year, r.fiscal_period), { ...r, values, derived, bases });
   }
   return out;
 }

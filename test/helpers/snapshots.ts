@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 /** How to refresh, said in every failure so whoever added or changed a definition knows the step. */
 export const REFRESH =
-  'refresh with `UPDATE_SNAPSHOTS=1 node --import tsx --test test/registry.test.ts` (or `UPDATE_SNAPSHOTS=1 npm test`), ' +
+  'refresh with `UPDATE_SNAPSHOTS=1 node --import tsx --test test/unit/registry.test.ts` (or `UPDATE_SNAPSHOTS=1 npm test`), ' +
   'then review `git diff test/snapshots/` and commit the snapshot files with your change';
 
 /**

@@ -3,7 +3,7 @@ import { toolName } from '../../api/define-tool.ts';
 
 /**
  * The tool names every tool-server listing must show: the registry's tools, sorted. Surface tests
- * compare against this; test/registry.test.ts separately pins each name and plan to the spec.
+ * compare against this; test/unit/registry.test.ts separately pins each name and plan to the spec.
  */
 export const LISTED_TOOL_NAMES: readonly string[] = ALL_TOOLS.filter((d) => d.tool).map(toolName).sort();
 

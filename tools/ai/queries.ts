@@ -1,7 +1,7 @@
 import type { ExplainContext, FigureFacts, LedgerFailureRow, QualityFindingRow } from '../../domain/ai/anomalies.ts';
 import { statementKey } from '../../domain/statements/key.ts';
 import { latestPerStatement } from '../../domain/statements/visibility.ts';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import type { StoredFigure } from '../../db/figure-storage.ts';
 import { unpackVersion, visible } from '../../db/statement-versions.ts';
 import type { CompanyEmbedding } from '../../domain/ai/embedding.ts';
@@ -20,7 +20,7 @@ export interface AnomalyInputs {
   context: ExplainContext;
 }
 
-export async function loadAnomalyInputs(sql: Sql, cik: string, asOf: string, dqRunId: string | null): Promise<AnomalyInputs> {
+export async function loadAnomalyInputs(sql: Db, cik: string, asOf: string, dqRunId: string | null): Promise<AnomalyInputs> {
   const [findings, failures, versions] = await Promise.all([
     sql<QualityFindingRow[]>`
       SELECT i.issue_id, i.dq_run_id, i.rule_code, i.severity, i.statement_type, i.fiscal_year, i.fiscal_period,
@@ -66,7 +66,7 @@ export async function loadAnomalyInputs(sql: Sql, cik: string, asOf: string, dqR
 
 /** One page of a company's narratives of one type and statement type, newest period first. */
 export async function narrativesPage(
-  sql: Sql,
+  sql: Db,
   asOfSnapshotId: string,
   cik: string,
   narrativeType: string,
@@ -88,7 +88,7 @@ export interface StoredEmbedding {
 }
 
 /** Every embedding of a snapshot (its peer universe), with each company's id and SIC code, in CIK order. */
-export async function snapshotEmbeddings(sql: Sql, asOfSnapshotId: string): Promise<StoredEmbedding[]> {
+export async function snapshotEmbeddings(sql: Db, asOfSnapshotId: string): Promise<StoredEmbedding[]> {
   return sql<StoredEmbedding[]>`
     SELECT e.body AS embedding, e.model_id, e.model_version, c.company_id, c.sic
     FROM ai_embeddings e LEFT JOIN companies c ON c.cik = e.cik

@@ -47,6 +47,7 @@ export const aiNarratives = defineTool({
     `MARGINS_MOVE and ROIC_CHANGE exist for INCOME_STATEMENT only. ${READ_NOTE}`,
   http: { method: 'GET', path: '/v1/ai/companies/{company_id}/narratives' },
   tool: true,
+  listedAs: 'spec',
   plan: 'growth',
   input: z.object({
     company_id: CompanyIdParam,
@@ -94,6 +95,7 @@ export const aiAnomalyExplanations = defineTool({
     `Most severe first. min_severity keeps those at or above it; dq_run_id keeps the findings one data-quality run recorded. ${READ_NOTE}`,
   http: { method: 'GET', path: '/v1/ai/companies/{company_id}/anomaly-explanations' },
   tool: true,
+  listedAs: 'spec',
   plan: 'scale',
   input: z.object({
     company_id: CompanyIdParam,
@@ -131,6 +133,7 @@ export const aiPeers = defineTool({
     READ_NOTE,
   http: { method: 'GET', path: '/v1/ai/companies/{company_id}/peers' },
   tool: true,
+  listedAs: 'spec',
   plan: 'scale',
   input: z.object({
     company_id: CompanyIdParam,
@@ -166,6 +169,7 @@ export const aiEmbeddingsMetadata = defineTool({
     READ_NOTE,
   http: { method: 'GET', path: '/v1/ai/companies/{company_id}/embedding-metadata' },
   tool: true,
+  listedAs: 'spec',
   plan: 'scale',
   input: z.object({ company_id: CompanyIdParam, as_of: AS_OF }),
   output: dataEnvelope(EmbeddingMetadata.nullable()),

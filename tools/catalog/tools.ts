@@ -46,6 +46,7 @@ export const metricDefinitions = defineTool({
     `metrics_definition explains one metric, canonical or derived (derived names: ${DERIVED_NAMES.join(', ')}).`,
   http: { method: 'GET', path: '/v1/metrics/definitions' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     statement_type: StatementTypeParam.optional().describe('only metrics of this statement'),
@@ -92,6 +93,7 @@ export const metricDefinition = defineTool({
     'An unknown name is refused listing the accepted names.',
   http: { method: 'GET', path: '/v1/metrics/definitions/{metric}' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({ metric: AnyMetricParam }),
   output: dataEnvelope(MetricDefinitionOut),

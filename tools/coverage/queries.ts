@@ -1,8 +1,8 @@
 import { ALL_CORE_METRICS, type PeriodicReport, type StatementPeriod } from '../../domain/coverage.ts';
-import type { Sql } from '../../db/client.ts';
+import { type Db, json } from '../../db/client.ts';
 import { latestPerPeriod } from '../../db/statement-versions.ts';
 
-const universe = (sql: Sql) => sql`
+const universe = (sql: Db) => sql`
   SELECT u.cik, c.company_id, c.name AS company_name, ci.ingested_at AS last_ingested_at
   FROM (SELECT cik FROM companies UNION SELECT cik FROM company_ingestion) u
   LEFT JOIN companies c ON c.cik = u.cik
@@ -13,7 +13,7 @@ const universe = (sql: Sql) => sql`
  * figures (recorded an alert event); a version that only added later figures is no restatement.
  * Company coverage and completeness count restated periods by this one rule.
  */
-const restatedPeriod = (sql: Sql) => sql`EXISTS (SELECT 1 FROM restatement_alert_events e
+const restatedPeriod = (sql: Db) => sql`EXISTS (SELECT 1 FROM restatement_alert_events e
   WHERE e.cik = v.cik AND e.statement_type = v.statement_type AND e.fiscal_year = v.fiscal_year AND e.fiscal_period = v.fiscal_period)`;
 
 /** A company the coverage routes know: in the company reference, or ingested (or both). */
@@ -35,11 +35,11 @@ export interface CoverageInputs {
  * Free-plan key's held companies), null for all.
  */
 export async function coverageCompanies(
-  sql: Sql,
+  sql: Db,
   page: { limit: number; offset: number },
   withinCiks: string[] | null = null,
 ): Promise<{ total: number; rows: CoverageCompanyRow[] }> {
-  const within = withinCiks ? sql`WHERE cik IN (SELECT jsonb_array_elements_text(${sql.json(withinCiks)}::jsonb))` : sql``;
+  const within = withinCiks ? sql`WHERE cik IN (SELECT jsonb_array_elements_text(${json(sql, withinCiks)}::jsonb))` : sql``;
   const rows = await sql<(CoverageCompanyRow & { total: number })[]>`
     SELECT *, count(*) OVER ()::int AS total FROM (${universe(sql)}) k ${within}
     ORDER BY cik, company_id NULLS LAST
@@ -53,7 +53,7 @@ export async function coverageCompanies(
  * The company as the coverage routes know it, or null when the CIK is unknown entirely: not in
  * the company reference, never ingested, no filing on record.
  */
-export async function coverageCompany(sql: Sql, cik: string): Promise<CoverageCompanyRow | null> {
+export async function coverageCompany(sql: Db, cik: string): Promise<CoverageCompanyRow | null> {
   const [row] = await sql<CoverageCompanyRow[]>`
     SELECT ${cik}::text AS cik, c.company_id, c.name AS company_name, ci.ingested_at AS last_ingested_at
     FROM (SELECT 1) one
@@ -72,7 +72,7 @@ export async function coverageCompany(sql: Sql, cik: string): Promise<CoverageCo
  * no version (an amendment repeating its figures) keeps its own fiscal-year focus; one with
  * neither (no XBRL facts) has no fiscal year.
  */
-export async function coverageInputs(sql: Sql, ciks: string[]): Promise<Map<string, CoverageInputs>> {
+export async function coverageInputs(sql: Db, ciks: string[]): Promise<Map<string, CoverageInputs>> {
   const out = new Map<string, CoverageInputs>(ciks.map((c) => [c, { reports: [], statements: [] }]));
   if (ciks.length === 0) return out;
   const [reports, statements] = await Promise.all([
@@ -116,7 +116,7 @@ export interface CompletenessRow {
 }
 
 /** The latest filing on record (any form, and the latest periodic report) and version counts by statement type. */
-export async function companyCompleteness(sql: Sql, cik: string): Promise<CompletenessRow> {
+export async function companyCompleteness(sql: Db, cik: string): Promise<CompletenessRow> {
   const latest = (periodicOnly: boolean) => sql<FilingRef[]>`
     SELECT accession, form, filing_date, report_date FROM filings
     WHERE cik = ${cik} ${periodicOnly ? sql`AND is_periodic` : sql``}
@@ -141,7 +141,7 @@ export async function companyCompleteness(sql: Sql, cik: string): Promise<Comple
  * companies with any statement of that type (the base of company_count).
  */
 export async function metricCoverage(
-  sql: Sql,
+  sql: Db,
   metric: string,
   statementType: string,
 ): Promise<{ company_count: number; years_covered: number; statement_count: number; statement_type_company_count: number }> {
@@ -170,14 +170,14 @@ export interface PopulationStatRow {
 }
 
 /** Cohorts that have precomputed statistics, by name. */
-export async function populationCohorts(sql: Sql): Promise<string[]> {
+export async function populationCohorts(sql: Db): Promise<string[]> {
   const rows = await sql<{ cohort: string }[]>`SELECT DISTINCT cohort FROM metric_population_stats ORDER BY cohort`;
   return rows.map((r) => r.cohort);
 }
 
 /** One page of a cohort's statistics for a form type, by statement type, fiscal period, metric. */
 export async function populationStats(
-  sql: Sql,
+  sql: Db,
   cohort: string,
   formType: string,
   page: { limit: number; offset: number },
@@ -198,7 +198,7 @@ export async function populationStats(
  * Frees a slot at once. True when the company was held (a live slot); releasing a company not
  * held changes nothing and answers false. An expired row it finds is removed either way.
  */
-export async function releaseSlot(sql: Sql, keyId: string, cik: string, now: Date): Promise<boolean> {
+export async function releaseSlot(sql: Db, keyId: string, cik: string, now: Date): Promise<boolean> {
   const [row] = await sql<{ live: boolean }[]>`
     DELETE FROM coverage_slots WHERE key_id = ${keyId} AND cik = ${cik}
     RETURNING expires_at > ${now.toISOString()}::timestamptz AS live`;

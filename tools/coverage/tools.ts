@@ -106,6 +106,7 @@ export const coverageCompanyOne = defineTool({
     ' A known company with nothing on record answers with zero counts and a status saying why; NOT_FOUND only for a CIK we know nothing of.',
   http: { method: 'GET', path: '/v1/coverage/companies/{cik}' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({ cik: Cik }),
   output: dataEnvelope(CompanyCoverage),
@@ -140,6 +141,7 @@ export const companyCompletenessSummary = defineTool({
     'Takes a CIK (companies_resolve). For expected-versus-present periods use coverage_company. NOT_FOUND only for a CIK we know nothing of.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/completeness' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({ cik: Cik }),
   output: dataEnvelope(

@@ -1,6 +1,6 @@
 import { type IssueSeverity, severityRank } from '../../domain/data-quality.ts';
 import type { Severity } from '../../domain/statement-types.ts';
-import type { Sql } from '../../db/client.ts';
+import { type Db, json } from '../../db/client.ts';
 import type { FiscalPeriod, StatementType } from '../../domain/statements/types.ts';
 import { latestPerPeriod } from '../../db/statement-versions.ts';
 import { reconcile } from '../../db/reconciliation.ts';
@@ -45,7 +45,7 @@ const ISSUE_COLUMNS = [
  * Issues ordered by severity descending, then cik, fiscal_year, fiscal_period, rule_code and
  * issue_id ascending, nulls last on the fiscal fields.
  */
-export async function listIssues(sql: Sql, f: IssueFilter, page: { limit: number; offset: number }): Promise<{ total: number; rows: IssueRow[] }> {
+export async function listIssues(sql: Db, f: IssueFilter, page: { limit: number; offset: number }): Promise<{ total: number; rows: IssueRow[] }> {
   const where = sql`
     WHERE true
       ${f.cik !== null ? sql`AND cik = ${f.cik}` : sql``}
@@ -57,7 +57,7 @@ export async function listIssues(sql: Sql, f: IssueFilter, page: { limit: number
       ${f.metric !== null ? sql`AND metric = ${f.metric}` : sql``}
       ${f.statement_version_id !== null ? sql`AND statement_version_id = ${f.statement_version_id}` : sql``}
       ${f.dq_run_id !== null ? sql`AND dq_run_id = ${f.dq_run_id}` : sql``}
-      ${f.within_ciks ? sql`AND cik IN (SELECT jsonb_array_elements_text(${sql.json(f.within_ciks)}::jsonb))` : sql``}`;
+      ${f.within_ciks ? sql`AND cik IN (SELECT jsonb_array_elements_text(${json(sql, f.within_ciks)}::jsonb))` : sql``}`;
   const rows = await sql<(IssueRow & { total: number })[]>`
     SELECT ${sql(ISSUE_COLUMNS)}, count(*) OVER ()::int AS total FROM dq_issues ${where}
     ORDER BY severity_rank DESC, cik, fiscal_year NULLS LAST, fiscal_period NULLS LAST, rule_code, issue_id
@@ -76,7 +76,7 @@ export interface VersionQuality {
 }
 
 /** Findings recorded on one version (most severe first) and the latest run that checked it. */
-export async function versionQuality(sql: Sql, statementVersionId: string): Promise<VersionQuality> {
+export async function versionQuality(sql: Db, statementVersionId: string): Promise<VersionQuality> {
   const [issues, checks] = await Promise.all([
     sql<IssueRow[]>`
       SELECT ${sql(ISSUE_COLUMNS)} FROM dq_issues WHERE statement_version_id = ${statementVersionId}
@@ -94,7 +94,7 @@ export async function versionQuality(sql: Sql, statementVersionId: string): Prom
  * for the data-quality run route; rows already on record stay as they are.
  */
 export async function reconcileLatestVersions(
-  tx: Sql,
+  tx: Db,
   cik: string,
   f: { statement_type: string | null; fiscal_year: number | null; fiscal_period: string | null },
 ): Promise<number> {

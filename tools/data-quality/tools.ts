@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Sql } from '../../db/client.ts';
+
 import { type IssueRow, listIssues, versionQuality, reconcileLatestVersions } from './queries.ts';
 import { checkQuality } from '../../db/data-quality.ts';
 import { byCatalogOrder } from '../../domain/catalog/index.ts';
@@ -266,6 +266,7 @@ export const dqAnomalies = defineTool({
     ' Read dq_overlay first: checked=false means the version was never checked, not that it is clean.',
   http: { method: 'GET', path: '/v1/fundamentals/normalized-statements/dq-anomalies' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({
     cik: Cik.optional(),
@@ -319,8 +320,8 @@ export const edgarDqRun = defineTool({
   handler: async (ctx, input) => {
     const requested = { statement_type: input.statement_type ?? null, fiscal_year: input.fiscal_year ?? null, fiscal_period: input.fiscal_period ?? null };
     const run = await ctx.services.sql.begin(async (tx) => {
-      const r = await checkQuality(tx as unknown as Sql, input.cik, { kind: 'latest', ...requested });
-      const ledger = await reconcileLatestVersions(tx as unknown as Sql, input.cik, requested);
+      const r = await checkQuality(tx, input.cik, { kind: 'latest', ...requested });
+      const ledger = await reconcileLatestVersions(tx, input.cik, requested);
       if (r.statements_checked === 0 && input.statement_type && input.fiscal_year !== undefined && input.fiscal_period) {
         // a named statement that is not there: 404 listing what is, and the empty run rolls back
         await lineageOf(ctx, { cik: input.cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period });

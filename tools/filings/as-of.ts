@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { latestPeriodicFiling } from './queries.ts';
 import { latestVersionsAsOf, ledgerOfVersions, visiblePeriods, type VisiblePeriod } from './state-queries.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
@@ -140,7 +140,7 @@ export function choosePeriods(visible: readonly VisiblePeriod[], fiscalYear: num
   return out;
 }
 
-async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: number | null, view: FactView): Promise<z.input<typeof AsOfOut>> {
+async function asOfFinancials(sql: Db, cik: string, asOf: string, fiscalYear: number | null, view: FactView): Promise<z.input<typeof AsOfOut>> {
   const chosen = choosePeriods(await visiblePeriods(sql, cik, asOf), fiscalYear);
   const [versions, filing] = await Promise.all([
     latestVersionsAsOf(sql, cik, asOf, chosen.map((c) => c.period)),
@@ -195,7 +195,7 @@ async function asOfFinancials(sql: Sql, cik: string, asOf: string, fiscalYear: n
 }
 
 /** the coherence marks of the fiscal years the versions belong to, by statement type, as known on `asOf` */
-async function marksByType(sql: Sql, cik: string, asOf: string, versions: readonly { statement_type: string; fiscal_year: number }[]): Promise<Map<string, CoherenceMarks>> {
+async function marksByType(sql: Db, cik: string, asOf: string, versions: readonly { statement_type: string; fiscal_year: number }[]): Promise<Map<string, CoherenceMarks>> {
   const out = new Map<string, CoherenceMarks>();
   for (const type of new Set(versions.map((v) => v.statement_type))) {
     const years = versions.filter((v) => v.statement_type === type).map((v) => v.fiscal_year);
@@ -220,6 +220,7 @@ export const provenanceAsOf = defineTool({
   description: `${AS_OF_DESCRIPTION} Takes a CIK (companies_resolve gives it); financials_get_as_of_snapshot is the same read under the spec's second name and also takes a ticker.`,
   http: { method: 'GET', path: '/v1/edgar/as-of/{date}/financials/{cik}' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({ date: DateParam, cik: Cik, fiscal_year: YearParam, ...FactViewParams }),
   output: dataEnvelope(AsOfOut),
@@ -237,6 +238,7 @@ export const financialsAsOfSnapshot = defineTool({
   description: 'Alias of provenance_as_of (the spec names the read twice): the same answer for the same company and date, and it also takes a ticker instead of the CIK (pass one of them). ' + AS_OF_DESCRIPTION,
   http: { method: 'GET', path: '/v1/financials/as-of-snapshot' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({
     cik: Cik.optional().describe('SEC Central Index Key (zero-padded or not); pass cik or ticker'),

@@ -1,5 +1,5 @@
 import type { CalculationEvidence } from '../../domain/calculation-evidence.ts';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { filedBy, headerColumns, latestAmongSelected, newerVersionExists, unpackVersion, visible, type VersionHeader, type VersionRow } from '../../db/statement-versions.ts';
 import type { FilingSource } from '../../domain/facts.ts';
 
@@ -42,13 +42,13 @@ export interface FilingFilter {
   filed_to: string | null;
 }
 
-const FILING_COLUMNS = (sql: Sql) => sql`
+const FILING_COLUMNS = (sql: Db) => sql`
   f.accession AS accession_id, f.cik, f.form, f.filing_date, f.filing_date_estimated, f.accepted_at, f.report_date,
   f.fiscal_year_focus, f.fiscal_period_focus, f.is_periodic, f.source, f.primary_document, f.facts_count, f.package,
   (SELECT count(*)::int FROM statement_versions v WHERE v.accession = f.accession) AS statement_versions_count`;
 
 /** A company's filings, newest first (filing date, then acceptance time, then accession). */
-export async function listFilings(sql: Sql, f: FilingFilter, page: { limit: number; offset: number }): Promise<{ total: number; rows: FilingRow[] }> {
+export async function listFilings(sql: Db, f: FilingFilter, page: { limit: number; offset: number }): Promise<{ total: number; rows: FilingRow[] }> {
   const where = sql`f.cik = ${f.cik}
     ${f.forms ? sql`AND f.form IN ${sql(f.forms)}` : sql``}
     ${f.filed_from ? sql`AND f.filing_date >= ${f.filed_from}` : sql``}
@@ -61,13 +61,13 @@ export async function listFilings(sql: Sql, f: FilingFilter, page: { limit: numb
   return { total: count!.total, rows };
 }
 
-export async function filingOf(sql: Sql, cik: string, accession: string): Promise<FilingRow | null> {
+export async function filingOf(sql: Db, cik: string, accession: string): Promise<FilingRow | null> {
   const [row] = await sql<FilingRow[]>`SELECT ${FILING_COLUMNS(sql)} FROM filings f WHERE f.cik = ${cik} AND f.accession = ${accession}`;
   return row ?? null;
 }
 
 /** The newest periodic filing (10-K, 10-Q, amendments ...) of a company filed on or before a date. */
-export async function latestPeriodicFiling(sql: Sql, cik: string, asOf: string): Promise<FilingRow | null> {
+export async function latestPeriodicFiling(sql: Db, cik: string, asOf: string): Promise<FilingRow | null> {
   const [row] = await sql<FilingRow[]>`
     SELECT ${FILING_COLUMNS(sql)} FROM filings f
     WHERE f.cik = ${cik} AND f.is_periodic AND ${filedBy(sql, 'f.filing_date', asOf)}
@@ -83,11 +83,11 @@ export interface ListedVersion extends VersionHeader {
   calculation_evidence?: CalculationEvidence[] | null;
 }
 
-const PERIOD_RANK = (sql: Sql) => sql`CASE v.fiscal_period WHEN 'Q1' THEN 1 WHEN 'Q2' THEN 2 WHEN 'Q3' THEN 3 WHEN 'Q4' THEN 4 ELSE 5 END`;
-const TYPE_RANK = (sql: Sql) => sql`CASE v.statement_type WHEN 'INCOME_STATEMENT' THEN 1 WHEN 'BALANCE_SHEET' THEN 2 ELSE 3 END`;
+const PERIOD_RANK = (sql: Db) => sql`CASE v.fiscal_period WHEN 'Q1' THEN 1 WHEN 'Q2' THEN 2 WHEN 'Q3' THEN 3 WHEN 'Q4' THEN 4 ELSE 5 END`;
+const TYPE_RANK = (sql: Db) => sql`CASE v.statement_type WHEN 'INCOME_STATEMENT' THEN 1 WHEN 'BALANCE_SHEET' THEN 2 ELSE 3 END`;
 
 /** The statement versions a filing created, with whether a later filing has superseded each. */
-export async function versionsOfFiling(sql: Sql, cik: string, accession: string): Promise<(VersionRow & { is_latest: boolean })[]> {
+export async function versionsOfFiling(sql: Db, cik: string, accession: string): Promise<(VersionRow & { is_latest: boolean })[]> {
   const rows = await sql<(VersionRow & { is_latest: boolean })[]>`
     SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures,
       NOT ${newerVersionExists(sql)} AS is_latest
@@ -98,7 +98,7 @@ export async function versionsOfFiling(sql: Sql, cik: string, accession: string)
 }
 
 /** Headers of the versions a filing created (for the filing detail). */
-export async function versionHeadersOfFiling(sql: Sql, accession: string): Promise<VersionHeader[]> {
+export async function versionHeadersOfFiling(sql: Db, accession: string): Promise<VersionHeader[]> {
   return sql<VersionHeader[]>`
     SELECT ${headerColumns(sql)} FROM statement_versions v WHERE v.accession = ${accession}
     ORDER BY v.period_end DESC, v.fiscal_year DESC, ${PERIOD_RANK(sql)} DESC, ${TYPE_RANK(sql)}, v.version_sequence`;
@@ -119,7 +119,7 @@ export interface VersionFilter {
  * as_of_date (all of them without one).
  */
 export async function listVersions(
-  sql: Sql,
+  sql: Db,
   f: VersionFilter,
   withFigures: boolean,
   page: { limit: number; offset: number },

@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionRow } from '../../db/statement-versions.ts';
 import type { FiscalPeriod, StatementType } from '../../domain/statements/types.ts';
 
@@ -8,7 +8,7 @@ import type { FiscalPeriod, StatementType } from '../../domain/statements/types.
  * Visibility is the one rule of the service: a version is seen from its SEC filing date on.
  */
 
-const TYPE_RANK = (sql: Sql) => sql`CASE v.statement_type WHEN 'INCOME_STATEMENT' THEN 1 WHEN 'BALANCE_SHEET' THEN 2 ELSE 3 END`;
+const TYPE_RANK = (sql: Db) => sql`CASE v.statement_type WHEN 'INCOME_STATEMENT' THEN 1 WHEN 'BALANCE_SHEET' THEN 2 ELSE 3 END`;
 
 export interface StateFilter {
   cik: string;
@@ -30,7 +30,7 @@ export interface StatePeriod {
  * One entry per fiscal period holding any statement (after the filters), oldest period end first
  * (quarters before the year ending the same day), with the latest visible version of each type.
  */
-export async function financialState(sql: Sql, f: StateFilter, page: { limit: number; offset: number }): Promise<{ total: number; periods: StatePeriod[] }> {
+export async function financialState(sql: Db, f: StateFilter, page: { limit: number; offset: number }): Promise<{ total: number; periods: StatePeriod[] }> {
   const latest = latestPerPeriod(
     sql,
     sql`v.*`,
@@ -77,7 +77,7 @@ export interface VisiblePeriod {
 }
 
 /** Every period of a company with a version filed on or before `asOf`, newest period end first. */
-export async function visiblePeriods(sql: Sql, cik: string, asOf: string): Promise<VisiblePeriod[]> {
+export async function visiblePeriods(sql: Db, cik: string, asOf: string): Promise<VisiblePeriod[]> {
   return sql<VisiblePeriod[]>`
     SELECT fiscal_year, fiscal_period, max(period_end) AS period_end
     FROM statement_versions v
@@ -87,7 +87,7 @@ export async function visiblePeriods(sql: Sql, cik: string, asOf: string): Promi
 }
 
 /** The latest version of each statement type of the named periods visible on `asOf`. */
-export async function latestVersionsAsOf(sql: Sql, cik: string, asOf: string, periods: { fiscal_year: number; fiscal_period: string }[]): Promise<VersionRow[]> {
+export async function latestVersionsAsOf(sql: Db, cik: string, asOf: string, periods: { fiscal_year: number; fiscal_period: string }[]): Promise<VersionRow[]> {
   if (periods.length === 0) return [];
   const rows = await sql<VersionRow[]>`
     SELECT * FROM (${latestPerPeriod(
@@ -120,7 +120,7 @@ export interface LedgerCounts {
  * The reconciliation ledger rows of the given versions (written when each version was added, from
  * the statements as they stood on its filing date, so they are themselves point-in-time).
  */
-export async function ledgerOfVersions(sql: Sql, versionIds: string[]): Promise<LedgerCounts[]> {
+export async function ledgerOfVersions(sql: Db, versionIds: string[]): Promise<LedgerCounts[]> {
   if (versionIds.length === 0) return [];
   return sql<LedgerCounts[]>`
     SELECT statement_version_id, rule_id, statement_type, fiscal_year, fiscal_period, version_sequence, rule_category,

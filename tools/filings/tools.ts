@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VersionKeyOut } from '../../api/version-ref.ts';
 import { filingOf, listFilings, listVersions, versionHeadersOfFiling, versionsOfFiling } from './queries.ts';
 import { financialState } from './state-queries.ts';
 import { CANONICAL_METRICS, CANONICAL_METRIC_NAMES } from '../../domain/catalog/index.ts';
@@ -64,6 +65,7 @@ export const filingsList = defineTool({
     'Only periodic reports (10-K, 10-Q, amendments, 20-F, 40-F) create statements; read one with statements_normalized. Takes a CIK (companies_resolve gives it). An empty page means no filing matches.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/filings' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({
     cik: Cik,
@@ -182,8 +184,7 @@ export const companyStatements = defineTool({
 
 const StateStatement = z.object({
   statement_type: StatementTypeParam,
-  statement_version_id: z.string(),
-  version_sequence: z.number().int(),
+  ...VersionKeyOut.shape,
   source_accession: z.string(),
   filing_type: z.string(),
   filing_date: z.string(),

@@ -1,27 +1,27 @@
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import type { CompanyProfileRow } from '../../db/identity-load.ts';
 import { IDENTITY_COLUMNS, type IdentityRow } from '../../db/identity.ts';
 
 /** The first date any load observed this ticker, to explain an as-of read before it. */
-export async function firstObservation(sql: Sql, ticker: string): Promise<string | null> {
+export async function firstObservation(sql: Db, ticker: string): Promise<string | null> {
   const [row] = await sql<{ first: string | null }[]>`
     SELECT min(active_from) AS first FROM identity_mappings WHERE ticker = ${ticker}`;
   return row?.first ?? null;
 }
 
 /** The date of our first identity load: no mapping can have been observed before it. */
-export async function firstIdentityLoad(sql: Sql): Promise<string | null> {
+export async function firstIdentityLoad(sql: Db): Promise<string | null> {
   const [row] = await sql<{ first: string | null }[]>`SELECT min(active_from)::text AS first FROM identity_mappings`;
   return row?.first ?? null;
 }
 
-export async function mappingsForCik(sql: Sql, cik: string): Promise<IdentityRow[]> {
+export async function mappingsForCik(sql: Db, cik: string): Promise<IdentityRow[]> {
   return sql<IdentityRow[]>`
     SELECT ${sql(IDENTITY_COLUMNS)} FROM identity_mappings WHERE cik = ${cik}
     ORDER BY is_active DESC, active_from DESC, ticker`;
 }
 
-export async function mappingsForTicker(sql: Sql, ticker: string): Promise<IdentityRow[]> {
+export async function mappingsForTicker(sql: Db, ticker: string): Promise<IdentityRow[]> {
   return sql<IdentityRow[]>`
     SELECT ${sql(IDENTITY_COLUMNS)} FROM identity_mappings WHERE ticker = ${ticker}
     ORDER BY is_active DESC, active_from DESC, cik`;
@@ -32,7 +32,7 @@ export async function mappingsForTicker(sql: Sql, ticker: string): Promise<Ident
  * prefix, then name containing the text; live mappings before ended ones.
  */
 export async function searchIdentity(
-  sql: Sql,
+  sql: Db,
   text: string,
   page: number,
   pageSize: number,
@@ -60,7 +60,7 @@ export async function searchIdentity(
 }
 
 /** A page past the end still reports the true total. */
-async function countSearch(sql: Sql, upper: string, cik: string | null, contains: string, tickerPrefix: string, page: number): Promise<number> {
+async function countSearch(sql: Db, upper: string, cik: string | null, contains: string, tickerPrefix: string, page: number): Promise<number> {
   if (page === 1) return 0;
   const [row] = await sql<{ n: number }[]>`
     SELECT count(*)::int AS n FROM identity_mappings
@@ -75,7 +75,7 @@ export interface CompanyRow extends CompanyProfileRow {
   source_loaded_at: string;
 }
 
-export async function companyByCik(sql: Sql, cik: string): Promise<CompanyRow | undefined> {
+export async function companyByCik(sql: Db, cik: string): Promise<CompanyRow | undefined> {
   const [row] = await sql<CompanyRow[]>`SELECT * FROM companies WHERE cik = ${cik}`;
   return row;
 }

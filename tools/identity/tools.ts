@@ -71,6 +71,7 @@ export const companiesResolve = defineTool({
     'in every load since (carried_back_from then gives the first observation), else NOT_FOUND. Unknown ticker: NOT_FOUND; find names with identity_search.',
   http: { method: 'GET', path: '/v1/edgar/companies:resolve' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({
     ticker: Ticker,
@@ -121,6 +122,7 @@ export const identitySearch = defineTool({
     'Use it when companies_resolve does not know a ticker or you only have a name. Paginated.',
   http: { method: 'GET', path: '/v1/identity/search' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     query: z.string().trim().min(1).max(200).describe('text to find: a ticker, a CIK, or part of a company name'),

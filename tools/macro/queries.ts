@@ -1,8 +1,8 @@
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import type { SeriesLoadState } from '../../db/macro.ts';
 
 /** Every loaded series' state, for the registry route. */
-export async function loadStates(sql: Sql): Promise<SeriesLoadState[]> {
+export async function loadStates(sql: Db): Promise<SeriesLoadState[]> {
   return sql<SeriesLoadState[]>`SELECT * FROM macro_series ORDER BY series_code`;
 }
 
@@ -19,7 +19,7 @@ export interface ObservationRow {
  * date bounds sit inside DISTINCT ON: a date's rows never depend on other dates, and the primary
  * key (series, date, knowable_from) then serves the read.
  */
-function visible(sql: Sql, code: string, asOf: string | null, range: { from?: string; to: string }) {
+function visible(sql: Db, code: string, asOf: string | null, range: { from?: string; to: string }) {
   return sql`
     SELECT DISTINCT ON (observation_date) observation_date, value::text AS value, knowable_from, knowable_basis
     FROM macro_observations
@@ -30,7 +30,7 @@ function visible(sql: Sql, code: string, asOf: string | null, range: { from?: st
 }
 
 /** Observations dated from..to (inclusive) as knowable on `asOf`, oldest first. */
-export async function observationsBetween(sql: Sql, code: string, from: string, to: string, asOf: string | null): Promise<ObservationRow[]> {
+export async function observationsBetween(sql: Db, code: string, from: string, to: string, asOf: string | null): Promise<ObservationRow[]> {
   return sql<ObservationRow[]>`
     SELECT * FROM (${visible(sql, code, asOf, { from, to })}) v
     ORDER BY v.observation_date`;
@@ -40,7 +40,7 @@ export async function observationsBetween(sql: Sql, code: string, from: string, 
  * The newest observations dated on or before `date` as knowable on `asOf`, newest first: enough
  * for the context snapshot to find the latest value, its predecessor and any newer gaps.
  */
-export async function observationsUpTo(sql: Sql, code: string, date: string, asOf: string, limit: number): Promise<ObservationRow[]> {
+export async function observationsUpTo(sql: Db, code: string, date: string, asOf: string, limit: number): Promise<ObservationRow[]> {
   return sql<ObservationRow[]>`
     SELECT * FROM (${visible(sql, code, asOf, { to: date })}) v
     ORDER BY v.observation_date DESC

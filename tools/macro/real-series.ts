@@ -120,7 +120,7 @@ export const realTimeSeries = defineTool({
       const usd = r.figure.unit === 'USD';
       return {
         fiscal_year: r.fiscal_year,
-        fiscal_period: r.fiscal_period as never,
+        fiscal_period: r.fiscal_period,
         period_start: r.figure.period_start,
         period_end: r.figure.period_end,
         unit: r.figure.unit,
@@ -138,7 +138,7 @@ export const realTimeSeries = defineTool({
       data: {
         cik: input.cik,
         metric: metric.metric,
-        statement_type: metric.statement_type as never,
+        statement_type: metric.statement_type,
         cpi_series: cpi.series_code,
         base_year: input.base_year,
         base_index: indexText(base.mean),

@@ -103,6 +103,7 @@ export const macroObservations = defineTool({
     `as_of_date (optional) shows only what was knowable that day (period end + release lag). At most ${MAX_OBSERVATIONS} observations; an unregistered code is 404 listing the codes.`,
   http: { method: 'GET', path: '/v1/fundamentals/macro/series/{series_code}' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     series_code: SeriesCodeParam,
@@ -181,6 +182,7 @@ export const macroContext = defineTool({
     'its change over the prior observation and over the observation a year earlier (absolute and, for levels, percent). A missing neighbour gives null with a reason, never an estimate.',
   http: { method: 'GET', path: '/v1/fundamentals/macro/context/{target_date}' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     target_date: IsoDate.describe('the date to describe (YYYY-MM-DD)'),

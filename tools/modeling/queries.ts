@@ -1,5 +1,5 @@
 import type { FlatRow, RowKind } from '../../domain/modeling/snapshot.ts';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { newerThanRead, visible } from '../../db/statement-versions.ts';
 
 export interface StoredRow {
@@ -9,7 +9,7 @@ export interface StoredRow {
 
 /** One page of a company's stored rows of one kind, in build order; `from` keeps rows whose statement_date is on or after it. */
 export async function rowsPage(
-  sql: Sql,
+  sql: Db,
   asOfSnapshotId: string,
   kind: RowKind,
   cik: string,
@@ -28,7 +28,7 @@ export async function rowsPage(
 }
 
 /** One page of a snapshot's flat build rows, in build order. */
-export async function flatRowsPage(sql: Sql, s: { as_of_snapshot_id: string; row_count: number | null }, page: { limit: number; offset: number }): Promise<{ total: number; rows: FlatRow[] }> {
+export async function flatRowsPage(sql: Db, s: { as_of_snapshot_id: string; row_count: number | null }, page: { limit: number; offset: number }): Promise<{ total: number; rows: FlatRow[] }> {
   const rows = await sql<FlatRow[]>`
     SELECT cik, statement_type, metric_name, metric_value::text, statement_date, fiscal_year, fiscal_period, statement_version_id
     FROM modeling_snapshot_rows WHERE as_of_snapshot_id = ${s.as_of_snapshot_id}
@@ -46,7 +46,7 @@ export async function flatRowsPage(sql: Sql, s: { as_of_snapshot_id: string; row
  * run. (A version out of filing-date order makes the counts differ for good, so such a company always
  * takes the full comparison.)
  */
-export async function lateVersions(sql: Sql, s: { as_of_snapshot_id: string; as_of_date: string }, cik: string): Promise<Map<string, Set<string>>> {
+export async function lateVersions(sql: Db, s: { as_of_snapshot_id: string; as_of_date: string }, cik: string): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   const [counts] = await sql<{ knowable: number; read: number }[]>`
     SELECT (SELECT count(*) FROM statement_versions v WHERE v.cik = ${cik} AND ${visible(sql, s.as_of_date)})::int AS knowable,

@@ -1,6 +1,6 @@
 import { coherenceMarks, coherenceOf, type CoherenceMarks, type CoherenceWire } from '../../api/coherence.ts';
 import { adjustFigure, stockSplitsOf, type SplitAdjustmentWire } from '../../api/split-adjustment.ts';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { shareFigureBases } from '../../db/stock-splits.ts';
 import { canonicalMetric } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
@@ -22,7 +22,7 @@ interface WindowQuarter {
 }
 
 /** by statement type, the marks of every fiscal year the rows name */
-async function marksOf(sql: Sql, cik: string, asOf: string, bodies: readonly Body[]): Promise<Map<string, CoherenceMarks>> {
+async function marksOf(sql: Db, cik: string, asOf: string, bodies: readonly Body[]): Promise<Map<string, CoherenceMarks>> {
   const years = new Map<string, Set<number>>();
   const add = (type: string, fy: number) => (years.get(type) ?? years.set(type, new Set()).get(type)!).add(fy);
   for (const b of bodies) {
@@ -34,7 +34,7 @@ async function marksOf(sql: Sql, cik: string, asOf: string, bodies: readonly Bod
   return out;
 }
 
-export async function annotateRows(sql: Sql, kind: RowKind, cik: string, asOf: string, bodies: Body[], splitAdjusted: boolean): Promise<Body[]> {
+export async function annotateRows(sql: Db, kind: RowKind, cik: string, asOf: string, bodies: Body[], splitAdjusted: boolean): Promise<Body[]> {
   if (kind === 'periods' || kind === 'ttm') {
     const marks = await marksOf(sql, cik, asOf, bodies);
     bodies = bodies.map((b) => (kind === 'periods' ? periodCoherence(b, marks) : ttmCoherence(b, marks)));
@@ -75,7 +75,7 @@ function ttmCoherence(b: Body, marks: Map<string, CoherenceMarks>): Body {
 }
 
 /** per-share figures and share counts of period rows (`statement`) and multi-year rows (`valuation_inputs`) restated, each with its adjustment */
-async function splitRows(sql: Sql, cik: string, asOf: string, kind: RowKind, bodies: Body[]): Promise<Body[]> {
+async function splitRows(sql: Db, cik: string, asOf: string, kind: RowKind, bodies: Body[]): Promise<Body[]> {
   const splits = (await stockSplitsOf(sql, cik)).filter((s) => s.known_from <= asOf);
   if (splits.length === 0) return bodies;
   const versionIds = bodies.flatMap((b) =>

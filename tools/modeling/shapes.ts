@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import { CikOut, DecimalString, FiscalPeriodParam, IsoDate, StatementTypeParam } from '../../api/schemas.ts';
-import { UNAVAILABLE_REASONS } from '../../domain/modeling/types.ts';
+import { UNAVAILABLE_DETAILS, UNAVAILABLE_REASONS } from '../../domain/modeling/types.ts';
 import { CoherenceOut } from '../../api/coherence.ts';
-import { SplitAdjustmentOut } from '../../api/split-adjustment.ts';
+import { OperandSplitAdjustmentOut, SplitAdjustmentOut } from '../../api/split-adjustment.ts';
 
 export const UnavailableShape = z.object({
   metric: z.string(),
@@ -19,7 +19,19 @@ export const UnavailableShape = z.object({
         'INCOMPLETE_TRAILING_YEAR: not every quarter of the TTM window reports the line; PENDING_REBUILD: a version that arrived after the build supplies the input; the next build fills it',
     ),
   missing_inputs: z.array(z.string()).optional(),
+  detail: z
+    .enum(UNAVAILABLE_DETAILS)
+    .optional()
+    .describe(
+      "why, where the reason alone does not say it: SPLIT_BASIS_UNDETERMINED (with NO_COMPARABLE_PERIOD): the per-share figures or share counts compared are of filings whose split bases cannot be brought to one, so no figure is served rather than one mixing two bases",
+    ),
 });
+
+const OperandSplitAdjustments = z
+  .record(z.string(), z.array(OperandSplitAdjustmentOut))
+  .describe(
+    "each metric computed from per-share figures or share counts of several filings -> its operands of an older share basis, restated to the row's basis (the newest operand's filing) before the metric was computed; left out where no operand needed it",
+  );
 
 const SplitAdjustments = z
   .record(z.string(), SplitAdjustmentOut)
@@ -82,6 +94,7 @@ export const GrowthRow = z.object({
   fraction_digits: FractionDigits,
   metrics: MetricMap,
   unavailable_metrics: z.array(UnavailableShape),
+  split_adjustments: OperandSplitAdjustments.optional(),
 });
 
 const TtmQuarter = z.object({
@@ -105,8 +118,9 @@ export const TtmRow = z.object({
   ttm_window_start: IsoDate,
   ttm_window_end: IsoDate,
   window_quarters: z.array(TtmQuarter),
-  metrics: MetricMap.describe('flows summed over the four quarters; balances at the window end; EPS = TTM net income / mean weighted-average shares'),
+  metrics: MetricMap.describe('flows summed over the four quarters; balances at the window end; EPS = TTM net income / mean weighted-average shares, the four counts on the newest count\'s split basis'),
   unavailable_metrics: z.array(UnavailableShape),
+  split_adjustments: OperandSplitAdjustments.optional(),
   coherence: z
     .record(z.string(), z.array(CoherenceOut))
     .optional()

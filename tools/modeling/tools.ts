@@ -33,7 +33,7 @@ const ReadInput = z.object({
     .optional()
     .describe('only these metrics in metrics and unavailable_metrics, e.g. ["NET_INCOME"]; omitted: every metric of the route'),
   split_adjusted: SplitAdjustedParam.describe(
-    'true restates the per-share figures and share counts of period rows (statement) and multi-year rows (valuation_inputs) to the latest split basis known at the snapshot\'s date, each with split_adjustments; false (default): as filed. Ratio, growth and TTM rows are computed by the build and served as built',
+    'true restates the per-share figures and share counts of period rows (statement) and multi-year rows (valuation_inputs) to the latest split basis known at the snapshot\'s date, each with split_adjustments; false (default): as filed. Ratio, growth and TTM rows are built on one split basis per row and served as built',
   ),
   ...PageParams,
 });
@@ -82,6 +82,7 @@ function companyRead(o: { name: string; title: string; path: string; kind: RowKi
     description: `${o.what} ${READ_NOTE}`,
     http: { method: 'GET', path: `/v1/modeling/companies/{company_id}/${o.path}` },
     tool: true,
+    listedAs: 'spec',
     plan: 'growth',
     input: ReadInput,
     output: paginated(o.item),
@@ -143,6 +144,7 @@ export const modelingPitSnapshot = defineTool({
     'The reads take as_of = as_of_date; an as_of_date after today (UTC) is refused with 400.',
   http: { method: 'POST', path: '/v1/modeling/universe/pit-snapshot' },
   tool: true,
+  listedAs: 'extension',
   plan: 'growth',
   input: z.object({
     ciks: z.array(Cik).min(1).max(MAX_CIKS).describe(`CIKs of the universe, 1 to ${MAX_CIKS}`),

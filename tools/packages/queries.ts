@@ -1,5 +1,5 @@
 import type { SegmentRow } from '../../domain/package-rows.ts';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import type { FiscalPeriod, StatementType } from '../../domain/statements/types.ts';
 
 /** Reads of segment rows and narrative disclosures (written by db/package-write.ts). */
@@ -27,7 +27,7 @@ function likePattern(text: string): string {
 }
 
 export async function listDisclosures(
-  sql: Sql,
+  sql: Db,
   f: { cik: string; period_of_report?: string; accession?: string; search?: string; page: number; page_size: number },
 ): Promise<{ total: number; rows: DisclosureListRow[] }> {
   const where = sql`cik = ${f.cik}
@@ -43,7 +43,7 @@ export async function listDisclosures(
   return { total: count!.total, rows };
 }
 
-export async function disclosureById(sql: Sql, id: string): Promise<DisclosureRow | null> {
+export async function disclosureById(sql: Db, id: string): Promise<DisclosureRow | null> {
   const [row] = await sql<DisclosureRow[]>`
     SELECT d.disclosure_id, d.accession AS accession_id, d.cik, d.period_of_report::text, d.concept, d.title, d.char_count,
       d.disclosure_text, to_char(d.extracted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS extracted_at,
@@ -76,7 +76,7 @@ export interface SegmentFilter {
   page_size: number;
 }
 
-export async function listSegments(sql: Sql, f: SegmentFilter): Promise<{ total: number; rows: SegmentReadRow[] }> {
+export async function listSegments(sql: Db, f: SegmentFilter): Promise<{ total: number; rows: SegmentReadRow[] }> {
   const where = sql`s.cik = ${f.cik}
     ${f.period_end ? sql`AND s.period_end = ${f.period_end}` : sql``}
     ${f.fiscal_year !== undefined ? sql`AND s.fiscal_year = ${f.fiscal_year}` : sql``}
@@ -98,7 +98,7 @@ export async function listSegments(sql: Sql, f: SegmentFilter): Promise<{ total:
   return { total: count!.total, rows };
 }
 
-export async function cikOfCompanyId(sql: Sql, companyId: string): Promise<string | null> {
+export async function cikOfCompanyId(sql: Db, companyId: string): Promise<string | null> {
   const [row] = await sql<{ cik: string }[]>`SELECT cik FROM companies WHERE company_id = ${companyId}`;
   return row?.cik ?? null;
 }

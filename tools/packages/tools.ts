@@ -47,6 +47,7 @@ export const companyDisclosures = defineTool({
     'Narrow with search (text in the title), period_of_report or accession_id (filings_list gives accessions); read one note with edgar_disclosure. Takes a CIK (companies_resolve). An empty page means no filing package of the company was read.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/disclosures' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     cik: Cik,
@@ -78,6 +79,7 @@ export const disclosureDetail = defineTool({
     `Notes run to 60,000 characters: on the tool server the text comes in parts of max_chars (default ${TOOL_TEXT_CHARS}) from offset, and next_offset says where to read on.`,
   http: { method: 'GET', path: '/v1/edgar/disclosures/{disclosure_id}' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     disclosure_id: Uuid.describe('id from edgar_company_disclosures'),
@@ -138,6 +140,7 @@ export const metricSegments = defineTool({
     'Members of one axis need not add up to the total (subtotals such as Products sit beside iPhone and Mac); consolidated_value is the total to compare with.',
   http: { method: 'GET', path: '/v1/metrics/segments' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     cik: Cik.optional(),

@@ -1,5 +1,5 @@
 import type { FactRevision } from '../../domain/normalize/versions.ts';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { unpackFigure, type StoredFigure } from '../../db/figure-storage.ts';
 import type { VersionHeader } from '../../db/statement-versions.ts';
 
@@ -21,7 +21,7 @@ const HEADER = [
 ] as const;
 
 /** One statement version by its id, figures unpacked; null when no version has that id. */
-export async function versionById(sql: Sql, id: string): Promise<VersionWithHash | null> {
+export async function versionById(sql: Db, id: string): Promise<VersionWithHash | null> {
   const [row] = await sql<VersionWithHash[]>`
     SELECT ${sql(HEADER)}, figures, content_hash FROM statement_versions WHERE statement_version_id = ${id}`;
   if (!row) return null;
@@ -37,7 +37,7 @@ export interface FilingRef {
 }
 
 /** Form, filing date and acceptance time of each accession on record (missing ones are left out). */
-export async function filingsByAccession(sql: Sql, accessions: string[]): Promise<Map<string, FilingRef>> {
+export async function filingsByAccession(sql: Db, accessions: string[]): Promise<Map<string, FilingRef>> {
   if (accessions.length === 0) return new Map();
   const rows = await sql<FilingRef[]>`
     SELECT accession, form, filing_date, accepted_at FROM filings WHERE accession IN ${sql([...new Set(accessions)])}`;
@@ -56,7 +56,7 @@ export interface MetricVersionRow {
 
 /** One metric on every version of a statement identity, oldest first. */
 export async function metricAcrossVersions(
-  sql: Sql,
+  sql: Db,
   id: { cik: string; statement_type: string; fiscal_year: number; fiscal_period: string },
   metric: string,
 ): Promise<MetricVersionRow[]> {
@@ -82,7 +82,7 @@ export interface MetricRevisionRow extends Omit<FactRevision, 'metric'> {
 }
 
 /** Fact revisions of one metric recorded on any of the given versions. */
-export async function metricRevisions(sql: Sql, versionIds: string[], metric: string): Promise<MetricRevisionRow[]> {
+export async function metricRevisions(sql: Db, versionIds: string[], metric: string): Promise<MetricRevisionRow[]> {
   if (versionIds.length === 0) return [];
   return sql<MetricRevisionRow[]>`
     SELECT statement_version_id, previous_version_id, old_value::text, new_value::text, difference::text,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VersionKeyOut } from '../../api/version-ref.ts';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam, Timestamp } from '../../api/schemas.ts';
 import { SplitRecastOut } from '../../api/restatement-shapes.ts';
 import { CalculationStepOut, FigureProvenance } from '../../api/statement-shapes.ts';
@@ -59,8 +60,7 @@ export const OverrideOut = z.object({
 });
 
 export const ChainVersion = z.object({
-  statement_version_id: z.string(),
-  version_sequence: z.number().int(),
+  ...VersionKeyOut.shape,
   is_requested: z.boolean().describe('the version this audit chain was asked for'),
   version_accession: z.string().describe('filing whose presentation created the version'),
   filing_type: z.string(),

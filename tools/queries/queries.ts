@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/client.ts';
+import { type Db, json } from '../../db/client.ts';
 
 /**
  * Deterministic-query manifests: written once per execution, never updated (a trigger refuses
@@ -20,16 +20,16 @@ export interface ManifestInsert {
   created_at: string;
 }
 
-export async function insertManifest(sql: Sql, m: ManifestInsert): Promise<void> {
+export async function insertManifest(sql: Db, m: ManifestInsert): Promise<void> {
   await sql`
     INSERT INTO query_manifests (replay_token, query_type, parameters, as_of_date, statement_version_ids, ciks, code_version,
       catalog_version, result_hash, manifest, response_text, key_id, created_at)
-    VALUES (${m.replay_token}, ${m.query_type}, ${sql.json(m.parameters as never)}, ${m.as_of_date}, ${m.statement_version_ids}::uuid[],
-      ${m.ciks}::text[], ${m.code_version}, ${m.catalog_version}, ${m.result_hash}, ${sql.json(m.manifest as never)}, ${m.response_text},
+    VALUES (${m.replay_token}, ${m.query_type}, ${json(sql, m.parameters)}, ${m.as_of_date}, ${m.statement_version_ids}::uuid[],
+      ${m.ciks}::text[], ${m.code_version}, ${m.catalog_version}, ${m.result_hash}, ${json(sql, m.manifest)}, ${m.response_text},
       ${m.key_id}, ${m.created_at})`;
 }
 
-export async function manifestByToken(sql: Sql, token: string): Promise<{ response_text: string; ciks: string[] } | null> {
+export async function manifestByToken(sql: Db, token: string): Promise<{ response_text: string; ciks: string[] } | null> {
   const [row] = await sql<{ response_text: string; ciks: string[] }[]>`
     SELECT response_text, ciks FROM query_manifests WHERE replay_token = ${token}`;
   return row ?? null;

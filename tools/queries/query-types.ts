@@ -11,7 +11,7 @@ import { Cik, FiscalPeriodParam, FiscalYear, PAGE_SIZE_MAX, PageParams, Statemen
  * down as the visibility boundary of those routes: only statement versions filed on or before it
  * (and restatements filed on or before it) can reach the result.
  */
-export interface QueryType<P extends z.ZodObject = z.ZodObject> {
+interface QueryTypeOf<P extends z.ZodObject> {
   parameters: P;
   description: string;
   /** companies the query reaches, claimed all at once before anything is read */
@@ -19,8 +19,23 @@ export interface QueryType<P extends z.ZodObject = z.ZodObject> {
   run(ctx: ToolContext, params: z.output<P>, asOf: string): Promise<Record<string, unknown>>;
 }
 
-function define<P extends z.ZodObject>(q: QueryType<P>): QueryType {
-  return q as unknown as QueryType;
+/** A query type as the table holds it: its functions take what its own `parameters` parsed. */
+export interface QueryType {
+  parameters: z.ZodObject;
+  description: string;
+  companies(params: unknown): string[];
+  run(ctx: ToolContext, params: unknown, asOf: string): Promise<Record<string, unknown>>;
+}
+
+function define<P extends z.ZodObject>(q: QueryTypeOf<P>): QueryType {
+  // the caller passes only what q.parameters parsed
+  const parsed = (params: unknown) => params as z.output<P>;
+  return {
+    parameters: q.parameters,
+    description: q.description,
+    companies: (params) => q.companies(parsed(params)),
+    run: (ctx, params, asOf) => q.run(ctx, parsed(params), asOf),
+  };
 }
 
 const MAX_PANEL_COMPANIES = 25;

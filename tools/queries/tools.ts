@@ -81,6 +81,7 @@ export const queryExecute = defineTool({
     'include_result=false answers with the manifest only. Coverage and plan are those of the routes the query reads.',
   http: { method: 'POST', path: '/v1/query/execute' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   annotations: { readOnlyHint: false, idempotentHint: false },
   input: z.object({
@@ -155,6 +156,7 @@ export const queryReplay = defineTool({
     'The token comes from query_execute. An unknown token is 404; the companies the query reached count against a Free key\'s coverage as any read would.',
   http: { method: 'GET', path: '/v1/query/replay/{replay_token}' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({ replay_token: z.string().min(1).max(200).describe('token returned by query execute (qr_ + 32 characters)') }),
   output: ExecuteOut,

@@ -1,6 +1,6 @@
 import type { RuleCategory } from '../../domain/reconciliation/index.ts';
 import type { FiscalPeriod, StatementType } from '../../domain/statement-types.ts';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 
 export interface SummaryFilter {
   cik: string;
@@ -21,10 +21,10 @@ export interface SummaryRow {
   declined_count: number;
 }
 
-const PERIOD_ORDER = (sql: Sql) => sql`CASE fiscal_period WHEN 'Q1' THEN 1 WHEN 'Q2' THEN 2 WHEN 'Q3' THEN 3 WHEN 'Q4' THEN 4 ELSE 5 END`;
+const PERIOD_ORDER = (sql: Db) => sql`CASE fiscal_period WHEN 'Q1' THEN 1 WHEN 'Q2' THEN 2 WHEN 'Q3' THEN 3 WHEN 'Q4' THEN 4 ELSE 5 END`;
 
 /** Counts by statement version and rule category, oldest period first. */
-export async function reconciliationSummary(sql: Sql, f: SummaryFilter): Promise<SummaryRow[]> {
+export async function reconciliationSummary(sql: Db, f: SummaryFilter): Promise<SummaryRow[]> {
   return sql<SummaryRow[]>`
     SELECT statement_type, fiscal_year, fiscal_period, version_sequence, rule_category,
       count(*) FILTER (WHERE status = 'PASS')::int AS pass_count,
@@ -62,7 +62,7 @@ export interface LedgerRow extends LedgerIdentity {
 
 /** One statement version's ledger rows, by category then rule id. */
 export async function reconciliationLedger(
-  sql: Sql,
+  sql: Db,
   id: LedgerIdentity,
   page: { limit: number; offset: number },
 ): Promise<{ total: number; rows: LedgerRow[] }> {

@@ -46,6 +46,7 @@ export const reconciliationSummaryTool = defineTool({
     'Read this first, then reconciliation_ledger for a version it names. Versions with no evaluable rule have no row. Optional statement_type and fiscal_year_from/fiscal_year_to narrow it.',
   http: { method: 'GET', path: '/v1/edgar/reconciliation/summary' },
   tool: true,
+  listedAs: 'spec',
   plan: 'growth',
   input: z.object({
     cik: Cik,
@@ -117,6 +118,7 @@ export const reconciliationLedgerTool = defineTool({
     'Only rules that produced a result are listed, so a version nothing could be checked on answers an empty page (total 0). Find versions with reconciliation_summary. Paginated: page, page_size (default 50, max 200).',
   http: { method: 'GET', path: '/v1/edgar/reconciliation/ledger' },
   tool: true,
+  listedAs: 'spec',
   plan: 'growth',
   input: z.object({
     cik: Cik,

@@ -69,6 +69,7 @@ export const restatementAlerts = defineTool({
     'On the Free plan the list shows only the companies this key holds (its coverage selection); passing cik claims a slot for that company as any company read does.',
   http: { method: 'GET', path: '/v1/edgar/restatement-alerts' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z
     .object({

@@ -167,6 +167,7 @@ export const fundamentalsRestatementDelta = defineTool({
     ' metrics (repeatable, canonical names of this statement type) narrows the comparison to those metrics, each listed even when neither side reports it (status NOT_REPORTED); market-dependent names are refused.',
   http: { method: 'GET', path: '/v1/fundamentals/restatement-delta' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z
     .object({ ...DeltaFields, metrics: z.array(FiledMetricParam).min(1).max(CANONICAL_METRICS.length).optional().describe('canonical metrics to compare (repeatable, or comma-separated); all reported ones when omitted') })

@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/client.ts';
+import { type Db, json } from '../../db/client.ts';
 import { filedBy } from '../../db/statement-versions.ts';
 import type { FiscalPeriod, StatementType } from '../../domain/statements/types.ts';
 import type { FactRevisionRow } from '../../db/restatement-read.ts';
@@ -42,7 +42,7 @@ export interface AlertFilter {
   within_ciks?: string[] | null;
 }
 
-function alertSelect(sql: Sql) {
+function alertSelect(sql: Db) {
   return sql`
     SELECT e.restatement_alert_event_id, e.cik, c.name AS company_name, e.statement_type, e.fiscal_year, e.fiscal_period,
       e.version_sequence, e.statement_version_id, e.previous_version_id, p.version_sequence AS previous_version_sequence,
@@ -55,7 +55,7 @@ function alertSelect(sql: Sql) {
 }
 
 /** Alert events, newest filing first (then cik, statement, newest period, newest version). */
-export async function listAlertEvents(sql: Sql, f: AlertFilter, page: { limit: number; offset: number }): Promise<{ total: number; rows: AlertEventRow[] }> {
+export async function listAlertEvents(sql: Db, f: AlertFilter, page: { limit: number; offset: number }): Promise<{ total: number; rows: AlertEventRow[] }> {
   const where = sql`
     WHERE TRUE
       ${f.cik ? sql`AND e.cik = ${f.cik}` : sql``}
@@ -65,7 +65,7 @@ export async function listAlertEvents(sql: Sql, f: AlertFilter, page: { limit: n
       ${f.filed_from ? sql`AND e.filing_date >= ${f.filed_from}` : sql``}
       AND ${filedBy(sql, 'e.filing_date', f.filed_to)}
       ${f.metric ? sql`AND EXISTS (SELECT 1 FROM fact_revisions r WHERE r.statement_version_id = e.statement_version_id AND r.metric = ${f.metric})` : sql``}
-      ${f.within_ciks ? sql`AND e.cik IN (SELECT jsonb_array_elements_text(${sql.json(f.within_ciks)}::jsonb))` : sql``}`;
+      ${f.within_ciks ? sql`AND e.cik IN (SELECT jsonb_array_elements_text(${json(sql, f.within_ciks)}::jsonb))` : sql``}`;
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM restatement_alert_events e ${where}`;
   const rows = await sql<AlertEventRow[]>`
     ${alertSelect(sql)}
@@ -75,23 +75,23 @@ export async function listAlertEvents(sql: Sql, f: AlertFilter, page: { limit: n
   return { total: count?.total ?? 0, rows };
 }
 
-export async function alertEventById(sql: Sql, id: string): Promise<AlertEventRow | null> {
+export async function alertEventById(sql: Db, id: string): Promise<AlertEventRow | null> {
   const [row] = await sql<AlertEventRow[]>`${alertSelect(sql)} WHERE e.restatement_alert_event_id = ${id}`;
   return row ?? null;
 }
 
 /** The alert events of the given versions (only versions > 1 have one). */
-export async function alertEventsOfVersions(sql: Sql, versionIds: string[]): Promise<AlertEventRow[]> {
+export async function alertEventsOfVersions(sql: Db, versionIds: string[]): Promise<AlertEventRow[]> {
   if (versionIds.length === 0) return [];
   return sql<AlertEventRow[]>`${alertSelect(sql)} WHERE e.statement_version_id IN ${sql(versionIds)} ORDER BY e.version_sequence`;
 }
 
-const REVISION_COLUMNS = (sql: Sql) => sql`
+const REVISION_COLUMNS = (sql: Db) => sql`
   fact_revision_id, statement_version_id, previous_version_id, metric, old_value::text AS old_value, new_value::text AS new_value,
   difference::text AS difference, old_accession, new_accession, old_concept, new_concept`;
 
 /** Every fact revision of the given versions, by version then metric name. */
-export async function revisionsOfVersions(sql: Sql, versionIds: string[]): Promise<FactRevisionRow[]> {
+export async function revisionsOfVersions(sql: Db, versionIds: string[]): Promise<FactRevisionRow[]> {
   if (versionIds.length === 0) return [];
   return sql<FactRevisionRow[]>`
     SELECT ${REVISION_COLUMNS(sql)} FROM fact_revisions
@@ -99,7 +99,7 @@ export async function revisionsOfVersions(sql: Sql, versionIds: string[]): Promi
 }
 
 /** One page of a version's fact revisions, by metric name. */
-export async function revisionPage(sql: Sql, versionId: string, page: { limit: number; offset: number }): Promise<{ total: number; rows: FactRevisionRow[] }> {
+export async function revisionPage(sql: Db, versionId: string, page: { limit: number; offset: number }): Promise<{ total: number; rows: FactRevisionRow[] }> {
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM fact_revisions WHERE statement_version_id = ${versionId}`;
   const rows = await sql<FactRevisionRow[]>`
     SELECT ${REVISION_COLUMNS(sql)} FROM fact_revisions WHERE statement_version_id = ${versionId}
@@ -120,7 +120,7 @@ export interface VersionKey {
 }
 
 /** Which statement a version id belongs to; null for an unknown id. */
-export async function versionKeyById(sql: Sql, id: string): Promise<VersionKey | null> {
+export async function versionKeyById(sql: Db, id: string): Promise<VersionKey | null> {
   const [row] = await sql<VersionKey[]>`
     SELECT statement_version_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence, accession, form,
       filing_date::text AS filing_date

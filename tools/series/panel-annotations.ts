@@ -1,6 +1,6 @@
 import { coherenceMarks, coherenceOf, type CoherenceMarks, type CoherenceWire } from '../../api/coherence.ts';
 import { adjustFigure, stockSplitsOfCompanies, type SplitAdjustmentWire } from '../../api/split-adjustment.ts';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { shareFigureBases } from '../../db/stock-splits.ts';
 import { canonicalMetric } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
@@ -13,7 +13,7 @@ import type { panelPoint } from '../../domain/series-points.ts';
 type Point = ReturnType<typeof panelPoint> & { coherence?: Record<string, CoherenceWire>; split_adjustments?: Record<string, SplitAdjustmentWire> };
 
 /** by CIK, the coherence marks of the fiscal years the rows serve (latest versions: a panel reads no earlier point in time) */
-export async function panelMarks(sql: Sql, statementType: string, rows: readonly StatementRow[]): Promise<Map<string, CoherenceMarks>> {
+export async function panelMarks(sql: Db, statementType: string, rows: readonly StatementRow[]): Promise<Map<string, CoherenceMarks>> {
   const years = new Map<string, number[]>();
   for (const r of rows) years.set(r.cik, [...(years.get(r.cik) ?? []), r.fiscal_year]);
   const out = new Map<string, CoherenceMarks>();
@@ -29,7 +29,7 @@ export interface PanelSplits {
   bases: Map<string, Map<string, string>>;
 }
 
-export async function panelSplits(sql: Sql, rows: readonly StatementRow[]): Promise<PanelSplits> {
+export async function panelSplits(sql: Db, rows: readonly StatementRow[]): Promise<PanelSplits> {
   const [splits, bases] = await Promise.all([stockSplitsOfCompanies(sql, [...new Set(rows.map((r) => r.cik))]), shareFigureBases(sql, rows.map((r) => r.statement_version_id))]);
   return { splits, bases };
 }

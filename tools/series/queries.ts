@@ -4,7 +4,7 @@
  * whether it was derived), so a request is one query however many companies it spans.
  */
 import type { StatementRow } from '../../domain/series-periods.ts';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { latestPerPeriod } from '../../db/statement-versions.ts';
 
 export interface SeriesQuery {
@@ -28,7 +28,7 @@ const COLUMNS = [
   'period_end', 'currency', 'accounting_standard', 'accession', 'filing_date',
 ] as const;
 
-function latest(sql: Sql, q: SeriesQuery) {
+function latest(sql: Db, q: SeriesQuery) {
   return latestPerPeriod(
     sql,
     sql`${sql(COLUMNS.map((c) => `v.${c}`))}, v.figures`,
@@ -42,7 +42,7 @@ function latest(sql: Sql, q: SeriesQuery) {
 }
 
 /** metric -> { v: value, d: derived } of the version's figures, filtered; NULL when none is left */
-function projected(sql: Sql, q: SeriesQuery) {
+function projected(sql: Db, q: SeriesQuery) {
   return sql`(
     SELECT jsonb_object_agg(e.key, jsonb_build_object('v', e.value ->> 'value', 'd', coalesce(e.value ->> 'value_origin', 'SOURCE') <> 'SOURCE'))
     FROM jsonb_each(l.figures) e
@@ -56,7 +56,7 @@ function projected(sql: Sql, q: SeriesQuery) {
  * Latest version of every matching statement period, figures projected; periods whose projection
  * is empty still come back (with {}), since a bundle or derived read needs the period's dates.
  */
-export async function latestStatementRows(sql: Sql, q: SeriesQuery): Promise<StatementRow[]> {
+export async function latestStatementRows(sql: Db, q: SeriesQuery): Promise<StatementRow[]> {
   if (q.ciks.length === 0 || q.statement_types.length === 0 || q.metrics?.length === 0) return [];
   const rows = await sql<(Omit<StatementRow, 'figures'> & { figures: StatementRow['figures'] | null })[]>`
     SELECT ${sql(COLUMNS.map((c) => `l.${c}`))}, ${projected(sql, q)} AS figures
@@ -70,7 +70,7 @@ export async function latestStatementRows(sql: Sql, q: SeriesQuery): Promise<Sta
  * period end (quarters before the year ending the same day); periods left with no metric after
  * the projection give no point.
  */
-export async function panelPage(sql: Sql, q: SeriesQuery, page: { limit: number; offset: number }): Promise<{ total: number; rows: StatementRow[] }> {
+export async function panelPage(sql: Db, q: SeriesQuery, page: { limit: number; offset: number }): Promise<{ total: number; rows: StatementRow[] }> {
   if (q.ciks.length === 0 || q.metrics?.length === 0) return { total: 0, rows: [] };
   const kept = sql`
     SELECT ${sql(COLUMNS.map((c) => `l.${c}`))}, ${projected(sql, q)} AS figures

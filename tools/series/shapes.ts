@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VersionKeyOut } from '../../api/version-ref.ts';
 import { CikOut, DecimalString, FiscalPeriodParam, StatementTypeParam } from '../../api/schemas.ts';
 import { CoherenceOut } from '../../api/coherence.ts';
 import { SplitAdjustmentOut } from '../../api/split-adjustment.ts';
@@ -48,8 +49,7 @@ export const Unavailable = z.object({
 
 export const SeriesVersionRef = z.object({
   statement_type: StatementTypeParam,
-  statement_version_id: z.string(),
-  version_sequence: z.number().int(),
+  ...VersionKeyOut.shape,
   fiscal_period: FiscalPeriodParam.describe('FY for the balance sheet of a Q4 (the fiscal-year-end balance)'),
   source_accession: z.string(),
   filing_date: z.string(),

@@ -149,6 +149,7 @@ export const fundamentalsPanel = defineTool({
     'use_tier1_only keeps only figures exactly as tagged. Ordered by company, then period end. For margins and ratios use fundamentals_derived_time_series.',
   http: { method: 'GET', path: '/v1/fundamentals/time-series' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     ...PanelParams,
@@ -199,6 +200,7 @@ export const fundamentalsDerivedPanel = defineTool({
     'from/to bound the period end (YYYY-MM-DD). A value is null (never zero) when an input is missing or a divisor is zero, with the reason in unavailable_metrics. Formulas: metrics_definition.',
   http: { method: 'GET', path: '/v1/fundamentals/derived/time-series' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({ ...PanelParams, metrics: z.array(DerivedMetricParam).max(DERIVED_NAMES.length).optional().describe('derived metric names (repeatable); omitted: the derived metrics of statement_type') }),
   output: paginated(DerivedPoint),

@@ -1,6 +1,6 @@
 import type { FactRevision } from '../../domain/normalize/versions.ts';
 import type { StatementIdentity } from '../../domain/statements/key.ts';
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { headerColumns, latestVersionOf, unpackVersion, type VersionRow, visible } from '../../db/statement-versions.ts';
 import { seen, type Visibility } from '../../db/statement-read.ts';
 
@@ -8,7 +8,7 @@ import { seen, type Visibility } from '../../db/statement-read.ts';
  * The id of the latest version of one statement visible under `v`, null when none is: one index
  * lookup, for readers that keep prepared payloads per (immutable) version.
  */
-export async function latestVersionId(sql: Sql, id: StatementIdentity, v: Visibility): Promise<string | null> {
+export async function latestVersionId(sql: Db, id: StatementIdentity, v: Visibility): Promise<string | null> {
   const [row] = await sql<{ statement_version_id: string }[]>`${latestVersionOf(
     sql,
     sql`v.statement_version_id`,
@@ -20,7 +20,7 @@ export async function latestVersionId(sql: Sql, id: StatementIdentity, v: Visibi
 }
 
 /** One version with its figures, by id; null when there is none. */
-export async function versionById(sql: Sql, versionId: string): Promise<VersionRow | null> {
+export async function versionById(sql: Db, versionId: string): Promise<VersionRow | null> {
   const [row] = await sql<VersionRow[]>`
     SELECT ${headerColumns(sql)}, v.figures, v.calculation_evidence, v.unavailable_figures FROM statement_versions v
     WHERE v.statement_version_id = ${versionId}`;
@@ -31,7 +31,7 @@ export interface RevisionRow extends Pick<FactRevision, 'metric' | 'old_value' |
   statement_version_id: string;
 }
 
-export async function revisionsOf(sql: Sql, versionIds: string[]): Promise<RevisionRow[]> {
+export async function revisionsOf(sql: Db, versionIds: string[]): Promise<RevisionRow[]> {
   if (versionIds.length === 0) return [];
   return sql<RevisionRow[]>`
     SELECT statement_version_id, metric, old_value::text, new_value::text, difference::text, old_accession, new_accession

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VersionKeyOut } from '../../api/version-ref.ts';
 import { splitRecastsOfVersions } from '../../db/restatement-read.ts';
 import { availablePeriods, metricSeries, statementVersions } from '../../db/statement-read.ts';
 import { latestVersionId, revisionsOf, versionById } from './queries.ts';
@@ -55,8 +56,7 @@ const Point = z.object({
   fiscal_year: z.number().int(),
   fiscal_period: FiscalPeriodParam,
   statement_type: StatementTypeParam,
-  statement_version_id: z.string(),
-  version_sequence: z.number().int(),
+  ...VersionKeyOut.shape,
   value_origin: z.enum(['SOURCE', 'DERIVED']),
   filing_date: z.string().describe('SEC filing date of the version the value comes from'),
   coherence: CoherenceOut.nullable()
@@ -83,6 +83,7 @@ export const metricTimeSeries = defineTool({
     'include_provenance=true adds the source accession and XBRL tag of each point. Takes a CIK: call companies_resolve first.',
   http: { method: 'GET', path: '/v1/edgar/companies/{cik}/metrics/{metric}/time-series' },
   tool: true,
+  listedAs: 'extension',
   plan: 'free',
   input: z.object({
     cik: Cik,
@@ -187,8 +188,7 @@ function periodFilter(type: 'annual' | 'quarterly' | undefined, period: string |
 }
 
 const HistoryEntry = z.object({
-  statement_version_id: z.string(),
-  version_sequence: z.number().int(),
+  ...VersionKeyOut.shape,
   source_accession: z.string(),
   filing_type: z.string(),
   filing_date: z.string(),
@@ -209,6 +209,7 @@ export const statementsNormalized = defineTool({
     'as_of_date gives the version known on that date; include_version_history=true adds every earlier version and what each changed. For one metric over many years use edgar_metric_time_series.',
   http: { method: 'GET', path: '/v1/fundamentals/normalized-statements' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({
     cik: Cik.optional(),

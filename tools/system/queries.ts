@@ -1,8 +1,8 @@
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import type { RunRow } from '../../db/ingestion-runs.ts';
 import { listMigrations } from '../../db/migrate.ts';
 
-export async function corpusStatementCounts(sql: Sql): Promise<{ companies_ingested: number; statement_versions: number; restatements: number; filings: number }> {
+export async function corpusStatementCounts(sql: Db): Promise<{ companies_ingested: number; statement_versions: number; restatements: number; filings: number }> {
   const [row] = await sql<{ companies_ingested: number; statement_versions: number; restatements: number; filings: number }[]>`
     SELECT (SELECT count(*)::int FROM company_ingestion) AS companies_ingested,
            (SELECT count(*)::int FROM statement_versions) AS statement_versions,
@@ -11,7 +11,7 @@ export async function corpusStatementCounts(sql: Sql): Promise<{ companies_inges
   return row!;
 }
 
-export async function corpusCounts(sql: Sql): Promise<{ companies: number; mappings: number; live_mappings: number; last_load: string | null }> {
+export async function corpusCounts(sql: Db): Promise<{ companies: number; mappings: number; live_mappings: number; last_load: string | null }> {
   const [row] = await sql<{ companies: number; mappings: number; live_mappings: number; last_load: string | null }[]>`
     SELECT (SELECT count(*)::int FROM companies) AS companies,
            (SELECT count(*)::int FROM identity_mappings) AS mappings,
@@ -20,7 +20,7 @@ export async function corpusCounts(sql: Sql): Promise<{ companies: number; mappi
   return row!;
 }
 
-export async function recentRuns(sql: Sql, limit: number): Promise<RunRow[]> {
+export async function recentRuns(sql: Db, limit: number): Promise<RunRow[]> {
   return sql<RunRow[]>`
     SELECT run_id::text, source, requested, status, started_at, finished_at, heartbeat_at,
       companies_total, companies_done, companies_skipped, companies_without_data, companies_failed, facts_read::text, bytes_read::text,
@@ -29,7 +29,7 @@ export async function recentRuns(sql: Sql, limit: number): Promise<RunRow[]> {
 }
 
 /** For readiness: how many known migrations the database has recorded. */
-export async function migrationState(sql: Sql): Promise<{ applied: number; expected: number }> {
+export async function migrationState(sql: Db): Promise<{ applied: number; expected: number }> {
   const expected = (await listMigrations()).length;
   const [row] = await sql`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`;
   if (!row?.present) return { applied: 0, expected };

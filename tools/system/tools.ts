@@ -43,6 +43,7 @@ export const systemHealth = defineTool({
     'Whether the service can answer data requests: database reachable, migrations applied, data loaded. status is ready, loading (data still being ingested; retry later), starting, unavailable or draining (shutting down). Needs no key. Over HTTP, anything but ready answers 503.',
   http: { method: 'GET', path: '/health/readiness' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   auth: 'none',
   input: z.object({}),
@@ -86,6 +87,7 @@ export const systemMetadata = defineTool({
     'Version, your plan, your request budgets per class, your company coverage mode, corpus counts, pagination limits and the data source. Read it to learn what this key may do.',
   http: { method: 'GET', path: '/v1/system/metadata' },
   tool: true,
+  listedAs: 'spec',
   plan: 'free',
   input: z.object({}),
   output: z.object({

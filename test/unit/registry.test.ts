@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PLANS } from '../domain/plans.ts';
-import { pathParamNames, Router } from '../routes/router.ts';
-import { ALL_TOOLS } from '../tools/index.ts';
-import { toolName } from '../api/define-tool.ts';
-import { schemasOf, toolSchemasOf } from '../api/json-schema.ts';
-import { buildOpenApi } from '../routes/openapi.ts';
-import { SERVER_INFO } from '../service.ts';
-import { checkSnapshots } from './helpers/snapshots.ts';
+import { PLANS } from '../../domain/plans.ts';
+import { pathParamNames, Router } from '../../routes/router.ts';
+import { ALL_TOOLS } from '../../tools/index.ts';
+import { toolName } from '../../api/define-tool.ts';
+import { schemasOf, toolSchemasOf } from '../../api/json-schema.ts';
+import { buildOpenApi } from '../../routes/openapi.ts';
+import { SERVER_INFO } from '../../service.ts';
+import { checkSnapshots } from '../helpers/snapshots.ts';
 
 /**
- * The spec's tool table: each tool arrives with the issue that builds its handler, under exactly
- * this name and plan. Registered tools must match it; unregistered ones are simply not there yet.
+ * The spec's tool table: the names and plans of its 19 tools. A definition marked listedAs 'spec'
+ * is one of them; every other tool is marked 'extension' (a route the tool server also lists).
  */
 const SPEC_TOOLS: Record<string, string> = {
   companies_resolve: 'free',
@@ -35,39 +35,6 @@ const SPEC_TOOLS: Record<string, string> = {
   ai_embeddings_metadata: 'scale',
 };
 
-/**
- * Tools beyond the spec's table (issue 16: agents reach the reads the spec left HTTP-only), with
- * their routes' plans. Each is an existing route's definition listed on the tool server, named by
- * the spec's rule; modeling_pit_snapshot builds what the spec's modeling tools read.
- */
-const AGENT_TOOLS: Record<string, string> = {
-  edgar_metric_time_series: 'free',
-  fundamentals_time_series: 'free',
-  fundamentals_derived_time_series: 'free',
-  metrics_segments: 'free',
-  edgar_company_disclosures: 'free',
-  edgar_disclosure: 'free',
-  edgar_restatement_alerts: 'free',
-  fundamentals_restatement_delta: 'free',
-  identity_search: 'free',
-  coverage_company: 'free',
-  companies_completeness: 'free',
-  metrics_definitions: 'free',
-  metrics_definition: 'free',
-  modeling_pit_snapshot: 'growth',
-};
-
-/**
- * Tools beyond the spec's table from issue 17: macro observations and context, and the
- * deterministic query pair (the spec leaves their tools open; agents need them).
- */
-const MACRO_QUERY_TOOLS: Record<string, string> = {
-  macro_observations: 'free',
-  macro_context: 'free',
-  query_execute: 'free',
-  query_replay: 'free',
-};
-
 describe('the tool registry', () => {
   const tools = ALL_TOOLS.filter((t) => t.tool);
 
@@ -83,22 +50,20 @@ describe('the tool registry', () => {
     }
   });
 
-  it('lists spec tools under their spec names and plans, and every other tool is a macro/query tool (issue 17) or an agent tool (issue 16)', () => {
+  it('lists every tool as a spec tool (under its spec name and plan) or an extension (under a name outside the spec table)', () => {
     for (const def of tools) {
       const name = toolName(def);
       assert.equal(name, def.name.replaceAll('.', '_'), 'a tool is named after its route method, "_" for each "."');
-      const plan = SPEC_TOOLS[name] ?? MACRO_QUERY_TOOLS[name] ?? AGENT_TOOLS[name];
-      assert.ok(plan, `${name} is neither in the spec tool table, nor a macro/query tool, nor an agreed agent tool`);
-      assert.equal(def.plan, plan, `${name} plan`);
+      assert.ok(def.listedAs === 'spec' || def.listedAs === 'extension', `${name} says where it comes from (listedAs)`);
+      if (def.listedAs === 'spec') assert.equal(def.plan, SPEC_TOOLS[name], `${name} is in the spec tool table with this plan`);
+      else assert.ok(!(name in SPEC_TOOLS), `${name} is an extension under a spec tool's name`);
     }
+    for (const def of ALL_TOOLS.filter((d) => !d.tool)) assert.equal(def.listedAs, undefined, `${def.name} is not a tool`);
   });
 
-  it('lists every agent tool of issue 16, none under a spec name', () => {
-    const listed = new Set(tools.map(toolName));
-    for (const name of Object.keys(AGENT_TOOLS)) {
-      assert.ok(listed.has(name), `${name} is listed`);
-      assert.ok(!(name in SPEC_TOOLS), `${name} does not reuse a spec name`);
-    }
+  it('lists every tool of the spec table, marked spec', () => {
+    const spec = new Set(tools.filter((t) => t.listedAs === 'spec').map(toolName));
+    assert.deepEqual([...spec].sort(), Object.keys(SPEC_TOOLS).sort());
   });
 
   it('gives every definition a dotted name, a title, an agent-facing description and a known plan', () => {
