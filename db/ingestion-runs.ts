@@ -158,7 +158,7 @@ export async function addBatchResult(
       facts_read = facts_read + ${c.facts_read}, bytes_read = bytes_read + ${c.bytes_read},
       versions_added = versions_added + ${c.versions_added}, restatements_added = restatements_added + ${c.restatements_added},
       archive_bytes_done = coalesce(archive_bytes_done, 0) + ${c.archive_bytes_done ?? 0},
-      errors = errors || ${sql.json(errors)}::jsonb,
+      errors = errors || ${json(sql, errors)}::jsonb,
       heartbeat_at = ${now.toISOString()},
       status = CASE WHEN status <> 'running' OR companies_done + companies_failed + ${c.companies_done + c.companies_failed} < companies_total THEN status
         WHEN companies_failed + ${c.companies_failed} > 0 THEN 'failed' ELSE 'succeeded' END,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import { json, type Db, type Sql } from '../db/client.ts';
+import { json, type Sql } from '../db/client.ts';
 import { refreshPopulationStats } from '../db/coverage.ts';
 import { addBatchResult, recordProgress, startRun } from '../db/ingestion-runs.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
@@ -52,7 +52,7 @@ export async function enqueueArchiveRun(
     const batches: string[][] = [];
     for (let i = 0; i < ciks.length; i += size) batches.push(ciks.slice(i, i + size));
     const runId = await sql.begin(async (t) => {
-      const tx: Db = t;
+      const tx = t;
       const id = await startRun(tx, source.describe(), [], now());
       await recordProgress(
         tx,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../config.ts';
-import { json, type Db, type Sql } from '../db/client.ts';
+import { json, type Sql } from '../db/client.ts';
 import { refreshPopulationStats } from '../db/coverage.ts';
 import { addBatchResult, recordProgress, startRun } from '../db/ingestion-runs.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
@@ -49,7 +49,7 @@ export async function enqueuePackageWindow(
     GROUP BY cik ORDER BY max(filing_date) DESC, cik`;
   if (rows.length === 0) return null;
   const runId = await sql.begin(async (t) => {
-    const tx: Db = t;
+    const tx = t;
     const id = await startRun(tx, `filing packages of the last ${options.quarters} quarters from ${config.secSource}`, [], now());
     await recordProgress(
       tx,
