@@ -83,7 +83,7 @@ export function toServiceError(err: unknown): ServiceError {
 /** Retry-After on answers refused while the database is unreachable: a restart usually takes seconds. */
 export const DATABASE_RETRY_AFTER_S = 2;
 
-/** Socket-level failures of a database connection (refused, reset, closed, timed out). */
+/** Socket-level failures of a database connection (refused, reset, closed, timed out); ENOENT on connect is handled beside. */
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -108,7 +108,9 @@ const CONNECTION_CODES = new Set([
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   if (err instanceof AggregateError) return err.errors.length > 0 && err.errors.every(isDatabaseUnavailable);
-  const code = (err as { code?: unknown }).code;
+  const { code, syscall } = err as { code?: unknown; syscall?: unknown };
   if (typeof code !== 'string') return false;
+  // a Unix-domain socket that is gone while the server restarts (connect ENOENT); any other ENOENT is a file's
+  if (code === 'ENOENT') return syscall === 'connect';
   return CONNECTION_CODES.has(code) || code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300';
 }

@@ -10,6 +10,7 @@ describe('a database that cannot be reached is the caller\'s 503, not a 500', ()
     ['PostgreSQL shutting down (57P01)', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
     ['PostgreSQL starting up (57P03)', Object.assign(new Error('the database system is starting up'), { code: '57P03' })],
     ['a connection exception (08006)', Object.assign(new Error('connection failure'), { code: '08006' })],
+    ['a Unix-domain socket gone while the server restarts', Object.assign(new Error('connect ENOENT /tmp/pg/.s.PGSQL.5432'), { code: 'ENOENT', syscall: 'connect' })],
     ['every address refused', new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' }), Object.assign(new Error('b'), { code: 'ECONNREFUSED' })])],
   ];
   for (const [what, err] of unreachable) {
@@ -21,9 +22,15 @@ describe('a database that cannot be reached is the caller\'s 503, not a 500', ()
       assert.ok(e.retryAfterS !== null && e.retryAfterS > 0);
       assert.equal(e.retryable, true);
       assert.equal(e.details.dependency, 'database');
-      assert.doesNotMatch(e.message, /127\.0\.0\.1|ECONN/);
+      assert.doesNotMatch(e.message, /127\.0\.0\.1|ECONN|ENOENT|\/tmp\//);
     });
   }
+
+  it('keeps a missing file (ENOENT from open or stat) a 500: only a socket connect says the database is gone', () => {
+    for (const syscall of ['open', 'stat', undefined]) {
+      assert.equal(isDatabaseUnavailable(Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT', syscall })), false);
+    }
+  });
 
   it('keeps a failing query (a syntax error, a constraint) a 500', () => {
     for (const code of ['42601', '23505', '22P02']) {
