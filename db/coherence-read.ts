@@ -4,6 +4,7 @@ import type { FiscalPeriod } from '../domain/statement-types.ts';
 import type { Db } from './client.ts';
 import type { Visibility } from './statement-read.ts';
 import { visible } from './statement-versions.ts';
+import { versionMemo } from './version-memo.ts';
 
 /** The money flows four quarters add up to a year of: the only figures the coherence rule reads. */
 const ADDITIVE = CANONICAL_METRICS.filter((m) => isAdditiveFlow(m.metric)).map((m) => m.metric);
@@ -13,50 +14,22 @@ export type YearVersions = Partial<Record<FiscalPeriod, PeriodVersion[]>>;
 
 type ToldFigures = Readonly<Record<string, ToldFigure>>;
 
-/**
- * The additive flows of each version read so far, by version id. A stored version is never
- * rewritten (a restatement is a new version with a new id), so what is read once from its figures
- * holds for every later read: a read then lists the versions it sees (an index-only scan) and
- * unpacks figures only of versions not met before. One map per database client, bounded, least
- * recently used out first.
- */
-const MAX_TOLD = 50_000;
-const toldByClient = new WeakMap<Db, Map<string, ToldFigures>>();
+/** The additive flows of each version read so far, by version id (db/version-memo.ts). */
+const toldMemo = versionMemo<ToldFigures>(50_000);
 
-function toldOf(sql: Db): Map<string, ToldFigures> {
-  let m = toldByClient.get(sql);
-  if (!m) toldByClient.set(sql, (m = new Map()));
-  return m;
-}
-
-async function toldFigures(sql: Db, ids: readonly string[]): Promise<Map<string, ToldFigures>> {
-  const cache = toldOf(sql);
-  const out = new Map<string, ToldFigures>();
-  const missing: string[] = [];
-  for (const id of ids) {
-    const hit = cache.get(id);
-    if (hit === undefined) missing.push(id);
-    else {
-      cache.delete(id);
-      cache.set(id, hit);
-      out.set(id, hit);
-    }
-  }
-  if (missing.length === 0) return out;
-  const rows = await sql<{ statement_version_id: string; figures: Record<string, { v: string; s: { value: string }[] | null }> | null }[]>`
-    SELECT v.statement_version_id,
-      (SELECT jsonb_object_agg(f.key, jsonb_build_object('v', f.value -> 'value', 's', f.value -> 'calculation_steps'))
-        FROM jsonb_each(v.figures) f WHERE f.key IN ${sql(ADDITIVE)}) AS figures
-    FROM statement_versions v WHERE v.statement_version_id IN ${sql([...new Set(missing)])}`;
-  for (const r of rows) {
-    const figures: Record<string, ToldFigure> = {};
-    for (const [metric, f] of Object.entries(r.figures ?? {})) figures[metric] = Object.freeze({ value: f.v, inputs: f.s ? Object.freeze(f.s.map((s) => s.value)) : null });
-    const told = Object.freeze(figures);
-    cache.set(r.statement_version_id, told);
-    out.set(r.statement_version_id, told);
-  }
-  while (cache.size > MAX_TOLD) cache.delete(cache.keys().next().value!);
-  return out;
+function toldFigures(sql: Db, ids: readonly string[]): Promise<Map<string, ToldFigures>> {
+  return toldMemo(sql, ids, async (missing) => {
+    const rows = await sql<{ statement_version_id: string; figures: Record<string, { v: string; s: { value: string }[] | null }> | null }[]>`
+      SELECT v.statement_version_id,
+        (SELECT jsonb_object_agg(f.key, jsonb_build_object('v', f.value -> 'value', 's', f.value -> 'calculation_steps'))
+          FROM jsonb_each(v.figures) f WHERE f.key IN ${sql(ADDITIVE)}) AS figures
+      FROM statement_versions v WHERE v.statement_version_id IN ${sql(missing)}`;
+    return rows.map((r) => {
+      const figures: Record<string, ToldFigure> = {};
+      for (const [metric, f] of Object.entries(r.figures ?? {})) figures[metric] = Object.freeze({ value: f.v, inputs: f.s ? Object.freeze(f.s.map((s) => s.value)) : null });
+      return [r.statement_version_id, Object.freeze(figures)] as const;
+    });
+  });
 }
 
 /**

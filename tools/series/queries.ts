@@ -6,6 +6,7 @@
 import type { SeriesFigure, StatementRow } from '../../domain/series-periods.ts';
 import type { Db } from '../../db/client.ts';
 import { latestPerPeriod } from '../../db/statement-versions.ts';
+import { versionMemo } from '../../db/version-memo.ts';
 
 export interface SeriesQuery {
   ciks: string[];
@@ -71,44 +72,24 @@ interface ReadFigure extends SeriesFigure {
 }
 
 /**
- * Every figure of each version read so far, as the series read it, by version id. A stored version
- * is never rewritten, so its figures are unpacked from their JSON once and the metric and tier 1
- * filters applied per read: a panel then reads only which versions are latest. One map per
- * database client, bounded, least recently used out first.
+ * Every figure of each version read so far, as the series read it, by version id
+ * (db/version-memo.ts): its figures are unpacked from their JSON once and the metric and tier 1
+ * filters applied per read, so a panel then reads only which versions are latest.
  */
-const MAX_READ = 50_000;
-const readByClient = new WeakMap<Db, Map<string, Readonly<Record<string, ReadFigure>>>>();
+const readMemo = versionMemo<Readonly<Record<string, ReadFigure>>>(50_000);
 
-async function figuresOf(sql: Db, ids: readonly string[]): Promise<Map<string, Readonly<Record<string, ReadFigure>>>> {
-  let cache = readByClient.get(sql);
-  if (!cache) readByClient.set(sql, (cache = new Map()));
-  const out = new Map<string, Readonly<Record<string, ReadFigure>>>();
-  const missing: string[] = [];
-  for (const id of ids) {
-    const hit = cache.get(id);
-    if (hit === undefined) missing.push(id);
-    else {
-      cache.delete(id);
-      cache.set(id, hit);
-      out.set(id, hit);
-    }
-  }
-  if (missing.length === 0) return out;
-  const rows = await sql<{ statement_version_id: string; figures: Record<string, ReadFigure> | null }[]>`
-    SELECT v.statement_version_id, (
-      SELECT jsonb_object_agg(e.key, jsonb_build_object(
-        'v', e.value ->> 'value',
-        'd', coalesce(e.value ->> 'value_origin', 'SOURCE') <> 'SOURCE',
-        't', coalesce(e.value ->> 'value_origin', 'SOURCE') = 'SOURCE' AND e.value -> 'correction_rule' IS NULL))
-      FROM jsonb_each(v.figures) e) AS figures
-    FROM statement_versions v WHERE v.statement_version_id IN ${sql([...new Set(missing)])}`;
-  for (const r of rows) {
-    const figures = Object.freeze(r.figures ?? {});
-    cache.set(r.statement_version_id, figures);
-    out.set(r.statement_version_id, figures);
-  }
-  while (cache.size > MAX_READ) cache.delete(cache.keys().next().value!);
-  return out;
+function figuresOf(sql: Db, ids: readonly string[]): Promise<Map<string, Readonly<Record<string, ReadFigure>>>> {
+  return readMemo(sql, ids, async (missing) => {
+    const rows = await sql<{ statement_version_id: string; figures: Record<string, ReadFigure> | null }[]>`
+      SELECT v.statement_version_id, (
+        SELECT jsonb_object_agg(e.key, jsonb_build_object(
+          'v', e.value ->> 'value',
+          'd', coalesce(e.value ->> 'value_origin', 'SOURCE') <> 'SOURCE',
+          't', coalesce(e.value ->> 'value_origin', 'SOURCE') = 'SOURCE' AND e.value -> 'correction_rule' IS NULL))
+        FROM jsonb_each(v.figures) e) AS figures
+      FROM statement_versions v WHERE v.statement_version_id IN ${sql(missing)}`;
+    return rows.map((r) => [r.statement_version_id, Object.freeze(r.figures ?? {})] as const);
+  });
 }
 
 /** The figures a read keeps (its metrics, tier 1 only); null when none is left. */
