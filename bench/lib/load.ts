@@ -189,6 +189,20 @@ function mixed(paths: readonly string[]) {
   return (req: { path?: string; [k: string]: unknown }) => ({ ...req, path: paths[i++ % paths.length]! });
 }
 
+/** Percentiles, mean and max (ms) of one window's per-request latencies, and how many there were. */
+export function latencySummary(latencies: readonly number[]): { p50: number; p90: number; p99: number; mean: number; max: number; samples: number } {
+  const sorted = Float64Array.from(latencies).sort();
+  const sum = latencies.reduce((a, b) => a + b, 0);
+  return {
+    p50: round(percentile(sorted, 50)),
+    p90: round(percentile(sorted, 90)),
+    p99: round(percentile(sorted, 99)),
+    mean: round(sorted.length ? sum / sorted.length : Number.NaN),
+    max: round(sorted.length ? sorted[sorted.length - 1]! : Number.NaN),
+    samples: sorted.length,
+  };
+}
+
 /** A warm-up (not reported), then the measured run. */
 export async function measure(baseUrl: string, target: Target, opts: LoadOptions): Promise<Measurement> {
   if (opts.warmupS > 0) await runOnce(baseUrl, target, opts.connections, opts.warmupS, null);
@@ -198,8 +212,6 @@ export async function measure(baseUrl: string, target: Target, opts: LoadOptions
   const { result: r, firstError } = await runOnce(baseUrl, target, opts.connections, opts.durationS, latencies);
   const clientGc = ownGc.stop();
   const serverGc = gcBefore ? gcBetween(gcBefore, await readServerGc(baseUrl)) : null;
-  const sorted = Float64Array.from(latencies).sort();
-  const sum = latencies.reduce((a, b) => a + b, 0);
   const statusCodes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(r.statusCodeStats)) statusCodes[code] = count;
   return {
@@ -211,14 +223,7 @@ export async function measure(baseUrl: string, target: Target, opts: LoadOptions
     rps_mean: round(r.requests.mean, 1),
     rps_stddev: round(r.requests.stddev, 1),
     requests_total: r.requests.total,
-    latency_ms: {
-      p50: round(percentile(sorted, 50)),
-      p90: round(percentile(sorted, 90)),
-      p99: round(percentile(sorted, 99)),
-      mean: round(sorted.length ? sum / sorted.length : Number.NaN),
-      max: round(sorted.length ? sorted[sorted.length - 1]! : Number.NaN),
-      samples: sorted.length,
-    },
+    latency_ms: latencySummary(latencies),
     autocannon_latency_ms: { p50: r.latency.p50, p99: r.latency.p99, mean: round(r.latency.mean), max: r.latency.max },
     non2xx: r.non2xx,
     errors: r.errors,

@@ -1,5 +1,6 @@
 import autocannon from 'autocannon';
 import { isShuttingDown, onCleanup } from './cleanup.ts';
+import { latencySummary } from './load.ts';
 import { toolCallBody, type MixRead } from './mix-requests.ts';
 
 /**
@@ -40,11 +41,6 @@ export class ReadStream {
 }
 
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
-
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 function window(baseUrl: string, stream: ReadStream, surface: Surface, apiKey: string, connections: number, durationS: number, latencies: number[] | null) {
   const headers = surface === 'mcp' ? { 'content-type': 'application/json', 'x-api-key': apiKey } : { 'x-api-key': apiKey };
@@ -94,8 +90,6 @@ export async function measureStream(baseUrl: string, apiKey: string, stream: Rea
   if (warmupS > 0) await window(baseUrl, stream, surface, apiKey, connections, warmupS, null);
   const latencies: number[] = [];
   const { result: r, firstError, statuses, failures } = await window(baseUrl, stream, surface, apiKey, connections, durationS, latencies);
-  const sorted = Float64Array.from(latencies).sort();
-  const sum = latencies.reduce((a, b) => a + b, 0);
   return {
     name: stream.name,
     surface,
@@ -103,14 +97,7 @@ export async function measureStream(baseUrl: string, apiKey: string, stream: Rea
     duration_s: r.duration,
     rps_mean: round(r.requests.mean, 1),
     requests_total: r.requests.total,
-    latency_ms: {
-      p50: round(percentile(sorted, 50)),
-      p90: round(percentile(sorted, 90)),
-      p99: round(percentile(sorted, 99)),
-      mean: round(sorted.length ? sum / sorted.length : Number.NaN),
-      max: round(sorted.length ? sorted[sorted.length - 1]! : Number.NaN),
-      samples: sorted.length,
-    },
+    latency_ms: latencySummary(latencies),
     status_codes: statuses,
     failures: failures + r.errors,
     first_error: firstError,
