@@ -167,7 +167,10 @@ export async function exportParts(sql: Db, dataset: DatasetName, rowsPerFile: nu
       readable._read(0);
       resolve();
     });
-    readable.once('error', reject);
+    readable.once('error', (err) => {
+      readable._read(0); // the same for a COPY that failed after its rows were buffered
+      reject(err);
+    });
   });
   flush();
   if (failed !== null) throw failed;
