@@ -133,7 +133,8 @@ export async function exportParts(sql: Db, dataset: DatasetName, rowsPerFile: nu
   const planner = new CsvPartPlanner(rowsPerFile, sink);
   const readable = await sql`COPY (${query(sql, dataset)}) TO STDOUT WITH (FORMAT csv)`.readable();
   // Consumed synchronously, never paused: postgres.js leaves the connection's socket paused when a
-  // COPY stream saw backpressure, and the transaction's next query then never gets an answer.
+  // COPY stream saw backpressure, and the transaction's next query then never gets an answer (and
+  // see the end below: rows buffered before this listener are backpressure too).
   // postgres.js hands over each row as its own chunk (one CopyData message): they are gathered into
   // batches of about a megabyte, so the planner, the hash and the file writes work on large runs.
   // A planner or sink failure lets the COPY run out (the connection stays usable) and fails after.
@@ -156,8 +157,20 @@ export async function exportParts(sql: Db, dataset: DatasetName, rowsPerFile: nu
       batched += chunk.length;
       if (batched >= BATCH_BYTES) flush();
     });
-    readable.once('end', resolve);
-    readable.once('error', reject);
+    readable.once('end', () => {
+      // postgres.js pauses the connection's socket whenever a push fills the stream's buffer, and
+      // only the stream's next read resumes it. When a whole small COPY (past the buffer's 16 KB,
+      // within one socket read) arrives before this listener, every row is buffered, the socket is
+      // paused, and the stream has already ended: no read comes, so the COPY's CommandComplete and
+      // ReadyForQuery, and the answer of every later query on this connection (the transaction's
+      // COMMIT), are never read. Its read hook (`socket.resume()`) resumes it; a no-op otherwise.
+      readable._read(0);
+      resolve();
+    });
+    readable.once('error', (err) => {
+      readable._read(0); // the same for a COPY that failed after its rows were buffered
+      reject(err);
+    });
   });
   flush();
   if (failed !== null) throw failed;
