@@ -1,3 +1,4 @@
+import type { CompanyIndex } from './company-versions.ts';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { fiscalYearMarks } from '../db/coherence-read.ts';
@@ -49,13 +50,23 @@ export function coherenceOut(c: QuarterCoherence): CoherenceWire {
 export type CoherenceMarks = ReadonlyMap<number, ReadonlyMap<string, QuarterCoherence>>;
 
 /** Reads and judges the fiscal years a read serves (as it sees them: the same visibility). */
-export async function coherenceMarks(sql: Db, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility): Promise<CoherenceMarks> {
-  return (await coherenceMarksByType(sql, cik, [statementType], fiscalYears, v)).get(statementType) ?? new Map();
+export async function coherenceMarks(sql: Db, cik: string, statementType: string, fiscalYears: readonly number[], v: Visibility, index: CompanyIndex | null = null): Promise<CoherenceMarks> {
+  return (await coherenceMarksByType(sql, cik, [statementType], fiscalYears, v, index)).get(statementType) ?? new Map();
 }
 
-/** coherenceMarks of several statement types of one company at once (one read): statement type -> marks; every type asked for has an entry. */
-export async function coherenceMarksByType(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, CoherenceMarks>> {
-  const judged = await fiscalYearMarks(sql, cik, statementTypes, fiscalYears, v);
+/**
+ * coherenceMarks of several statement types of one company at once (one read, none with the
+ * company's index: api/company-versions.ts): statement type -> marks; every type asked for has an entry.
+ */
+export async function coherenceMarksByType(
+  sql: Db,
+  cik: string,
+  statementTypes: readonly string[],
+  fiscalYears: readonly number[],
+  v: Visibility,
+  index: CompanyIndex | null = null,
+): Promise<Map<string, CoherenceMarks>> {
+  const judged = await fiscalYearMarks(sql, cik, statementTypes, fiscalYears, v, index);
   const out = new Map<string, CoherenceMarks>();
   for (const type of statementTypes) {
     const marks = new Map<number, ReadonlyMap<string, QuarterCoherence>>();

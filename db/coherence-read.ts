@@ -1,4 +1,5 @@
 import { CANONICAL_METRICS } from '../domain/catalog/index.ts';
+import type { CompanyVersions, IndexedVersion } from '../domain/statements/company-versions.ts';
 import { COHERENCE_PERIODS, isAdditiveFlow, yearCoherence, type PeriodVersion, type QuarterCoherence, type ToldFigure } from '../domain/statements/coherence.ts';
 import type { FiscalPeriod } from '../domain/statement-types.ts';
 import type { Db } from './client.ts';
@@ -36,15 +37,16 @@ function toldFigures(sql: Db, ids: readonly string[]): Promise<Map<string, ToldF
  * Every version of the quarters and years of `fiscalYears` (one company; by statement type) that
  * `v` lets a read see, oldest first, with only the additive flows' values and their derivations'
  * input values (what domain/statements/coherence.ts judges), and each year's version ids in that
- * order. Balance sheets have none.
+ * order. Balance sheets have none. With the company's index (api/company-versions.ts) the versions
+ * are picked from it instead of by a query.
  */
 type SeenYears = Map<number, { periods: YearVersions; ids: string[] }>;
 
-async function yearsSeen(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, SeenYears>> {
+async function yearsSeen(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility, index: CompanyVersions<IndexedVersion & { fiscal_period: FiscalPeriod }> | null): Promise<Map<string, SeenYears>> {
   const out = new Map<string, SeenYears>();
   const types = [...new Set(statementTypes)].filter((t) => t !== 'BALANCE_SHEET');
   if (types.length === 0 || fiscalYears.length === 0) return out;
-  const rows = await sql<{ statement_version_id: string; statement_type: string; fiscal_year: number; fiscal_period: FiscalPeriod; version_sequence: number; filing_date: string }[]>`
+  const rows = index ? index.seenForCoherence(types, fiscalYears, v.as_of_date, v.as_reported) : await sql<{ statement_version_id: string; statement_type: string; fiscal_year: number; fiscal_period: FiscalPeriod; version_sequence: number; filing_date: string }[]>`
     SELECT v.statement_version_id, v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence, v.filing_date::text AS filing_date
     FROM statement_versions v
     WHERE v.cik = ${cik} AND v.statement_type IN ${sql(types)}
@@ -74,11 +76,18 @@ const marksByClient = new WeakMap<Db, Map<string, ReadonlyMap<string, QuarterCoh
  * the types). A year's marks are a function of the versions seen alone, so they are judged once per
  * set of versions and kept.
  */
-export async function fiscalYearMarks(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility): Promise<Map<string, Map<number, ReadonlyMap<string, QuarterCoherence>>>> {
+export async function fiscalYearMarks(
+  sql: Db,
+  cik: string,
+  statementTypes: readonly string[],
+  fiscalYears: readonly number[],
+  v: Visibility,
+  index: CompanyVersions<IndexedVersion & { fiscal_period: FiscalPeriod }> | null = null,
+): Promise<Map<string, Map<number, ReadonlyMap<string, QuarterCoherence>>>> {
   let memo = marksByClient.get(sql);
   if (!memo) marksByClient.set(sql, (memo = new Map()));
   const out = new Map<string, Map<number, ReadonlyMap<string, QuarterCoherence>>>();
-  for (const [type, years] of await yearsSeen(sql, cik, statementTypes, fiscalYears, v)) {
+  for (const [type, years] of await yearsSeen(sql, cik, statementTypes, fiscalYears, v, index)) {
     const marksOfType = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
     for (const [fy, year] of years) {
       const key = `${fy}|${year.ids.join(',')}`;

@@ -130,3 +130,11 @@ export function unpackVersion<T extends { figures?: Record<string, StoredFigure>
   if (row.figures) for (const m of Object.keys(row.figures)) row.figures[m] = unpackFigure(row.figures[m]!, row);
   return row;
 }
+
+/**
+ * Every version of one company, headers only: what a per-company index holds
+ * (api/company-versions.ts, domain/statements/company-versions.ts applies the rules above to it).
+ */
+export async function companyVersionHeaders(sql: Db, cik: string): Promise<VersionHeader[]> {
+  return sql<VersionHeader[]>`SELECT ${headerColumns(sql)} FROM statement_versions v WHERE v.cik = ${cik}`;
+}

@@ -8,6 +8,7 @@ import { byCatalogOrder } from './shapes.ts';
 import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
 import { coherenceMarksByType, marksDigest, type CoherenceMarks } from '../../api/coherence.ts';
 import { prepared } from '../../api/prepared-json.ts';
+import { companyVersionsOf } from '../../api/company-versions.ts';
 import type { Services } from '../../api/services.ts';
 import { versionPayloadsOf } from '../../api/version-payloads.ts';
 import type { VersionHeader, VersionRow } from '../../db/statement-versions.ts';
@@ -155,16 +156,20 @@ const scores = new Map<string, TrustScore>();
 
 async function asOfFinancials(services: Services, cik: string, asOf: string, fiscalYear: number | null, view: FactView): Promise<z.input<typeof AsOfOut>> {
   const sql = services.sql;
-  const [visible, filing] = await Promise.all([visiblePeriods(sql, cik, asOf), latestPeriodicFiling(sql, cik, asOf)]);
+  // with the company's versions in memory (api/company-versions.ts) the periods, the versions and
+  // the coherence marks are worked out there, and the filing and the ledger are read in one round
+  const index = await companyVersionsOf(services, cik);
+  const [visible, filingRead] = index ? [index.visiblePeriods(asOf), undefined] : await Promise.all([visiblePeriods(sql, cik, asOf), latestPeriodicFiling(sql, cik, asOf)]);
   const chosen = choosePeriods(visible, fiscalYear);
   const periods = chosen.map((c) => c.period);
   // the coherence marks of the chosen fiscal years as known on the date; a balance sheet has none
   const years = [...new Set(periods.map((p) => p.fiscal_year))];
   const seen = { as_of_date: asOf, as_reported: false };
-  const [headers, ledger, marks] = await Promise.all([
-    latestHeadersAsOf(sql, cik, asOf, periods),
+  const [headers, ledger, marks, filing] = await Promise.all([
+    index ? index.latestAsOf(asOf, periods) : latestHeadersAsOf(sql, cik, asOf, periods),
     ledgerOfLatestAsOf(sql, cik, asOf, periods),
-    coherenceMarksByType(sql, cik, ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'], years, seen),
+    coherenceMarksByType(sql, cik, ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'], years, seen, index),
+    filingRead === undefined ? latestPeriodicFiling(sql, cik, asOf) : filingRead,
   ]);
   const marksOf = (type: string): CoherenceMarks => marks.get(type) ?? NO_MARKS;
 

@@ -1,5 +1,6 @@
 import { coherenceMarks, coherenceOf, type CoherenceMarks, type CoherenceWire } from '../../api/coherence.ts';
 import { adjustFigure, stockSplitsOfCompanies, type SplitAdjustmentWire } from '../../api/split-adjustment.ts';
+import type { CompanyIndex } from '../../api/company-versions.ts';
 import type { Db } from '../../db/client.ts';
 import { shareFigureBases } from '../../db/stock-splits.ts';
 import { canonicalMetric } from '../../domain/catalog/index.ts';
@@ -13,12 +14,12 @@ import type { panelPoint } from '../../domain/series-points.ts';
 type Point = ReturnType<typeof panelPoint> & { coherence?: Record<string, CoherenceWire>; split_adjustments?: Record<string, SplitAdjustmentWire> };
 
 /** by CIK, the coherence marks of the fiscal years the rows serve (latest versions: a panel reads no earlier point in time) */
-export async function panelMarks(sql: Db, statementType: string, rows: readonly StatementRow[]): Promise<Map<string, CoherenceMarks>> {
+export async function panelMarks(sql: Db, statementType: string, rows: readonly StatementRow[], indexes: ReadonlyMap<string, CompanyIndex> | null = null): Promise<Map<string, CoherenceMarks>> {
   const years = new Map<string, number[]>();
   for (const r of rows) years.set(r.cik, [...(years.get(r.cik) ?? []), r.fiscal_year]);
   const out = new Map<string, CoherenceMarks>();
   await Promise.all(
-    [...years].map(async ([cik, fys]) => out.set(cik, await coherenceMarks(sql, cik, statementType, fys, { as_of_date: null, as_reported: false }))),
+    [...years].map(async ([cik, fys]) => out.set(cik, await coherenceMarks(sql, cik, statementType, fys, { as_of_date: null, as_reported: false }, indexes?.get(cik) ?? null))),
   );
   return out;
 }

@@ -5,7 +5,9 @@
  */
 import type { SeriesFigure, StatementRow } from '../../domain/series-periods.ts';
 import type { Db } from '../../db/client.ts';
-import { latestPerPeriod } from '../../db/statement-versions.ts';
+import { latestPerPeriod, type VersionHeader } from '../../db/statement-versions.ts';
+import type { CompanyIndex } from '../../api/company-versions.ts';
+import { panelOrder } from '../../domain/statements/company-versions.ts';
 import { versionMemo } from '../../db/version-memo.ts';
 
 export interface SeriesQuery {
@@ -40,6 +42,39 @@ function latest(sql: Db, q: SeriesQuery, withFigures = true) {
       ${q.period_end_from !== null ? sql`AND v.period_end >= ${q.period_end_from}` : sql``}
       ${q.period_end_to !== null ? sql`AND v.period_end <= ${q.period_end_to}` : sql``}`,
   );
+}
+
+/** What `latest(sql, q, false)` selects, ordered as panelPage orders it, from the companies' indexes (api/company-versions.ts). */
+function latestFromIndexes(indexes: ReadonlyMap<string, CompanyIndex>, q: SeriesQuery): Omit<StatementRow, 'figures'>[] {
+  const types = new Set(q.statement_types);
+  const periods = q.fiscal_periods ? new Set(q.fiscal_periods) : null;
+  const keep = (v: VersionHeader) =>
+    types.has(v.statement_type) &&
+    (periods === null || periods.has(v.fiscal_period)) &&
+    (q.fiscal_year_from === null || v.fiscal_year >= q.fiscal_year_from) &&
+    (q.fiscal_year_to === null || v.fiscal_year <= q.fiscal_year_to) &&
+    (q.period_end_from === null || v.period_end >= q.period_end_from) &&
+    (q.period_end_to === null || v.period_end <= q.period_end_to);
+  const out: (Omit<StatementRow, 'figures'> & { cik: string })[] = [];
+  for (const cik of new Set(q.ciks)) {
+    for (const v of indexes.get(cik)?.latest(keep) ?? []) {
+      out.push({
+        cik: v.cik,
+        statement_type: v.statement_type,
+        fiscal_year: v.fiscal_year,
+        fiscal_period: v.fiscal_period,
+        statement_version_id: v.statement_version_id,
+        version_sequence: v.version_sequence,
+        period_start: v.period_start,
+        period_end: v.period_end,
+        currency: v.currency,
+        accounting_standard: v.accounting_standard,
+        accession: v.accession,
+        filing_date: v.filing_date,
+      });
+    }
+  }
+  return out.sort(panelOrder);
 }
 
 /** metric -> { v: value, d: derived } of the version's figures, filtered; NULL when none is left */
@@ -110,9 +145,16 @@ function kept(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): Re
  * period end (quarters before the year ending the same day); periods left with no metric after
  * the metric and tier 1 filters give no point.
  */
-export async function panelPage(sql: Db, q: SeriesQuery, page: { limit: number; offset: number }): Promise<{ total: number; rows: StatementRow[] }> {
+export async function panelPage(
+  sql: Db,
+  q: SeriesQuery,
+  page: { limit: number; offset: number },
+  indexes: ReadonlyMap<string, CompanyIndex> | null = null,
+): Promise<{ total: number; rows: StatementRow[] }> {
   if (q.ciks.length === 0 || q.metrics?.length === 0) return { total: 0, rows: [] };
-  const headers = await sql<Omit<StatementRow, 'figures'>[]>`
+  const headers = indexes
+    ? latestFromIndexes(indexes, q)
+    : await sql<Omit<StatementRow, 'figures'>[]>`
     SELECT * FROM (${latest(sql, q, false)}) l
     ORDER BY l.cik, l.period_end, l.fiscal_year, CASE l.fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, l.fiscal_period`;
   const figures = await figuresOf(sql, headers.map((h) => h.statement_version_id));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { readCacheOf } from '../../api/read-cache.ts';
+import { companiesVersionsOf } from '../../api/company-versions.ts';
 import { resolveTicker } from '../../db/identity.ts';
 import { latestStatementRows, panelPage, type SeriesQuery } from './queries.ts';
 import { byCatalogOrder, CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS, derivedMetric, METRIC_BUNDLES, METRIC_VIEWS, type StatementType } from '../../domain/catalog/index.ts';
@@ -185,8 +186,9 @@ export const fundamentalsPanel = defineTool({
     };
     const page = { limit: input.page_size, offset: (input.page - 1) * input.page_size };
     return (await panelPages(ctx.services).memo(JSON.stringify([q, page, input.split_adjusted]), async () => {
-      const { total, rows } = await panelPage(ctx.services.sql, q, page);
-      const marks = await panelMarks(ctx.services.sql, input.statement_type, rows);
+      const indexes = await companiesVersionsOf(ctx.services, ciks);
+      const { total, rows } = await panelPage(ctx.services.sql, q, page, indexes);
+      const marks = await panelMarks(ctx.services.sql, input.statement_type, rows, indexes);
       const split = input.split_adjusted ? await panelSplits(ctx.services.sql, rows) : null;
       return pageOf(rows.map((r) => annotatePanelPoint(panelPoint(r, byCatalogOrder), r, marks, split)), total, input.page, input.page_size);
     }))!;

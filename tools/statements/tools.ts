@@ -27,6 +27,7 @@ import { CanonicalMetricParam, companyOf, FactViewParams, factViewOf } from '../
 import { QUARTERS } from '../../domain/statements/types.ts';
 import { versionPayloadsOf } from '../../api/version-payloads.ts';
 import { readCacheOf } from '../../api/read-cache.ts';
+import { companyVersionsOf } from '../../api/company-versions.ts';
 import { CoherenceOut, coherenceMarks, coherenceOf, marksDigest, type CoherenceMarks } from '../../api/coherence.ts';
 import { adjustFigure, SplitAdjustedParam, SplitAdjustmentOut, stockSplitsOf } from '../../api/split-adjustment.ts';
 import { isAdditiveFlow } from '../../domain/statements/coherence.ts';
@@ -45,6 +46,17 @@ const latestIds = (services: Parameters<typeof readCacheOf>[0]) =>
 const yearMarks = (services: Parameters<typeof readCacheOf>[0]) =>
   readCacheOf<{ marks: CoherenceMarks }>(services, 'statements.coherence', 'statement_versions', { max: 20_000, maxAgeMs: 10_000 });
 
+
+/** No version of the statement (filed by the date): 404 naming the most recent periods on record. */
+function noStatement(identity: { cik: string; statement_type: string; fiscal_year: number; fiscal_period: string }, asOf: string | undefined, have: { fiscal_year: number; fiscal_period: string }[]): ServiceError {
+  const listed = have.map((p) => `${p.fiscal_year} ${p.fiscal_period}`).join(', ');
+  return new ServiceError(
+    'NOT_FOUND',
+    `No ${identity.statement_type} for CIK ${identity.cik} fiscal ${identity.fiscal_year} ${identity.fiscal_period}${asOf ? ` filed by ${asOf}` : ''}. ` +
+      (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; coverage_company (HTTP: /v1/coverage/companies/{cik}) tells whether that is a gap.'),
+    { ...identity, as_of_date: asOf ?? null },
+  );
+}
 
 const Point = z.object({
   cik: CikOut,
@@ -126,7 +138,9 @@ export const metricTimeSeries = defineTool({
     );
     const visibility = { as_of_date: input.as_of_date ?? null, as_reported: input.as_reported };
     const [marks, splits] = await Promise.all([
-      isAdditiveFlow(metric.metric) ? coherenceMarks(services.sql, input.cik, metric.statement_type, rows.map((r) => r.fiscal_year), visibility) : null,
+      isAdditiveFlow(metric.metric)
+        ? companyVersionsOf(services, input.cik).then((index) => coherenceMarks(services.sql, input.cik, metric.statement_type, rows.map((r) => r.fiscal_year), visibility, index))
+        : null,
       input.split_adjusted ? stockSplitsOf(services.sql, input.cik) : null,
     ]);
     const items = rows.map((r) => {
@@ -234,8 +248,10 @@ export const statementsNormalized = defineTool({
     const visibility = { as_of_date: input.as_of_date ?? null, as_reported: false };
     const view = factViewOf(ctx, input);
     // the fiscal year's quarters against its year, as this read sees them (kept until statement_versions changes)
+    // the company's versions in memory when the read caches are on (api/company-versions.ts)
+    const index = await companyVersionsOf(ctx.services, cik);
     const marks = await yearMarks(ctx.services).memo(`${cik}|${input.statement_type}|${input.fiscal_year}|${visibility.as_of_date ?? ''}`, async () =>
-      ({ marks: await coherenceMarks(ctx.services.sql, cik, input.statement_type, [input.fiscal_year], visibility) }),
+      ({ marks: await coherenceMarks(ctx.services.sql, cik, input.statement_type, [input.fiscal_year], visibility, index) }),
     );
     const coherence = marks!.marks;
     const shaped = async (row: VersionRow) =>
@@ -245,7 +261,7 @@ export const statementsNormalized = defineTool({
       const id = (await latestIds(ctx.services).memo(
         `${cik}|${input.statement_type}|${input.fiscal_year}|${input.fiscal_period}|${visibility.as_of_date ?? ''}`,
         async () => {
-          const found = await latestVersionId(ctx.services.sql, identity, visibility);
+          const found = index ? (index.latestOf(identity, visibility.as_of_date)?.statement_version_id ?? null) : await latestVersionId(ctx.services.sql, identity, visibility);
           return found === null ? null : { id: found };
         },
       ))?.id ?? null;
@@ -261,21 +277,12 @@ export const statementsNormalized = defineTool({
           const answer = { data: await shaped(fresh) };
           return key === null ? answer : payloads.set(key, answer);
         }
-      }
+      } else if (index) throw noStatement(identity, input.as_of_date, index.periodsOf(input.statement_type, 12));
     }
     // with history, or nothing visible: the full read (it also says what exists when nothing does)
     const versions = await statementVersions(ctx.services.sql, identity, visibility);
     const latest = versions[versions.length - 1];
-    if (!latest) {
-      const have = await availablePeriods(ctx.services.sql, cik, input.statement_type);
-      const listed = have.map((p) => `${p.fiscal_year} ${p.fiscal_period}`).join(', ');
-      throw new ServiceError(
-        'NOT_FOUND',
-        `No ${input.statement_type} for CIK ${cik} fiscal ${input.fiscal_year} ${input.fiscal_period}${input.as_of_date ? ` filed by ${input.as_of_date}` : ''}. ` +
-          (listed ? `Most recent periods on record: ${listed}.` : 'No statements of this type are on record for the company; coverage_company (HTTP: /v1/coverage/companies/{cik}) tells whether that is a gap.'),
-        { ...identity, as_of_date: input.as_of_date ?? null },
-      );
-    }
+    if (!latest) throw noStatement(identity, input.as_of_date, index ? index.periodsOf(input.statement_type, 12) : await availablePeriods(ctx.services.sql, cik, input.statement_type));
     const out = await shaped(latest);
     if (!input.include_version_history) return { data: out };
     const ids = versions.map((v) => v.statement_version_id);
