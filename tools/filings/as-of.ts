@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { latestPeriodicFiling } from './queries.ts';
-import { latestHeadersAsOf, ledgerOfLatestAsOf, versionsByIds, visiblePeriods, type VisiblePeriod } from './state-queries.ts';
+import { latestHeadersAsOf, ledgerOfLatestAsOf, ledgerOfVersions, versionsByIds, visiblePeriods, type VisiblePeriod } from './state-queries.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { TRUST_FORMULA, trustScore, type TrustScore } from '../../domain/trust-score.ts';
 import { byCatalogOrder } from './shapes.ts';
@@ -165,9 +165,10 @@ async function asOfFinancials(services: Services, cik: string, asOf: string, fis
   // the coherence marks of the chosen fiscal years as known on the date; a balance sheet has none
   const years = [...new Set(periods.map((p) => p.fiscal_year))];
   const seen = { as_of_date: asOf, as_reported: false };
+  const picked = index ? index.latestAsOf(asOf, periods) : null;
   const [headers, ledger, marks, filing] = await Promise.all([
-    index ? index.latestAsOf(asOf, periods) : latestHeadersAsOf(sql, cik, asOf, periods),
-    ledgerOfLatestAsOf(sql, cik, asOf, periods),
+    picked ?? latestHeadersAsOf(sql, cik, asOf, periods),
+    picked ? ledgerOfVersions(sql, picked.map((h) => h.statement_version_id)) : ledgerOfLatestAsOf(sql, cik, asOf, periods),
     coherenceMarksByType(sql, cik, ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'], years, seen, index),
     filingRead === undefined ? latestPeriodicFiling(sql, cik, asOf) : filingRead,
   ]);

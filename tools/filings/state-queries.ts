@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client.ts';
+import type { Db, Fragment } from '../../db/client.ts';
 import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionHeader, type VersionRow } from '../../db/statement-versions.ts';
 import type { FiscalPeriod, StatementType } from '../../domain/statements/types.ts';
 
@@ -137,10 +137,20 @@ export interface LedgerCounts {
  */
 export async function ledgerOfLatestAsOf(sql: Db, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): Promise<LedgerCounts[]> {
   if (periods.length === 0) return [];
+  return ledgerOf(sql, sql`ARRAY(SELECT l.statement_version_id FROM (${latestPerPeriod(sql, sql`v.statement_version_id`, inPeriods(sql, cik, asOf, periods))}) l)`);
+}
+
+/** The same rows for versions already picked (from the company's headers in memory). */
+export async function ledgerOfVersions(sql: Db, ids: readonly string[]): Promise<LedgerCounts[]> {
+  if (ids.length === 0) return [];
+  return ledgerOf(sql, sql`${[...ids]}::uuid[]`);
+}
+
+function ledgerOf(sql: Db, ids: Fragment) {
   return sql<LedgerCounts[]>`
     SELECT statement_version_id, rule_id, statement_type, fiscal_year, fiscal_period, version_sequence, rule_category,
       status, severity, delta IS NULL AS declined, delta::text
     FROM reconciliation_results
-    WHERE statement_version_id = ANY (ARRAY(SELECT l.statement_version_id FROM (${latestPerPeriod(sql, sql`v.statement_version_id`, inPeriods(sql, cik, asOf, periods))}) l))
+    WHERE statement_version_id = ANY (${ids})
     ORDER BY fiscal_year, fiscal_period, statement_type, rule_category, rule_id`;
 }
