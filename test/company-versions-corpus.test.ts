@@ -8,7 +8,8 @@ import { CompanyVersions } from '../domain/statements/company-versions.ts';
 import { choosePeriods } from '../tools/filings/as-of.ts';
 import { latestHeadersAsOf, visiblePeriods } from '../tools/filings/state-queries.ts';
 import { panelPage, type SeriesQuery } from '../tools/series/queries.ts';
-import { latestVersionId } from '../tools/statements/queries.ts';
+import { latestVersionId, metricSeriesOf } from '../tools/statements/queries.ts';
+import { metricSeries } from '../db/statement-read.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 /**
@@ -133,6 +134,30 @@ describe('a company\'s versions in memory', () => {
       }
     }
     assert.ok(years > 500, `${years} fiscal years judged`);
+  });
+
+  it('give a metric series the same points, figures and source filings as the SQL read, today, on past dates and as first reported', async () => {
+    let points = 0;
+    const metrics = [['INCOME_STATEMENT', 'REVENUE'], ['INCOME_STATEMENT', 'EPS_DILUTED'], ['BALANCE_SHEET', 'TOTAL_ASSETS'], ['CASH_FLOW_STATEMENT', 'OPERATING_CASH_FLOW']] as const;
+    for (const cik of ciks) {
+      const index = await indexOf(cik);
+      const dates = datesOf(index);
+      for (const [statement_type, metric] of metrics) {
+        for (const fiscal_periods of [null, ['FY'], ['Q1', 'Q2', 'Q3', 'Q4']]) {
+          for (const v of [{ as_of_date: null, as_reported: false }, { as_of_date: dates[Math.floor(dates.length / 2)]!, as_reported: false }, { as_of_date: null, as_reported: true }]) {
+            const f = { cik, statement_type, metric, fiscal_periods, fiscal_year_from: null, fiscal_year_to: null };
+            for (const page of [{ limit: 10_000, offset: 0 }, { limit: 5, offset: 3 }]) {
+              const want = await metricSeries(db.sql, f, v, page);
+              const got = await metricSeriesOf(db.sql, index, f, v, page, true);
+              assert.equal(got.total, want.total, `${cik} ${metric} ${JSON.stringify(v)} total`);
+              assert.deepEqual(got.rows, want.rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'total'))), `${cik} ${metric} ${fiscal_periods} ${JSON.stringify(v)}`);
+              points += want.rows.length;
+            }
+          }
+        }
+      }
+    }
+    assert.ok(points > 10_000, `${points} series points compared`);
   });
 
   it('name the periods on record for a statement type as the SQL read does', async () => {

@@ -1,8 +1,13 @@
 import type { FactRevision } from '../../domain/normalize/versions.ts';
 import type { StatementIdentity } from '../../domain/statements/key.ts';
 import type { Db } from '../../db/client.ts';
-import { headerColumns, latestVersionOf, unpackVersion, type VersionRow, visible } from '../../db/statement-versions.ts';
-import { seen, type Visibility } from '../../db/statement-read.ts';
+import { headerColumns, latestVersionOf, unpackVersion, type VersionHeader, type VersionRow, visible } from '../../db/statement-versions.ts';
+import { seen, type MetricPointRow, type SeriesFilter, type Visibility } from '../../db/statement-read.ts';
+import { unpackFigure, type StoredFigure } from '../../db/figure-storage.ts';
+import { versionMemo } from '../../db/version-memo.ts';
+import type { CompanyIndex } from '../../api/company-versions.ts';
+import { panelOrder } from '../../domain/statements/company-versions.ts';
+import { isKnowableAt } from '../../domain/statements/visibility.ts';
 
 /**
  * The id of the latest version of one statement visible under `v`, null when none is: one index
@@ -36,4 +41,73 @@ export async function revisionsOf(sql: Db, versionIds: string[]): Promise<Revisi
   return sql<RevisionRow[]>`
     SELECT statement_version_id, metric, old_value::text, new_value::text, difference::text, old_accession, new_accession
     FROM fact_revisions WHERE statement_version_id IN ${sql(versionIds)} ORDER BY metric`;
+}
+
+/** Each version's figure of a metric as stored (packed, db/figure-storage.ts), by `${version id}|${metric}`: a version is never rewritten. */
+const storedFigures = versionMemo<Partial<StoredFigure> | null>(100_000);
+
+/**
+ * `metricSeries` (db/statement-read.ts) over the company's headers held in memory
+ * (api/company-versions.ts): the latest visible version of each period picked there, its figure of
+ * the metric read once per version and kept, and the source filings (form, filing date, acceptance)
+ * read only when `withSources` (provenance, split adjustment), so an unchanged series asks nothing.
+ * The same rows in the same order.
+ */
+export async function metricSeriesOf(
+  sql: Db,
+  index: CompanyIndex,
+  f: SeriesFilter,
+  v: Visibility,
+  page: { limit: number; offset: number },
+  withSources: boolean,
+): Promise<{ total: number; rows: MetricPointRow[] }> {
+  const periods = f.fiscal_periods ? new Set(f.fiscal_periods) : null;
+  const picked = index.latest(
+    (h) =>
+      h.statement_type === f.statement_type &&
+      (periods === null || periods.has(h.fiscal_period)) &&
+      (f.fiscal_year_from === null || h.fiscal_year >= f.fiscal_year_from) &&
+      (f.fiscal_year_to === null || h.fiscal_year <= f.fiscal_year_to) &&
+      (v.as_of_date === null || isKnowableAt(h.filing_date, v.as_of_date)) &&
+      (!v.as_reported || h.version_sequence === 1),
+  );
+  const keyOf = (h: VersionHeader) => `${h.statement_version_id}|${f.metric}`;
+  const stored = await storedFigures(sql, picked.map(keyOf), async (missing) => {
+    const rows = await sql<{ statement_version_id: string; figure: Partial<StoredFigure> | null }[]>`
+      SELECT v.statement_version_id, v.figures -> ${f.metric} AS figure FROM statement_versions v
+      WHERE v.statement_version_id IN ${sql(missing.map((k) => k.slice(0, k.indexOf('|'))))}`;
+    return rows.map((r) => [`${r.statement_version_id}|${f.metric}`, r.figure] as const);
+  });
+  const withFigure = picked.filter((h) => (stored.get(keyOf(h)) ?? null) !== null).sort(panelOrder);
+  const shown = withFigure.slice(page.offset, page.offset + page.limit);
+  const sourceOf = (h: VersionHeader) => stored.get(keyOf(h))?.source_accession ?? h.accession;
+  const sources = new Map<string, { form: string; filing_date: string; accepted_at: string | null }>();
+  if (withSources && shown.length > 0) {
+    const rows = await sql<{ accession: string; form: string; filing_date: string; accepted_at: string | null }[]>`
+      SELECT s.accession, s.form, s.filing_date, s.accepted_at FROM filings s WHERE s.accession IN ${sql([...new Set(shown.map(sourceOf))])}`;
+    for (const r of rows) sources.set(r.accession, r);
+  }
+  const rows = shown.map((h): MetricPointRow => {
+    const source = sources.get(sourceOf(h));
+    return {
+      statement_version_id: h.statement_version_id,
+      cik: h.cik,
+      statement_type: h.statement_type,
+      fiscal_year: h.fiscal_year,
+      fiscal_period: h.fiscal_period,
+      version_sequence: h.version_sequence,
+      period_start: h.period_start,
+      period_end: h.period_end,
+      accession: h.accession,
+      form: h.form,
+      filing_date: h.filing_date,
+      accepted_at: h.accepted_at,
+      currency: h.currency,
+      figure: unpackFigure(stored.get(keyOf(h))!, h),
+      source_form: source?.form ?? null,
+      source_filing_date: source?.filing_date ?? null,
+      source_accepted_at: source?.accepted_at ?? null,
+    };
+  });
+  return { total: withFigure.length, rows };
 }

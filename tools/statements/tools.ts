@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { VersionKeyOut } from '../../api/version-ref.ts';
 import { splitRecastsOfVersions } from '../../db/restatement-read.ts';
 import { availablePeriods, metricSeries, statementVersions } from '../../db/statement-read.ts';
-import { latestVersionId, revisionsOf, versionById } from './queries.ts';
+import { latestVersionId, metricSeriesOf, revisionsOf, versionById } from './queries.ts';
 import { byCatalogOrder, canonicalMetric } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';
@@ -123,24 +123,23 @@ export const metricTimeSeries = defineTool({
     }
     checkYearRange(input.fiscal_year_from, input.fiscal_year_to);
     const periods = periodFilter(input.period_type, input.fiscal_period);
-    const { total, rows } = await metricSeries(
-      services.sql,
-      {
-        cik: input.cik,
-        statement_type: metric.statement_type,
-        metric: metric.metric,
-        fiscal_periods: periods,
-        fiscal_year_from: input.fiscal_year_from ?? null,
-        fiscal_year_to: input.fiscal_year_to ?? null,
-      },
-      { as_of_date: input.as_of_date ?? null, as_reported: input.as_reported },
-      { limit: input.page_size, offset: (input.page - 1) * input.page_size },
-    );
+    const filter = {
+      cik: input.cik,
+      statement_type: metric.statement_type,
+      metric: metric.metric,
+      fiscal_periods: periods,
+      fiscal_year_from: input.fiscal_year_from ?? null,
+      fiscal_year_to: input.fiscal_year_to ?? null,
+    };
     const visibility = { as_of_date: input.as_of_date ?? null, as_reported: input.as_reported };
+    const page = { limit: input.page_size, offset: (input.page - 1) * input.page_size };
+    // the company's versions in memory when the read caches are on (api/company-versions.ts)
+    const index = await companyVersionsOf(services, input.cik);
+    const { total, rows } = index
+      ? await metricSeriesOf(services.sql, index, filter, visibility, page, input.include_provenance || input.split_adjusted)
+      : await metricSeries(services.sql, filter, visibility, page);
     const [marks, splits] = await Promise.all([
-      isAdditiveFlow(metric.metric)
-        ? companyVersionsOf(services, input.cik).then((index) => coherenceMarks(services.sql, input.cik, metric.statement_type, rows.map((r) => r.fiscal_year), visibility, index))
-        : null,
+      isAdditiveFlow(metric.metric) ? coherenceMarks(services.sql, input.cik, metric.statement_type, rows.map((r) => r.fiscal_year), visibility, index) : null,
       input.split_adjusted ? stockSplitsOf(services.sql, input.cik) : null,
     ]);
     const items = rows.map((r) => {
