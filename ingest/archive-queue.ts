@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Config } from '../config.ts';
 import { json, type Sql } from '../db/client.ts';
 import { refreshPopulationStats } from '../db/coverage.ts';
+import { refreshStaleStatistics } from '../db/table-statistics.ts';
 import { addBatchResult, recordProgress, startRun } from '../db/ingestion-runs.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { companyArchiveBytes, withArchives } from './archive-source.ts';
@@ -118,5 +119,9 @@ export async function ingestArchiveBatch(sql: Sql, config: Config, raw: unknown,
   }
   const closed = await addBatchResult(sql, p.run_id, c, errors, now());
   log(`archive run ${p.run_id}: batch ${p.batch}/${p.batches} (${p.ciks.length} companies, ${c.companies_failed} failed) in process ${process.pid}`);
-  if (closed) await refreshPopulationStats(sql, now());
+  if (closed) {
+    await refreshPopulationStats(sql, now());
+    // the closing batch sees every worker's writes in the table counters (db/table-statistics.ts)
+    await refreshStaleStatistics(sql).catch((err: Error) => log(`archive run ${p.run_id}: planner statistics: ${err.message}`));
+  }
 }

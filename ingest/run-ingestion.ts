@@ -4,6 +4,7 @@ import { populationStatsMissing, refreshPopulationStats } from '../db/coverage.t
 import { resolveTicker } from '../db/identity.ts';
 import { sameDatabaseOverLocalSocket } from '../db/local-socket.ts';
 import { finishRun, recordProgress, startRun, type RunCounters } from '../db/ingestion-runs.ts';
+import { refreshStaleStatistics } from '../db/table-statistics.ts';
 import { catalogView } from '../domain/normalize/catalog-view.ts';
 import { padCik } from '../domain/cik.ts';
 import { listCompanyFactsCiks, listPackageCiks } from './cik-folder.ts';
@@ -219,6 +220,10 @@ async function ingestAll(sql: Sql, companySql: Sql, source: SecSource, options: 
   // metric population statistics (GET /v1/coverage/metrics) follow the corpus: recomputed when it changed or never computed
   if (counters.versions_added > 0 || (await populationStatsMissing(sql))) {
     await refreshPopulationStats(sql, now()).catch((err: Error) => errors.push({ cik: '', message: `population statistics: ${err.message}` }));
+  }
+  // reads plan on the statistics of the corpus just written, not of the one before the run (db/table-statistics.ts)
+  if (counters.versions_added > 0) {
+    await refreshStaleStatistics(sql).catch((err: Error) => errors.push({ cik: '', message: `planner statistics: ${err.message}` }));
   }
 
   const status = errors.length > 0 ? 'failed' : 'succeeded';

@@ -4,9 +4,9 @@ import { checkTarget, type Target } from './load.ts';
 /**
  * A random mix of reads over one database's companies and periods: normalized statements, one
  * company's time series, 5-company panels, as-of reads and figure provenance, in equal shares,
- * shuffled. Drawn with a fixed seed, so every run (and each scale) draws the same way. Paths that
- * do not answer 200 on the server (a metric the company lacks in a series) are dropped before
- * measuring, and counted.
+ * shuffled; panels over companies that have statements. Drawn with a fixed seed, so every run
+ * (and each scale) draws the same way. Paths that do not answer 200 on the server (a metric the
+ * company lacks in a series) are dropped before measuring, and counted.
  */
 export async function randomMix(databaseUrl: string, baseUrl: string, apiKey: string, size = 300): Promise<{ target: Target; dropped: number }> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
@@ -22,7 +22,14 @@ export async function randomMix(databaseUrl: string, baseUrl: string, apiKey: st
       SELECT v.cik, v.fiscal_year, v.statement_version_id::text AS id,
         (SELECT k FROM jsonb_object_keys(v.figures) k ORDER BY k LIMIT 1) AS metric
       FROM picked p JOIN statement_versions v USING (statement_version_id)`;
-    ciks = (await sql<{ cik: string }[]>`SELECT cik FROM company_ingestion ORDER BY random() LIMIT ${size}`).map((r) => r.cik);
+    // panels draw among companies with statements: the mirror's companies without any (submissions
+    // only) are many at 1x and few at larger scales, which would make panels cheaper at 1x alone
+    ciks = (
+      await sql<{ cik: string }[]>`
+        SELECT c.cik FROM company_ingestion c
+        WHERE EXISTS (SELECT 1 FROM statement_versions v WHERE v.cik = c.cik)
+        ORDER BY random() LIMIT ${size}`
+    ).map((r) => r.cik);
   } finally {
     await sql.end({ timeout: 2 });
   }

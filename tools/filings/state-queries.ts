@@ -1,4 +1,4 @@
-import type { Db, Fragment } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionHeader, type VersionRow } from '../../db/statement-versions.ts';
 import type { FiscalPeriod, StatementType } from '../../domain/statements/types.ts';
 
@@ -132,25 +132,28 @@ export interface LedgerCounts {
 /**
  * The reconciliation ledger rows of the versions latestHeadersAsOf picks (written when each version
  * was added, from the statements as they stood on its filing date, so they are themselves
- * point-in-time), read beside it rather than after it. The ids go in as an array, so the ledger is
- * read through its key (a semi-join here is planned as a scan of the whole ledger).
+ * point-in-time), read beside it rather than after it. The picked versions drive a nested loop over
+ * the ledger's key, a few rows per version however large the ledger is (an id array or a semi-join
+ * here leaves the planner guessing its size, and on a large ledger it plans a parallel scan).
  */
 export async function ledgerOfLatestAsOf(sql: Db, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): Promise<LedgerCounts[]> {
   if (periods.length === 0) return [];
-  return ledgerOf(sql, sql`ARRAY(SELECT l.statement_version_id FROM (${latestPerPeriod(sql, sql`v.statement_version_id`, inPeriods(sql, cik, asOf, periods))}) l)`);
+  return sql<LedgerCounts[]>`
+    SELECT ${LEDGER_COLUMNS(sql)}
+    FROM (${latestPerPeriod(sql, sql`v.statement_version_id`, inPeriods(sql, cik, asOf, periods))}) l
+    JOIN reconciliation_results r ON r.statement_version_id = l.statement_version_id
+    ORDER BY r.fiscal_year, r.fiscal_period, r.statement_type, r.rule_category, r.rule_id`;
 }
 
-/** The same rows for versions already picked (from the company's headers in memory). */
+/** The same rows for versions already picked (from the company's headers in memory), by their ids: a lookup of the ledger's key per id. */
 export async function ledgerOfVersions(sql: Db, ids: readonly string[]): Promise<LedgerCounts[]> {
   if (ids.length === 0) return [];
-  return ledgerOf(sql, sql`${[...ids]}::uuid[]`);
+  return sql<LedgerCounts[]>`
+    SELECT ${LEDGER_COLUMNS(sql)}
+    FROM reconciliation_results r
+    WHERE r.statement_version_id = ANY (${[...ids]}::uuid[])
+    ORDER BY r.fiscal_year, r.fiscal_period, r.statement_type, r.rule_category, r.rule_id`;
 }
 
-function ledgerOf(sql: Db, ids: Fragment) {
-  return sql<LedgerCounts[]>`
-    SELECT statement_version_id, rule_id, statement_type, fiscal_year, fiscal_period, version_sequence, rule_category,
-      status, severity, delta IS NULL AS declined, delta::text
-    FROM reconciliation_results
-    WHERE statement_version_id = ANY (${ids})
-    ORDER BY fiscal_year, fiscal_period, statement_type, rule_category, rule_id`;
-}
+const LEDGER_COLUMNS = (sql: Db) => sql`r.statement_version_id, r.rule_id, r.statement_type, r.fiscal_year, r.fiscal_period, r.version_sequence, r.rule_category,
+      r.status, r.severity, r.delta IS NULL AS declined, r.delta::text`;
