@@ -1,24 +1,27 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, truncate } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db, Sql } from '../db/client.ts';
 import { exportParts, importSnapshot, STREAM_LANES, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
-import type { PartSink, PlannedFile } from './csv-plan.ts';
+import type { PlannedFile } from './csv-plan.ts';
+import { CsvSlots, PartCsvFiles } from './csv-slots.ts';
 import {
   abandonedBuilds,
   BUILD_LOCK,
+  changedPartitions,
   expireBeyond,
   failBuild,
   lastFullBuildAt,
   latestPublished,
   publishSnapshot,
+  readSnapshotOf,
   startBuild,
   type PublishedSnapshot,
 } from '../db/bulk-snapshots.ts';
 import { blobKey, type BlobStore } from '../domain/bulk/blob-store.ts';
 import { DATASETS, FORMAT_VERSION, type Dataset, type DatasetName } from '../domain/bulk/datasets.ts';
 import { partPath, snapshotIdOf, type Manifest, type ManifestDataset, type ManifestFile } from '../domain/bulk/manifest.ts';
+import { layoutKey, layoutOf, planDataset, sortFiles, type DatasetPlan } from './incremental.ts';
 import { ParquetWriter } from './parquet-writer.ts';
 
 /** Spec "Limits": the seven most recent snapshots are kept. */
@@ -147,6 +150,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     const inputHashes: Record<string, string> = {};
     let carried = 0;
     let readAt = '';
+    let readSnapshot = '';
     // every part file's finish (write or carry forward)
     const finishing: Promise<ManifestFile>[] = [];
     // per dataset: its files reported, in file order
@@ -154,6 +158,9 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     let failed = false;
     let datasetsDone = 0;
     const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
+    for (const d of DATASETS) inputHashes[layoutKey(d)] = layoutOf(d, rowsPerFile(d));
+    // per dataset: what to stream and what to carry forward unread (all streamed until known)
+    const plans = new Map<DatasetName, DatasetPlan>();
     // Streams datasets one after another on one transaction; each part file is finished (written
     // through DuckDB, or carried forward) as soon as its rows are complete, while the next stream.
     const stream = async (tx: Db, names: readonly DatasetName[]) => {
@@ -175,6 +182,15 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
           });
         };
         let inOrder: Promise<void> = Promise.resolve();
+        const plan = plans.get(name) ?? { only: null, carried: [] };
+        for (const { file, inputHash } of plan.carried) {
+          inputHashes[file.path] = inputHash;
+          const p = store.copy(blobKey(previous!.snapshot_id, file.path), blobKey(snapshotId, file.path)).then((): ManifestFile => ({ ...file, changed: false }));
+          p.catch(() => (failed = true));
+          finishing.push(p);
+          inOrder = inOrder.then(() => p).then(progress);
+          inOrder.catch(() => {});
+        }
         const sink = new PartCsvFiles(slots, (planned, slot) => {
           const p = finishFile(ctx, planned, slot.csv, inputHashes).finally(() => slots.give(slot));
           p.catch(() => (failed = true));
@@ -184,7 +200,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
           inOrder.catch(() => {}); // awaited after the transaction; a failure surfaces there
         });
         try {
-          await exportParts(tx, dataset.dataset, rowsPerFile(dataset), sink);
+          if (plan.only === null || plan.only.length > 0) await exportParts(tx, dataset.dataset, rowsPerFile(dataset), sink, plan.only);
         } catch (err) {
           failed = true;
           throw err;
@@ -200,6 +216,10 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
       const [t] = await tx<{ at: string; snapshot: string }[]>`SELECT now() AS at, ${lanes.length > 1 ? tx`pg_export_snapshot()` : tx`''`} AS snapshot`;
       readAt = new Date(t!.at).toISOString();
+      readSnapshot = await readSnapshotOf(tx);
+      // an incremental build reads again only the partitions changed since the previous snapshot
+      const changed = !full && previous?.read_snapshot ? await changedPartitions(tx, previous.read_snapshot) : null;
+      for (const d of DATASETS) plans.set(d.dataset, planDataset(d, rowsPerFile(d), full ? null : previous, changed));
       await tuneExportTransaction(tx);
       try {
         // The largest dataset streams on this transaction, the others on a second one that imports
@@ -227,10 +247,9 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     });
     await Promise.all(reported);
     // the manifest lists the datasets in their spec order, each dataset's files in file order
-    const rank = new Map(DATASETS.map((d, i) => [d.dataset, i]));
-    files.sort((a, b) => rank.get(a.dataset)! - rank.get(b.dataset)!);
+    sortFiles(files);
     const manifest = manifestOf(snapshotId, kind, previous, readAt, now(), files);
-    await publishSnapshot(sql, manifest, inputHashes);
+    await publishSnapshot(sql, manifest, inputHashes, readSnapshot);
     const expired = await expireBeyond(sql, SNAPSHOTS_KEPT, now());
     for (const id of expired) await store.deletePrefix(`${id}/`);
     return { manifest, expired, carried_forward: carried, ms: now().getTime() - startedAt.getTime() };
@@ -263,75 +282,6 @@ interface FileContext {
   work: string;
   writer: Promise<ParquetWriter>;
   store: BlobStore;
-}
-
-/**
- * Scratch CSV files in the staging directory's scratch space, each used again once DuckDB has read
- * it, in this build and the next ones: a build writes as many parts as it has files, and creating,
- * truncating and deleting that many files costs the file system far more than overwriting a few in
- * place. A file's length from an earlier build is not known, so its first use in a build cuts it
- * to what was written; at the end of the build every file used is cut to nothing.
- */
-class CsvSlots {
-  private readonly free: { csv: string; size: number }[] = [];
-  private made = 0;
-
-  constructor(private readonly dir: string) {}
-
-  take(): { csv: string; size: number } {
-    return this.free.pop() ?? { csv: path.join(this.dir, `rows-${this.made++}.csv`), size: Number.POSITIVE_INFINITY };
-  }
-
-  give(slot: { csv: string; size: number }): void {
-    this.free.push(slot);
-  }
-
-  /** Cuts every scratch CSV to nothing, also those a killed build left: they keep no rows between builds. */
-  async empty(): Promise<void> {
-    const names = (await readdir(this.dir)).filter((name) => /^rows-\d+\.csv$/.test(name));
-    // side by side on the thread pool: a build ends once they are cut
-    await Promise.all(names.map((name) => truncate(path.join(this.dir, name), 0)));
-  }
-}
-
-/** Each part file's rows into a scratch CSV of its own (export/csv-plan.ts), then handed on. */
-class PartCsvFiles implements PartSink {
-  private fd: number | null = null;
-  private slot: { csv: string; size: number } | null = null;
-  private written = 0;
-
-  constructor(
-    private readonly slots: CsvSlots,
-    private readonly done: (file: PlannedFile, slot: { csv: string; size: number }) => void,
-  ) {}
-
-  open(): void {
-    this.slot = this.slots.take();
-    // overwritten from the start and cut to length at close: no truncation on open
-    this.fd = openSync(this.slot.csv, constants.O_WRONLY | constants.O_CREAT);
-    this.written = 0;
-  }
-
-  write(records: Buffer): void {
-    writeSync(this.fd!, records, 0, records.length, this.written);
-    this.written += records.length;
-  }
-
-  close(file: PlannedFile): void {
-    const slot = this.slot!;
-    if (slot.size > this.written) ftruncateSync(this.fd!, this.written);
-    slot.size = this.written;
-    closeSync(this.fd!);
-    this.fd = null;
-    this.slot = null;
-    this.done(file, slot);
-  }
-
-  /** Closes a part left open by a stream that failed midway (the staging directory goes with the build). */
-  release(): void {
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
-  }
 }
 
 /**
