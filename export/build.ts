@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db, Sql } from '../db/client.ts';
-import { exportParts, importSnapshot, STREAM_LANES, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
+import { exportParts, importSnapshot, type Only, STREAM_LANES, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
 import type { PlannedFile } from './csv-plan.ts';
 import { CsvSlots, PartCsvFiles } from './csv-slots.ts';
 import {
@@ -60,6 +60,8 @@ export interface BuildResult {
   expired: string[];
   /** files copied from the previous snapshot unchanged */
   carried_forward: number;
+  /** per dataset, the partitions whose rows the build read (null: all of them; the rest were carried forward unread) */
+  read: Record<DatasetName, Only>;
   ms: number;
 }
 
@@ -252,7 +254,8 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     await publishSnapshot(sql, manifest, inputHashes, readSnapshot);
     const expired = await expireBeyond(sql, SNAPSHOTS_KEPT, now());
     for (const id of expired) await store.deletePrefix(`${id}/`);
-    return { manifest, expired, carried_forward: carried, ms: now().getTime() - startedAt.getTime() };
+    const read = Object.fromEntries(DATASETS.map((d) => [d.dataset, plans.get(d.dataset)?.only ?? null])) as Record<DatasetName, Only>;
+    return { manifest, expired, carried_forward: carried, read, ms: now().getTime() - startedAt.getTime() };
   } catch (err) {
     await failBuild(sql, snapshotId, err instanceof Error ? err.message : String(err));
     await store.deletePrefix(`${snapshotId}/`).catch(() => {});
