@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../../config.ts';
 import { connect } from '../../db/client.ts';
 import { companyMembers } from '../../ingest/archive-source.ts';
@@ -103,5 +105,24 @@ async function writeChangedCompany(archivesDir: string, out: string, delta: numb
     throw new Error('no company with a 10-K figure in USD to change');
   } finally {
     await archives.close();
+  }
+}
+
+/**
+ * `node --import tsx bench/lib/scale-export.ts <database-url> <archives-dir> [delta]`: the same over
+ * a database already loaded from those archives (e.g. `fds corpus synth --factor 10` then `fds
+ * ingest --archives`), printing the figures and the incremental share; a new `delta` each run makes
+ * a change again. BULK_DIR goes under a temporary directory; SEC_SOURCE is the mirror.
+ */
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [databaseUrl, archivesDir, delta = '1'] = process.argv.slice(2);
+  if (!databaseUrl || !archivesDir) throw new Error('usage: scale-export.ts <database-url> <archives-dir> [delta]');
+  const work = await mkdtemp(path.join(tmpdir(), 'fds-scale-export-'));
+  try {
+    const r = await exportAtScale(databaseUrl, archivesDir, loadConfig().secSource, work, Number(delta));
+    console.log(JSON.stringify(r));
+    console.log(`full ${r.full_s.toFixed(2)} s, incremental ${r.incremental_s.toFixed(2)} s = ${(r.incremental_s / r.full_s).toFixed(3)} of full`);
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
 }
