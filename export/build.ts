@@ -142,10 +142,21 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
   const scratch = path.join(deps.stagingDir, SCRATCH);
   await mkdir(work, { recursive: true });
   await mkdir(scratch, { recursive: true });
-  // DuckDB starts (~10-25 ms) while the transaction opens and the first rows stream: nothing is
-  // written before a part's rows are complete
-  const writer = ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch, { tailConnections: TAIL_CONNECTIONS });
-  writer.catch(() => {}); // awaited by the first part, and at the end
+  // DuckDB (its module takes a few hundred milliseconds to load, then ~10-25 ms to start) opens for
+  // the first part to write: an incremental build that writes nothing never loads it, and a full
+  // build opens it at once, while the transaction opens and the first rows stream
+  const duck: { opened: Promise<ParquetWriter> | null; streamsDone: boolean } = { opened: null, streamsDone: false };
+  const writer = () => {
+    if (!duck.opened) {
+      duck.opened = ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch, { tailConnections: TAIL_CONNECTIONS }).then((w) => {
+        if (duck.streamsDone) w.streamsDone();
+        return w;
+      });
+      duck.opened.catch(() => {}); // awaited by the first part, and at the end
+    }
+    return duck.opened;
+  };
+  if (full) void writer();
   const slots = new CsvSlots(scratch);
   try {
     const files: ManifestFile[] = [];
@@ -240,7 +251,8 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
           ),
         );
         // every row is in: PostgreSQL's cores are free for DuckDB's queued parts
-        void writer.then((w) => w.streamsDone(), () => {});
+        duck.streamsDone = true;
+        void duck.opened?.then((w) => w.streamsDone(), () => {});
         for (const r of ran) if (r.status === 'rejected') throw r.reason;
       } finally {
         // nothing may still be writing into the staging directory when the build ends, failure or not
@@ -261,7 +273,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     await store.deletePrefix(`${snapshotId}/`).catch(() => {});
     throw err;
   } finally {
-    (await writer.catch(() => null))?.close();
+    (await duck.opened?.catch(() => null))?.close();
     // the scratch files stay for the next build, empty (best effort: its first use cuts each anyway)
     await Promise.all([rm(work, { recursive: true, force: true }), slots.empty().catch(() => {})]);
   }
@@ -283,7 +295,7 @@ interface FileContext {
   previous: PublishedSnapshot | null;
   full: boolean;
   work: string;
-  writer: Promise<ParquetWriter>;
+  writer: () => Promise<ParquetWriter>;
   store: BlobStore;
 }
 
@@ -306,7 +318,7 @@ async function finishFile(ctx: FileContext, planned: PlannedFile, csv: string, i
     return { ...before, changed: false };
   }
   const local = path.join(ctx.work, `${filePath.replaceAll('/', '.')}`);
-  await (await ctx.writer).write(dataset, csv, local, planned.rows);
+  await (await ctx.writer()).write(dataset, csv, local, planned.rows);
   // a part file is a few megabytes at most (rows_per_file rows, compressed): read once, whole, for
   // its checksum and size
   const bytes = await readFile(local);
