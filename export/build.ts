@@ -81,7 +81,9 @@ export class BuildBusyError extends Error {}
  * previous snapshot by a store-side copy (byte-identical, same checksum, `changed: false`), and
  * publishes by one UPDATE. Until then nothing is visible; a failure marks the build failed and
  * deletes what it uploaded, so the previous snapshot stays latest. Afterwards snapshots beyond
- * the seven newest expire and their files go.
+ * the seven newest expire and their files go. An incremental build reads only the partitions written
+ * since the previous snapshot read the corpus and carries the others' files forward unread
+ * (export/incremental.ts).
  */
 export async function buildSnapshot(deps: BuildDeps, options: BuildOptions = {}): Promise<BuildResult> {
   const { sql, store } = deps;
