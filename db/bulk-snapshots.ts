@@ -1,5 +1,5 @@
 import type { Manifest } from '../domain/bulk/manifest.ts';
-import { type Db, json } from './client.ts';
+import { type Db, json, type Sql } from './client.ts';
 
 export type SnapshotStatus = 'building' | 'published' | 'failed' | 'expired';
 
@@ -17,6 +17,8 @@ export interface PublishedSnapshot {
   snapshot_id: string;
   manifest: Manifest;
   input_hashes: Record<string, string>;
+  /** the database snapshot (pg_snapshot as text) the build read the corpus in; null before it was recorded */
+  read_snapshot: string | null;
 }
 
 /** Lock id of "an export build is running", held on one reserved connection for the build. */
@@ -28,12 +30,37 @@ export async function startBuild(sql: Db, b: { snapshotId: string; kind: 'full' 
     VALUES (${b.snapshotId}, ${b.kind}, 'building', ${b.previousId}, ${b.startedAt})`;
 }
 
-export async function publishSnapshot(sql: Db, manifest: Manifest, inputHashes: Record<string, string>): Promise<void> {
-  await sql`
-    UPDATE bulk_snapshots
-    SET status = 'published', published_at = ${manifest.published_at}, read_at = ${manifest.read_at},
-        manifest = ${json(sql, manifest)}, input_hashes = ${json(sql, inputHashes)}
-    WHERE snapshot_id = ${manifest.snapshot_id} AND status = 'building'`;
+export async function publishSnapshot(sql: Sql, manifest: Manifest, inputHashes: Record<string, string>, readSnapshot: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`
+      UPDATE bulk_snapshots
+      SET status = 'published', published_at = ${manifest.published_at}, read_at = ${manifest.read_at},
+          manifest = ${json(tx, manifest)}, input_hashes = ${json(tx, inputHashes)}, read_snapshot = ${readSnapshot}::pg_snapshot
+      WHERE snapshot_id = ${manifest.snapshot_id} AND status = 'building'`;
+    // the changes this snapshot saw: the next build starts from it
+    await tx`DELETE FROM bulk_changes WHERE pg_visible_in_snapshot(xid, ${readSnapshot}::pg_snapshot)`;
+  });
+}
+
+/** The snapshot the calling (repeatable-read) transaction reads, as text. */
+export async function readSnapshotOf(tx: Db): Promise<string> {
+  const [row] = await tx<{ s: string }[]>`SELECT pg_current_snapshot()::text AS s`;
+  return row!.s;
+}
+
+/**
+ * Per dataset, the partitions a transaction changed that the snapshot `since` did not see and the
+ * calling transaction does (db/migrations/000049): '*' stands for every partition.
+ */
+export async function changedPartitions(tx: Db, since: string): Promise<Map<string, Set<string>>> {
+  const rows = await tx<{ dataset: string; partition: string }[]>`
+    SELECT DISTINCT dataset, partition FROM bulk_changes WHERE NOT pg_visible_in_snapshot(xid, ${since}::pg_snapshot)`;
+  const changed = new Map<string, Set<string>>();
+  for (const r of rows) {
+    if (!changed.has(r.dataset)) changed.set(r.dataset, new Set());
+    changed.get(r.dataset)!.add(r.partition);
+  }
+  return changed;
 }
 
 export async function failBuild(sql: Db, snapshotId: string, error: string): Promise<void> {
@@ -50,7 +77,7 @@ export async function abandonedBuilds(sql: Db): Promise<string[]> {
 
 export async function latestPublished(sql: Db): Promise<PublishedSnapshot | null> {
   const [row] = await sql<PublishedSnapshot[]>`
-    SELECT snapshot_id, manifest, input_hashes FROM bulk_snapshots
+    SELECT snapshot_id, manifest, input_hashes, read_snapshot::text AS read_snapshot FROM bulk_snapshots
     WHERE status = 'published' ORDER BY snapshot_id DESC LIMIT 1`;
   return row ?? null;
 }

@@ -1,24 +1,27 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, truncate } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db, Sql } from '../db/client.ts';
-import { exportParts, importSnapshot, STREAM_LANES, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
-import type { PartSink, PlannedFile } from './csv-plan.ts';
+import { exportParts, importSnapshot, type Only, STREAM_LANES, STREAM_ORDER, tuneExportTransaction } from './dataset-queries.ts';
+import type { PlannedFile } from './csv-plan.ts';
+import { CsvSlots, PartCsvFiles } from './csv-slots.ts';
 import {
   abandonedBuilds,
   BUILD_LOCK,
+  changedPartitions,
   expireBeyond,
   failBuild,
   lastFullBuildAt,
   latestPublished,
   publishSnapshot,
+  readSnapshotOf,
   startBuild,
   type PublishedSnapshot,
 } from '../db/bulk-snapshots.ts';
 import { blobKey, type BlobStore } from '../domain/bulk/blob-store.ts';
 import { DATASETS, FORMAT_VERSION, type Dataset, type DatasetName } from '../domain/bulk/datasets.ts';
 import { partPath, snapshotIdOf, type Manifest, type ManifestDataset, type ManifestFile } from '../domain/bulk/manifest.ts';
+import { layoutKey, layoutOf, planDataset, sortFiles, type DatasetPlan } from './incremental.ts';
 import { ParquetWriter } from './parquet-writer.ts';
 
 /** Spec "Limits": the seven most recent snapshots are kept. */
@@ -57,6 +60,8 @@ export interface BuildResult {
   expired: string[];
   /** files copied from the previous snapshot unchanged */
   carried_forward: number;
+  /** per dataset, the partitions whose rows the build read (null: all of them; the rest were carried forward unread) */
+  read: Record<DatasetName, Only>;
   ms: number;
 }
 
@@ -76,7 +81,9 @@ export class BuildBusyError extends Error {}
  * previous snapshot by a store-side copy (byte-identical, same checksum, `changed: false`), and
  * publishes by one UPDATE. Until then nothing is visible; a failure marks the build failed and
  * deletes what it uploaded, so the previous snapshot stays latest. Afterwards snapshots beyond
- * the seven newest expire and their files go.
+ * the seven newest expire and their files go. An incremental build reads only the partitions written
+ * since the previous snapshot read the corpus and carries the others' files forward unread
+ * (export/incremental.ts).
  */
 export async function buildSnapshot(deps: BuildDeps, options: BuildOptions = {}): Promise<BuildResult> {
   const { sql, store } = deps;
@@ -137,16 +144,28 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
   const scratch = path.join(deps.stagingDir, SCRATCH);
   await mkdir(work, { recursive: true });
   await mkdir(scratch, { recursive: true });
-  // DuckDB starts (~10-25 ms) while the transaction opens and the first rows stream: nothing is
-  // written before a part's rows are complete
-  const writer = ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch, { tailConnections: TAIL_CONNECTIONS });
-  writer.catch(() => {}); // awaited by the first part, and at the end
+  // DuckDB (its module takes a few hundred milliseconds to load, then ~10-25 ms to start) opens for
+  // the first part to write: an incremental build that writes nothing never loads it, and a full
+  // build opens it at once, while the transaction opens and the first rows stream
+  const duck: { opened: Promise<ParquetWriter> | null; streamsDone: boolean } = { opened: null, streamsDone: false };
+  const writer = () => {
+    if (!duck.opened) {
+      duck.opened = ParquetWriter.open(path.join(work, 'duckdb-spill'), scratch, { tailConnections: TAIL_CONNECTIONS }).then((w) => {
+        if (duck.streamsDone) w.streamsDone();
+        return w;
+      });
+      duck.opened.catch(() => {}); // awaited by the first part, and at the end
+    }
+    return duck.opened;
+  };
+  if (full) void writer();
   const slots = new CsvSlots(scratch);
   try {
     const files: ManifestFile[] = [];
     const inputHashes: Record<string, string> = {};
     let carried = 0;
     let readAt = '';
+    let readSnapshot = '';
     // every part file's finish (write or carry forward)
     const finishing: Promise<ManifestFile>[] = [];
     // per dataset: its files reported, in file order
@@ -154,6 +173,9 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     let failed = false;
     let datasetsDone = 0;
     const rowsPerFile = (d: Dataset) => options.rowsPerFile?.[d.dataset] ?? d.rows_per_file;
+    for (const d of DATASETS) inputHashes[layoutKey(d)] = layoutOf(d, rowsPerFile(d));
+    // per dataset: what to stream and what to carry forward unread (all streamed until known)
+    const plans = new Map<DatasetName, DatasetPlan>();
     // Streams datasets one after another on one transaction; each part file is finished (written
     // through DuckDB, or carried forward) as soon as its rows are complete, while the next stream.
     const stream = async (tx: Db, names: readonly DatasetName[]) => {
@@ -175,6 +197,15 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
           });
         };
         let inOrder: Promise<void> = Promise.resolve();
+        const plan = plans.get(name) ?? { only: null, carried: [] };
+        for (const { file, inputHash } of plan.carried) {
+          inputHashes[file.path] = inputHash;
+          const p = store.copy(blobKey(previous!.snapshot_id, file.path), blobKey(snapshotId, file.path)).then((): ManifestFile => ({ ...file, changed: false }));
+          p.catch(() => (failed = true));
+          finishing.push(p);
+          inOrder = inOrder.then(() => p).then(progress);
+          inOrder.catch(() => {});
+        }
         const sink = new PartCsvFiles(slots, (planned, slot) => {
           const p = finishFile(ctx, planned, slot.csv, inputHashes).finally(() => slots.give(slot));
           p.catch(() => (failed = true));
@@ -184,7 +215,7 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
           inOrder.catch(() => {}); // awaited after the transaction; a failure surfaces there
         });
         try {
-          await exportParts(tx, dataset.dataset, rowsPerFile(dataset), sink);
+          if (plan.only === null || plan.only.length > 0) await exportParts(tx, dataset.dataset, rowsPerFile(dataset), sink, plan.only);
         } catch (err) {
           failed = true;
           throw err;
@@ -200,6 +231,10 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     await sql.begin('ISOLATION LEVEL REPEATABLE READ READ ONLY', async (tx) => {
       const [t] = await tx<{ at: string; snapshot: string }[]>`SELECT now() AS at, ${lanes.length > 1 ? tx`pg_export_snapshot()` : tx`''`} AS snapshot`;
       readAt = new Date(t!.at).toISOString();
+      readSnapshot = await readSnapshotOf(tx);
+      // an incremental build reads again only the partitions changed since the previous snapshot
+      const changed = !full && previous?.read_snapshot ? await changedPartitions(tx, previous.read_snapshot) : null;
+      for (const d of DATASETS) plans.set(d.dataset, planDataset(d, rowsPerFile(d), full ? null : previous, changed));
       await tuneExportTransaction(tx);
       try {
         // The largest dataset streams on this transaction, the others on a second one that imports
@@ -218,7 +253,8 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
           ),
         );
         // every row is in: PostgreSQL's cores are free for DuckDB's queued parts
-        void writer.then((w) => w.streamsDone(), () => {});
+        duck.streamsDone = true;
+        void duck.opened?.then((w) => w.streamsDone(), () => {});
         for (const r of ran) if (r.status === 'rejected') throw r.reason;
       } finally {
         // nothing may still be writing into the staging directory when the build ends, failure or not
@@ -227,19 +263,19 @@ async function buildLocked(deps: BuildDeps, options: BuildOptions): Promise<Buil
     });
     await Promise.all(reported);
     // the manifest lists the datasets in their spec order, each dataset's files in file order
-    const rank = new Map(DATASETS.map((d, i) => [d.dataset, i]));
-    files.sort((a, b) => rank.get(a.dataset)! - rank.get(b.dataset)!);
+    sortFiles(files);
     const manifest = manifestOf(snapshotId, kind, previous, readAt, now(), files);
-    await publishSnapshot(sql, manifest, inputHashes);
+    await publishSnapshot(sql, manifest, inputHashes, readSnapshot);
     const expired = await expireBeyond(sql, SNAPSHOTS_KEPT, now());
     for (const id of expired) await store.deletePrefix(`${id}/`);
-    return { manifest, expired, carried_forward: carried, ms: now().getTime() - startedAt.getTime() };
+    const read = Object.fromEntries(DATASETS.map((d) => [d.dataset, plans.get(d.dataset)?.only ?? null])) as Record<DatasetName, Only>;
+    return { manifest, expired, carried_forward: carried, read, ms: now().getTime() - startedAt.getTime() };
   } catch (err) {
     await failBuild(sql, snapshotId, err instanceof Error ? err.message : String(err));
     await store.deletePrefix(`${snapshotId}/`).catch(() => {});
     throw err;
   } finally {
-    (await writer.catch(() => null))?.close();
+    (await duck.opened?.catch(() => null))?.close();
     // the scratch files stay for the next build, empty (best effort: its first use cuts each anyway)
     await Promise.all([rm(work, { recursive: true, force: true }), slots.empty().catch(() => {})]);
   }
@@ -261,77 +297,8 @@ interface FileContext {
   previous: PublishedSnapshot | null;
   full: boolean;
   work: string;
-  writer: Promise<ParquetWriter>;
+  writer: () => Promise<ParquetWriter>;
   store: BlobStore;
-}
-
-/**
- * Scratch CSV files in the staging directory's scratch space, each used again once DuckDB has read
- * it, in this build and the next ones: a build writes as many parts as it has files, and creating,
- * truncating and deleting that many files costs the file system far more than overwriting a few in
- * place. A file's length from an earlier build is not known, so its first use in a build cuts it
- * to what was written; at the end of the build every file used is cut to nothing.
- */
-class CsvSlots {
-  private readonly free: { csv: string; size: number }[] = [];
-  private made = 0;
-
-  constructor(private readonly dir: string) {}
-
-  take(): { csv: string; size: number } {
-    return this.free.pop() ?? { csv: path.join(this.dir, `rows-${this.made++}.csv`), size: Number.POSITIVE_INFINITY };
-  }
-
-  give(slot: { csv: string; size: number }): void {
-    this.free.push(slot);
-  }
-
-  /** Cuts every scratch CSV to nothing, also those a killed build left: they keep no rows between builds. */
-  async empty(): Promise<void> {
-    const names = (await readdir(this.dir)).filter((name) => /^rows-\d+\.csv$/.test(name));
-    // side by side on the thread pool: a build ends once they are cut
-    await Promise.all(names.map((name) => truncate(path.join(this.dir, name), 0)));
-  }
-}
-
-/** Each part file's rows into a scratch CSV of its own (export/csv-plan.ts), then handed on. */
-class PartCsvFiles implements PartSink {
-  private fd: number | null = null;
-  private slot: { csv: string; size: number } | null = null;
-  private written = 0;
-
-  constructor(
-    private readonly slots: CsvSlots,
-    private readonly done: (file: PlannedFile, slot: { csv: string; size: number }) => void,
-  ) {}
-
-  open(): void {
-    this.slot = this.slots.take();
-    // overwritten from the start and cut to length at close: no truncation on open
-    this.fd = openSync(this.slot.csv, constants.O_WRONLY | constants.O_CREAT);
-    this.written = 0;
-  }
-
-  write(records: Buffer): void {
-    writeSync(this.fd!, records, 0, records.length, this.written);
-    this.written += records.length;
-  }
-
-  close(file: PlannedFile): void {
-    const slot = this.slot!;
-    if (slot.size > this.written) ftruncateSync(this.fd!, this.written);
-    slot.size = this.written;
-    closeSync(this.fd!);
-    this.fd = null;
-    this.slot = null;
-    this.done(file, slot);
-  }
-
-  /** Closes a part left open by a stream that failed midway (the staging directory goes with the build). */
-  release(): void {
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
-  }
 }
 
 /**
@@ -353,7 +320,7 @@ async function finishFile(ctx: FileContext, planned: PlannedFile, csv: string, i
     return { ...before, changed: false };
   }
   const local = path.join(ctx.work, `${filePath.replaceAll('/', '.')}`);
-  await (await ctx.writer).write(dataset, csv, local, planned.rows);
+  await (await ctx.writer()).write(dataset, csv, local, planned.rows);
   // a part file is a few megabytes at most (rows_per_file rows, compressed): read once, whole, for
   // its checksum and size
   const bytes = await readFile(local);

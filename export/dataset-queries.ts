@@ -1,6 +1,6 @@
 import { CsvPartPlanner, type PartSink, type PlannedFile } from './csv-plan.ts';
 import type { DatasetName } from '../domain/bulk/datasets.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Fragment } from '../db/client.ts';
 import { latestPerPeriod } from '../db/statement-versions.ts';
 
 /**
@@ -11,7 +11,19 @@ import { latestPerPeriod } from '../db/statement-versions.ts';
  * nothing passes through a JS number, and no cell passes through JS at all: the Parquet writer
  * reads the CSV itself. File order is partition, then key, so the same corpus yields the same files.
  */
-function query(sql: Db, dataset: DatasetName) {
+function query(sql: Db, dataset: DatasetName, only: Only) {
+  // the rows of the partitions `only` names (a year, or '' for rows without one), as index ranges;
+  // COPY takes no bind parameters, so the years (integers, checked) are written into the query
+  const years = (only ?? []).filter((p) => p !== '').map((p) => {
+    if (!/^-?\d{1,6}$/.test(p)) throw new Error(`not a partition year: ${JSON.stringify(p)}`);
+    return Number(p);
+  });
+  const nulls = (year: Fragment) => (only?.includes('') ? sql` OR ${year} IS NULL` : sql``);
+  const inYears = (year: Fragment) => (only === null ? sql`TRUE` : sql`(${year} = ANY(${sql.unsafe(`'{${years.join(',')}}'`)}::int[])${nulls(year)})`);
+  const inDateYears = (date: Fragment) =>
+    only === null
+      ? sql`TRUE`
+      : sql`(${years.reduce((or, y) => sql`${or} OR (${date} >= ${sql.unsafe(`'${y}-01-01'`)}::date AND ${date} < ${sql.unsafe(`'${y + 1}-01-01'`)}::date)`, sql`FALSE`)}${nulls(date)})`;
   switch (dataset) {
     case 'companies':
       return sql`
@@ -28,7 +40,7 @@ function query(sql: Db, dataset: DatasetName) {
         FROM (SELECT filing_date, accession, extract(year FROM filing_date)::int AS part, cik, form, filing_date::text AS fd,
                      filing_date_estimated::text AS est, report_date::text AS rd, accepted_at::text AS acc, primary_document,
                      fiscal_year_focus::text AS fy, fiscal_period_focus, is_periodic::text AS periodic, source, facts_count::text AS facts
-              FROM filings ORDER BY filing_date, accession) f
+              FROM filings WHERE ${inDateYears(sql`filing_date`)} ORDER BY filing_date, accession) f
         ORDER BY filing_date, accession`;
     case 'statements':
       // the metric count is stored with the version (db/migrations/000033): counting the figures'
@@ -40,7 +52,7 @@ function query(sql: Db, dataset: DatasetName) {
                version_sequence::text, period_start::text, period_end::text, accession, form, filing_date::text,
                accepted_at::text, currency, accounting_standard, previous_version_id::text,
                coalesce(metric_count, (SELECT count(*) FROM jsonb_object_keys(figures)))::text, created_at::text
-        FROM (${served(sql)}) v ORDER BY fiscal_year, statement_version_id`;
+        FROM (${served(sql, inYears(sql`v.fiscal_year`))}) v ORDER BY fiscal_year, statement_version_id`;
     case 'financials':
       // figures are stored packed (db/figure-storage.ts): an absent field repeats the version row.
       // The version's own columns are turned into text once per version, not once per figure. The
@@ -65,7 +77,7 @@ function query(sql: Db, dataset: DatasetName) {
         FROM (SELECT v.fiscal_year AS part, v.statement_version_id, v.statement_version_id::text AS id, v.cik, v.statement_type,
                      v.fiscal_year::text AS fy, v.fiscal_period, v.currency, v.period_start::text AS ps,
                      v.period_end::text AS pe, v.accession, v.filing_date::text AS fd, v.figures
-              FROM (${served(sql)}) v ORDER BY v.fiscal_year, v.statement_version_id) v,
+              FROM (${served(sql, inYears(sql`v.fiscal_year`))}) v ORDER BY v.fiscal_year, v.statement_version_id) v,
              LATERAL (SELECT f.key AS metric, f.value AS fig FROM jsonb_each(v.figures) f ORDER BY f.key COLLATE "C") f
         ORDER BY part, statement_version_id`;
     case 'segments':
@@ -75,14 +87,15 @@ function query(sql: Db, dataset: DatasetName) {
                metric_dimension_id::text, cik, accession, statement_version_id::text, statement_type,
                fiscal_year::text, fiscal_period, metric, concept, dimension_type, axis, member, member_label,
                value::text, unit, period_start::text, period_end::text, decimals, filing_date::text, extracted_at::text
-        FROM segment_facts WHERE fiscal_year IS NOT NULL ORDER BY fiscal_year, metric_dimension_id`;
+        FROM segment_facts WHERE fiscal_year IS NOT NULL AND ${inYears(sql`fiscal_year`)} ORDER BY fiscal_year, metric_dimension_id`;
     case 'disclosures':
       return sql`
         SELECT extract(year FROM coalesce(period_of_report, context_end))::int AS part,
                disclosure_id::text, cik, accession, period_of_report::text, concept, title, disclosure_text,
                char_count::text, context_start::text, context_end::text, filing_date::text, extracted_at::text,
                extract(year FROM coalesce(period_of_report, context_end))::int
-        FROM disclosures ORDER BY extract(year FROM coalesce(period_of_report, context_end)), disclosure_id`;
+        FROM disclosures WHERE ${inYears(sql`extract(year FROM coalesce(period_of_report, context_end))::int`)}
+        ORDER BY extract(year FROM coalesce(period_of_report, context_end)), disclosure_id`;
   }
 }
 
@@ -110,8 +123,8 @@ export async function importSnapshot(tx: Db, snapshot: string): Promise<void> {
 }
 
 /** The served version of each statement: the highest version_sequence of its identity. */
-function served(sql: Db) {
-  return latestPerPeriod(sql, sql`v.*`, sql`TRUE`);
+function served(sql: Db, where: Fragment) {
+  return latestPerPeriod(sql, sql`v.*`, where);
 }
 
 /**
@@ -123,15 +136,19 @@ export async function tuneExportTransaction(tx: Db): Promise<void> {
   await tx`SELECT set_config('work_mem', '64MB', true), set_config('jit', 'off', true)`;
 }
 
-/**
- * Streams one dataset's rows (CSV, no header, NULL as an unquoted empty field) into `sink` part by
- * part and returns the part files with their row counts and hashes (export/csv-plan.ts).
- */
+/** The partitions to read (their values as the manifest names them, '' for none), or null for all. */
+export type Only = readonly string[] | null;
+
 const BATCH_BYTES = 1 << 20;
 
-export async function exportParts(sql: Db, dataset: DatasetName, rowsPerFile: number, sink: PartSink): Promise<PlannedFile[]> {
+/**
+ * Streams one dataset's rows (CSV, no header, NULL as an unquoted empty field) into `sink` part by
+ * part and returns the part files with their row counts and hashes (export/csv-plan.ts); with `only`,
+ * the rows of those partitions alone.
+ */
+export async function exportParts(sql: Db, dataset: DatasetName, rowsPerFile: number, sink: PartSink, only: Only = null): Promise<PlannedFile[]> {
   const planner = new CsvPartPlanner(rowsPerFile, sink);
-  const readable = await sql`COPY (${query(sql, dataset)}) TO STDOUT WITH (FORMAT csv)`.readable();
+  const readable = await sql`COPY (${query(sql, dataset, only)}) TO STDOUT WITH (FORMAT csv)`.readable();
   // Consumed synchronously, never paused: postgres.js leaves the connection's socket paused when a
   // COPY stream saw backpressure, and the transaction's next query then never gets an answer (and
   // see the end below: rows buffered before this listener are backpressure too).

@@ -1,6 +1,6 @@
 import { rename } from 'node:fs/promises';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { Column, Dataset } from '../domain/bulk/datasets.ts';
 
 /**
@@ -109,6 +109,8 @@ export class ParquetWriter {
   ): Promise<ParquetWriter> {
     const { connections = 1, batchRows = BATCH_ROWS } = options;
     const tail = Math.max(connections, options.tailConnections ?? connections);
+    // loaded here, by the build that writes a file, not by every build
+    const { DuckDBInstance } = await import('@duckdb/node-api');
     const instance = await DuckDBInstance.create(':memory:', { temp_directory: tempDir, threads: '1' });
     const lanes: Lane[] = [];
     for (let i = 0; i < tail; i++) {

@@ -1,6 +1,5 @@
 import type { Config } from '../config.ts';
 import type { BlobStore } from '../domain/bulk/blob-store.ts';
-import { GcsStore } from './gcs-store.ts';
 import { loadSigningSecret, LocalStore } from './local-store.ts';
 
 /**
@@ -11,6 +10,8 @@ import { loadSigningSecret, LocalStore } from './local-store.ts';
 export async function openBlobStore(config: Config, baseUrl: () => string): Promise<BlobStore> {
   if (config.bulkStore === 'gcs') {
     if (!config.gcsBucket) throw new Error('BULK_STORE=gcs needs GCS_BUCKET');
+    // Google's client takes most of a second to load: only a GCS store loads it
+    const { GcsStore } = await import('./gcs-store.ts');
     return new GcsStore({ bucket: config.gcsBucket, ...(config.gcsApiEndpoint ? { apiEndpoint: config.gcsApiEndpoint } : {}) });
   }
   const secret = await loadSigningSecret(config.bulkDir, config.bulkSigningSecret);

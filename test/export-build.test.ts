@@ -319,6 +319,30 @@ describe('bulk export on the real corpus (local store, service routes)', () => {
     assert.equal(sha(bytes), latest.files.find((f) => f.path === 'companies/part-0000.parquet')!.sha256);
   });
 
+  it('reads only the partitions written since the previous snapshot, and its files equal a full build of the same rows byte for byte', async () => {
+    const [v] = await svc.sql<{ id: string; y: number }[]>`
+      SELECT statement_version_id::text AS id, fiscal_year AS y FROM statement_versions WHERE cik = ${APPLE} ORDER BY fiscal_year DESC, version_sequence DESC LIMIT 1`;
+    // an update that changes no value is no change; one that does changes its fiscal year's partitions
+    await svc.sql`UPDATE filings SET form = form WHERE cik = ${APPLE}`;
+    await svc.sql`UPDATE statement_versions SET accounting_standard = accounting_standard WHERE cik = ${APPLE}`;
+    await svc.sql`UPDATE statement_versions SET created_at = created_at + interval '1 second' WHERE statement_version_id = ${v!.id}`;
+    clock += 24 * 3600_000;
+    const inc = await build();
+    assert.deepEqual(inc.read, { companies: [], filings: [], statements: [String(v!.y)], financials: [String(v!.y)], segments: [], disclosures: [] });
+    assert.deepEqual(inc.manifest.files.filter((f) => f.changed).map((f) => f.path), [`statements/fiscal_year_${v!.y}/part-0000.parquet`]);
+    clock += 24 * 3600_000;
+    const full = await build(true);
+    assert.equal(Object.values(full.read).every((r) => r === null), true, 'a full build reads every partition');
+    const files = (m: Manifest) => m.files.map((f) => ({ path: f.path, rows: f.rows, bytes: f.bytes, sha256: f.sha256 }));
+    assert.deepEqual(files(inc.manifest), files(full.manifest));
+    assert.deepEqual(inc.manifest.datasets.map((d) => [d.dataset, d.rows, d.bytes, d.files]), full.manifest.datasets.map((d) => [d.dataset, d.rows, d.bytes, d.files]));
+    // after the full build, nothing written since: nothing read
+    clock += 24 * 3600_000;
+    const none = await build();
+    assert.deepEqual(Object.values(none.read), DATASETS.map(() => []));
+    assert.equal(none.carried_forward, none.manifest.files.length);
+  });
+
   it('refuses paths outside the manifest, traversal and malformed ids', async () => {
     const id = published.at(-1)!.snapshot_id;
     const missing = await api(`/v1/bulk/snapshots/${id}/files/financials/fiscal_year_1850/part-0000.parquet`);

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../../config.ts';
 import { connect } from '../../db/client.ts';
 import { companyMembers } from '../../ingest/archive-source.ts';
@@ -24,15 +26,15 @@ export interface ScaleExport {
 
 /**
  * A full bulk build over the database, then one company changed (one of its figures in its latest
- * annual report moved by one, re-ingested from a one-company archive as a nightly archive would
+ * annual report moved by `delta` (one; another to run it again over the same database), re-ingested from a one-company archive as a nightly archive would
  * bring it) and an incremental build, each `fds export build` in its own process, timed.
  */
-export async function exportAtScale(databaseUrl: string, archivesDir: string, mirror: string, workDir: string): Promise<ScaleExport> {
+export async function exportAtScale(databaseUrl: string, archivesDir: string, mirror: string, workDir: string, delta = 1): Promise<ScaleExport> {
   const env = { DATABASE_URL: databaseUrl, BULK_DIR: path.join(workDir, 'bulk'), SEC_SOURCE: mirror, BULK_STORE: 'local' };
   const full = await exportBuild(['--full'], env);
   const changed = path.join(workDir, 'changed');
   await mkdir(changed, { recursive: true });
-  const cik = await writeChangedCompany(archivesDir, changed);
+  const cik = await writeChangedCompany(archivesDir, changed, delta);
   const sql = connect(databaseUrl);
   let added = 0;
   try {
@@ -79,8 +81,8 @@ async function exportBuild(args: string[], env: Record<string, string>): Promise
 
 type Json = Record<string, any>;
 
-/** The last company of the archives with one USD figure of its latest annual report moved by one, as a one-company archive pair. */
-async function writeChangedCompany(archivesDir: string, out: string): Promise<string> {
+/** The last company of the archives with one USD figure of its latest annual report moved by `delta`, as a one-company archive pair. */
+async function writeChangedCompany(archivesDir: string, out: string, delta: number): Promise<string> {
   const archives = await openArchives(archivesDir);
   try {
     const names = archives.companyfacts!.names().filter((n) => /^CIK\d{10}\.json$/.test(n));
@@ -94,7 +96,7 @@ async function writeChangedCompany(archivesDir: string, out: string): Promise<st
         if (!latest || row.filed > latest.filed || (row.filed === latest.filed && row.end > latest.end)) latest = row;
       }
       if (!latest) continue;
-      latest.val += 1;
+      latest.val += delta;
       await writeZip(path.join(out, 'companyfacts.zip'), [{ name, data: JSON.stringify(doc) }]);
       const subs = companyMembers(archives, cik).filter((m) => m.archive.kind === 'submissions');
       await writeZip(path.join(out, 'submissions.zip'), await Promise.all(subs.map(async (m) => ({ name: m.member, data: (await m.archive.read(m.member))! }))));
@@ -103,5 +105,24 @@ async function writeChangedCompany(archivesDir: string, out: string): Promise<st
     throw new Error('no company with a 10-K figure in USD to change');
   } finally {
     await archives.close();
+  }
+}
+
+/**
+ * `node --import tsx bench/lib/scale-export.ts <database-url> <archives-dir> [delta]`: the same over
+ * a database already loaded from those archives (e.g. `fds corpus synth --factor 10` then `fds
+ * ingest --archives`), printing the figures and the incremental share; a new `delta` each run makes
+ * a change again. BULK_DIR goes under a temporary directory; SEC_SOURCE is the mirror.
+ */
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [databaseUrl, archivesDir, delta = '1'] = process.argv.slice(2);
+  if (!databaseUrl || !archivesDir) throw new Error('usage: scale-export.ts <database-url> <archives-dir> [delta]');
+  const work = await mkdtemp(path.join(tmpdir(), 'fds-scale-export-'));
+  try {
+    const r = await exportAtScale(databaseUrl, archivesDir, loadConfig().secSource, work, Number(delta));
+    console.log(JSON.stringify(r));
+    console.log(`full ${r.full_s.toFixed(2)} s, incremental ${r.incremental_s.toFixed(2)} s = ${(r.incremental_s / r.full_s).toFixed(3)} of full`);
+  } finally {
+    await rm(work, { recursive: true, force: true });
   }
 }
