@@ -8,17 +8,27 @@ import { createApiKey } from './db/keys.ts';
 import { migrate } from './db/migrate.ts';
 import { USAGE } from './cli-usage.ts';
 import { isPlan, PLANS } from './domain/plans.ts';
-import { identityIsEmpty, loadIdentity } from './ingest/load-identity.ts';
-import { progressPrinter, summaryLine, summaryRows } from './ingest/progress-bar.ts';
-import { IngestRequestError, runIngestion } from './ingest/run-ingestion.ts';
-import { tuneV8ForIngestion } from './ingest/v8-tuning.ts';
-import { useFleetBudget } from './ingest/sec-access.ts';
-import { withArchives } from './ingest/archive-source.ts';
-import { ArchiveError, openArchives, type Archives } from './ingest/archives.ts';
-import { openSecSource } from './ingest/source.ts';
-// The HTTP service, the job queue, the bulk export, macro loading and the corpus generator are
-// imported by the command that runs them, not here: `fds ingest` would otherwise carry the whole
-// service's module graph (~100 MB of resident memory, ingest's peak RSS over 512 MiB) for nothing.
+import type { Archives } from './ingest/archives.ts';
+// The HTTP service, the job queue, the bulk export, macro loading, ingestion and the corpus
+// generator are imported by the command that runs them, not here: `fds ingest` would otherwise
+// carry the whole service's module graph (~100 MB of resident memory, ingest's peak RSS over
+// 512 MiB) for nothing, and every other command (an export build, a key) would start by loading
+// the ingestion's.
+
+/** The modules of ingestion, for the commands that ingest or load identity. */
+async function ingestModules() {
+  const [identity, bar, run, v8, access, archiveSource, archives, source] = await Promise.all([
+    import('./ingest/load-identity.ts'),
+    import('./ingest/progress-bar.ts'),
+    import('./ingest/run-ingestion.ts'),
+    import('./ingest/v8-tuning.ts'),
+    import('./ingest/sec-access.ts'),
+    import('./ingest/archive-source.ts'),
+    import('./ingest/archives.ts'),
+    import('./ingest/source.ts'),
+  ]);
+  return { ...identity, ...bar, ...run, ...v8, ...access, ...archiveSource, ...archives, ...source };
+}
 
 
 const log = (m: string) => console.error(m);
@@ -83,10 +93,11 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     case 'worker': {
-      const [{ installQueue, startJobWorker }, { openBlobStore }, { feedJobOptions, feedWatchEnabled }] = await Promise.all([
+      const [{ installQueue, startJobWorker }, { openBlobStore }, { feedJobOptions, feedWatchEnabled }, { useFleetBudget }] = await Promise.all([
         import('./jobs/runner.ts'),
         import('./export/stores.ts'),
         import('./jobs/feed-watch.ts'),
+        import('./ingest/sec-access.ts'),
       ]);
       const db = await openDatabase(config, log);
       await migrate(db.sql);
@@ -178,6 +189,7 @@ async function main(argv: string[]): Promise<number> {
     case 'identity': {
       if (sub !== 'load') break;
       const { values } = parseArgs({ args: rest, options: { source: { type: 'string' } } });
+      const [{ loadIdentity }, { useFleetBudget }] = await Promise.all([import('./ingest/load-identity.ts'), import('./ingest/sec-access.ts')]);
       const db = await openDatabase(config, log);
       try {
         await migrate(db.sql);
@@ -227,6 +239,8 @@ async function main(argv: string[]): Promise<number> {
         return 2;
       }
       if (values.queue) return enqueueArchives(config, values.archives, values.batch, values.source);
+      const { tuneV8ForIngestion, useFleetBudget, openArchives, identityIsEmpty, withArchives, openSecSource, loadIdentity, progressPrinter, runIngestion, summaryRows, summaryLine, IngestRequestError, ArchiveError } =
+        await ingestModules();
       tuneV8ForIngestion();
       const db = await openDatabase(config, log);
       let archives: Archives | null = null;
@@ -345,7 +359,7 @@ async function enqueueArchives(config: ReturnType<typeof loadConfig>, location: 
     console.error(`--batch takes a positive number of companies, got ${JSON.stringify(batch)}`);
     return 2;
   }
-  const [{ installQueue }, { enqueueArchiveRun }] = await Promise.all([import('./jobs/runner.ts'), import('./ingest/archive-queue.ts')]);
+  const [{ installQueue }, { enqueueArchiveRun }, { ArchiveError }] = await Promise.all([import('./jobs/runner.ts'), import('./ingest/archive-queue.ts'), import('./ingest/archives.ts')]);
   const db = await openDatabase(config, log);
   try {
     await migrate(db.sql);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { Sql } from './client.ts';
+import { connect, type Sql } from './client.ts';
 
 /**
  * What cannot be derived again from SEC's data: organizations and their API keys, Free-plan
@@ -45,4 +45,12 @@ export async function nonEmptyBackupTables(sql: Sql): Promise<string[]> {
 /** pg_restore of a backup's rows, all or nothing, into a migrated database whose backed-up tables are empty. */
 export async function restoreFrom(databaseUrl: string, file: string): Promise<void> {
   await run(tool('pg_restore'), ['--data-only', '--no-owner', '--single-transaction', '--exit-on-error', `--dbname=${databaseUrl}`, file]);
+  // a snapshot's recorded read point names transactions of the database it was built from, not of
+  // this one: without it the next bulk build reads every partition again (export/incremental.ts)
+  const sql = connect(databaseUrl, { max: 1 });
+  try {
+    await sql`UPDATE bulk_snapshots SET read_snapshot = NULL WHERE read_snapshot IS NOT NULL`;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
 }
