@@ -7,7 +7,9 @@ import { canonicalMetric } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import type { CompanySplit } from '../../domain/statements/split-basis.ts';
 import type { StatementRow } from '../../domain/series-periods.ts';
-import type { panelPoint } from '../../domain/series-points.ts';
+import { panelPoint } from '../../domain/series-points.ts';
+import { prepared } from '../../api/prepared-json.ts';
+import { byCatalogOrder } from '../../domain/catalog/index.ts';
 
 /** Coherence marks and split adjustments of a panel page: what the panel adds to each point (api/coherence.ts, api/split-adjustment.ts). */
 
@@ -37,7 +39,6 @@ export async function panelSplits(sql: Db, rows: readonly StatementRow[]): Promi
 
 /** A panel point with its money flows' coherence marks and, with `split`, its per-share values and share counts restated. */
 export function annotatePanelPoint(point: ReturnType<typeof panelPoint>, row: StatementRow, marks: Map<string, CoherenceMarks>, split: PanelSplits | null): Point {
-  const out: Point = { ...point };
   // the marked money flows only (a page of every metric of many companies stays small); absent: they add up
   const coherence: Record<string, CoherenceWire> = {};
   let marked = false;
@@ -47,6 +48,9 @@ export function annotatePanelPoint(point: ReturnType<typeof panelPoint>, row: St
     coherence[metric] = c;
     marked = true;
   }
+  // nothing to add: the point itself (it may be a prepared one, whose JSON is then written once)
+  if (!marked && split === null) return point;
+  const out: Point = { ...point };
   if (marked) out.coherence = coherence;
   if (split !== null) {
     const adjustments: Record<string, SplitAdjustmentWire> = {};
@@ -65,4 +69,23 @@ export function annotatePanelPoint(point: ReturnType<typeof panelPoint>, row: St
     if (Object.keys(adjustments).length > 0) out.split_adjustments = adjustments;
   }
   return out;
+}
+
+/**
+ * Each version's panel point per metric filter, made once and prepared (api/prepared-json.ts: its
+ * JSON written once): a point is a function of the version and the filter alone, and a version is
+ * never rewritten. Bounded, oldest out.
+ */
+const MAX_POINTS = 20_000;
+const points = new Map<string, ReturnType<typeof panelPoint>>();
+
+export function panelPointOf(row: StatementRow, filter: string): ReturnType<typeof panelPoint> {
+  const key = `${row.statement_version_id}|${filter}`;
+  let point = points.get(key);
+  if (point === undefined) {
+    point = prepared(panelPoint(row, byCatalogOrder));
+    points.set(key, point);
+    if (points.size > MAX_POINTS) points.delete(points.keys().next().value!);
+  }
+  return point;
 }

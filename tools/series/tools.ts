@@ -8,7 +8,7 @@ import { inputsOf } from '../../domain/derived-eval.ts';
 import { groupPeriods } from '../../domain/series-periods.ts';
 import { bundlePoint, derivedPoint, panelPoint, periodMetrics } from '../../domain/series-points.ts';
 import { SplitAdjustedParam } from '../../api/split-adjustment.ts';
-import { annotatePanelPoint, panelMarks, panelSplits } from './panel-annotations.ts';
+import { annotatePanelPoint, panelMarks, panelPointOf, panelSplits } from './panel-annotations.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool, type ToolContext, type ToolDefinition } from '../../api/define-tool.ts';
 import { Cik, CikOut, dataEnvelope, FiscalYear, IsoDate, PageParams, pageOf, paginated, StatementTypeParam, Ticker } from '../../api/schemas.ts';
@@ -190,7 +190,8 @@ export const fundamentalsPanel = defineTool({
       const { total, rows } = await panelPage(ctx.services.sql, q, page, indexes);
       const marks = await panelMarks(ctx.services.sql, input.statement_type, rows, indexes);
       const split = input.split_adjusted ? await panelSplits(ctx.services.sql, rows) : null;
-      return pageOf(rows.map((r) => annotatePanelPoint(panelPoint(r, byCatalogOrder), r, marks, split)), total, input.page, input.page_size);
+      const filter = `${metrics?.join(',') ?? '*'}|${input.use_tier1_only}`;
+      return pageOf(rows.map((r) => annotatePanelPoint(panelPointOf(r, filter), r, marks, split)), total, input.page, input.page_size);
     }))!;
   },
 });
