@@ -11,8 +11,9 @@ import { SHARED_MACRO, SHARED_SEC } from '../helpers/shared-data.ts';
 /**
  * The README's `npm start`, stopped as a terminal, systemd or a supervisor stops it: SIGTERM to its
  * whole process group while 100 requests are in flight. Every one of them must be answered. The
- * server keeps its listener for SHUTDOWN_DELAY_S (1 s here, as behind a load balancer) so requests
- * whose bytes are still on their way when the signal comes are read too; under the tsx binary the
+ * server keeps its listener for SHUTDOWN_DELAY_S (5 s here, as behind a load balancer's health
+ * check interval) so requests whose bytes are still on their way when the signal comes are read too,
+ * however slowly a loaded machine accepts them; under the tsx binary the
  * process is killed before any of them is answered.
  */
 describe('npm start under a process-group SIGTERM', () => {
@@ -30,7 +31,7 @@ describe('npm start under a process-group SIGTERM', () => {
       cwd: REPO,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', SEC_SOURCE: SHARED_SEC, MACRO_SOURCE: SHARED_MACRO, DEV_KEYS: 'off', INGEST_ON_START: 'off', JOBS: 'off', SHUTDOWN_DELAY_S: '1', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATABASE_URL: db.url, PORT: String(port), HOST: '127.0.0.1', SEC_SOURCE: SHARED_SEC, MACRO_SOURCE: SHARED_MACRO, DEV_KEYS: 'off', INGEST_ON_START: 'off', JOBS: 'off', SHUTDOWN_DELAY_S: '5', RATE_LIMITS: 'off', LOG_LEVEL: 'warn' },
     });
     let output = '';
     child.stdout!.on('data', (d: Buffer) => (output += d));
@@ -51,12 +52,13 @@ describe('npm start under a process-group SIGTERM', () => {
         return r.statusCode;
       }, (err: Error) => `failed: ${err.message}`),
     );
-    // every request has reached the server (the in-flight gauge counts it) before the signal
+    // the signal comes once the server is handling them (the in-flight gauge counts some), before
+    // the first answer: the rest are still on their way in or queued, and must be read and answered too
     let inFlight = 0;
     for (let i = 0; i < 400 && answered === 0; i++) {
       const m = await fetch(`${base}/metrics`).then((r) => r.text());
       inFlight = Number(/^fds_http_requests_in_flight (\d+)/m.exec(m)?.[1] ?? 0) - 1;
-      if (inFlight >= 75) break;
+      if (inFlight >= 1) break;
     }
     const outstanding = 100 - answered;
     process.kill(-child.pid!, 'SIGTERM');
