@@ -1,5 +1,5 @@
 import { COHERENCE_PERIODS } from './coherence.ts';
-import { isKnowableAt } from './visibility.ts';
+import { isKnowableAt, latestKnowable } from './visibility.ts';
 
 /**
  * One company's statement versions held in memory (api/company-versions.ts keeps them per
@@ -57,8 +57,7 @@ export class CompanyVersions<T extends IndexedVersion> {
   /** `latestVersionOf` one statement: its highest version_sequence filed by `asOf` (any, when null); null when there is none. */
   latestOf(id: { statement_type: string; fiscal_year: number; fiscal_period: string }, asOf: string | null): T | null {
     const list = this.byKey.get(`${id.statement_type}|${id.fiscal_year}|${id.fiscal_period}`) ?? [];
-    for (let i = list.length - 1; i >= 0; i--) if (asOf === null || isKnowableAt(list[i]!.filing_date, asOf)) return list[i]!;
-    return null;
+    return asOf === null ? (list[list.length - 1] ?? null) : latestKnowable(list, asOf);
   }
 
   /** `latestPerPeriod`: per statement, the highest version_sequence among the versions `keep` keeps; statements in identity order. */
