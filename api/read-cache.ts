@@ -10,9 +10,12 @@ import { prepared } from './prepared-json.ts';
  *
  * `memo` takes the generation before it loads: a change that commits while the load runs leaves
  * the stored entry already stale, so a read never pins an answer older than a change it raced.
+ * Reads of one key that arrive while its load runs wait for that load instead of starting their
+ * own, as long as the table has not changed since it began.
  */
 export class ReadCache<V extends object> {
   private readonly entries = new Map<string, { value: V; generation: number; at: number }>();
+  private readonly loading = new Map<string, { generation: number; value: Promise<V | null> }>();
 
   constructor(
     private readonly feed: ChangeFeed,
@@ -42,10 +45,26 @@ export class ReadCache<V extends object> {
     const hit = this.get(key);
     if (hit !== undefined) return hit;
     const generation = this.feed.generation(this.table);
+    if (generation === null) return load();
+    const running = this.loading.get(key);
+    if (running !== undefined && running.generation === generation) return running.value;
+    const value = this.load(key, generation, load);
+    this.loading.set(key, { generation, value });
+    try {
+      return await value;
+    } finally {
+      if (this.loading.get(key)?.value === value) this.loading.delete(key);
+    }
+  }
+
+  private async load(key: string, generation: number, load: () => Promise<V | null>): Promise<V | null> {
     const at = this.now();
     const value = await load();
-    if (value === null || generation === null) return value;
+    if (value === null) return value;
     const frozen = prepared(value);
+    // a load begun after a later change may have finished first: it keeps its newer entry
+    const held = this.entries.get(key);
+    if (held !== undefined && held.generation > generation) return frozen;
     this.entries.set(key, { value: frozen, generation, at });
     if (this.entries.size > this.options.max) this.entries.delete(this.entries.keys().next().value!);
     return frozen;

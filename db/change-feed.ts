@@ -14,13 +14,14 @@ import type { Sql } from './client.ts';
  */
 export const CHANGE_CHANNEL = 'fds_changes';
 
-/** The tables whose changes are announced (their triggers are in migration 000031). */
-export type ChangedTable = 'statement_versions' | 'api_keys' | 'organizations';
+/** The tables whose changes are announced (their triggers are in migrations 000031 and 000050). */
+export const CHANGED_TABLES = ['statement_versions', 'filings', 'reconciliation_results', 'api_keys', 'organizations'] as const;
+export type ChangedTable = (typeof CHANGED_TABLES)[number];
 
 const PROBE = 'probe:';
 
 /** Tables whose rows reads on a replica return, so a change to them waits for the replica's replay. */
-const REPLICA_READ = new Set<string>(['statement_versions']);
+const REPLICA_READ = new Set<string>(['statement_versions', 'filings', 'reconciliation_results']);
 
 export class ChangeFeed {
   private readonly generations = new Map<string, number>();
@@ -106,12 +107,12 @@ export class ChangeFeed {
     }
     const table = payload as ChangedTable;
     const gate = this.replayed;
-    // keys and organizations are read on the primary; version reads may come from the replica
+    // keys and organizations are read on the primary; versions, filings and the ledger may be read from the replica
     if (gate && REPLICA_READ.has(table)) this.queue = this.queue.then(gate).then(() => this.bump(table));
     else this.queue = this.queue.then(() => this.bump(table));
   }
 
   private bumpAll(): void {
-    for (const t of ['statement_versions', 'api_keys', 'organizations'] as const) this.bump(t);
+    for (const t of CHANGED_TABLES) this.bump(t);
   }
 }

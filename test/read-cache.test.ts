@@ -55,6 +55,30 @@ describe('read caches follow committed changes (db/change-feed.ts, api/read-cach
     assert.equal((await read(`${STATEMENT}&as_of_date=${v.filing_date}`)).body.data.statement_version_id, v.statement_version_id);
   });
 
+  it("answers an as-of read with a periodic filing and a ledger row another connection committed after the company's were kept", async () => {
+    const AS_OF = `/v1/edgar/as-of/2024-12-31/financials/${APPLE}`;
+    const before = (await read(AS_OF)).body.data;
+    assert.equal((await read(AS_OF)).body.data.latest_filing.accession_id, before.latest_filing.accession_id, 'kept: the same filing');
+    const accession = '0000320193-24-999999';
+    await other`INSERT INTO filings (accession, cik, form, filing_date, report_date, is_periodic, source) VALUES (${accession}, ${APPLE}, '10-Q', '2024-12-30', '2024-12-28', true, 'submissions')`;
+    const version = before.statements[0];
+    await other`INSERT INTO reconciliation_results (statement_version_id, rule_id, cik, statement_type, fiscal_year, fiscal_period, version_sequence, rule_category, status, severity, delta)
+      VALUES (${version.statement_version_id}, 'CACHE_TEST_RULE', ${APPLE}, ${version.statement_type}, ${version.fiscal_year}, ${version.fiscal_period}, ${version.version_sequence}, 'IDENTITY', 'FAIL', 'HIGH', 5)`;
+    await svc.running.services.changes.sync();
+    const after = (await read(AS_OF)).body.data;
+    assert.deepEqual(after.latest_filing, { accession_id: accession, form: '10-Q', filing_date: '2024-12-30', report_date: '2024-12-28' });
+    assert.equal(after._meta.reconciliation.fail_count, before._meta.reconciliation.fail_count + 1);
+    assert.equal(after._meta.reconciliation.rows_count, before._meta.reconciliation.rows_count + 1);
+    assert.ok(after._meta.reconciliation.failing_rule_ids.includes('CACHE_TEST_RULE'));
+    // a date before the new filing still sees the one before it
+    assert.notEqual((await read(`/v1/edgar/as-of/2024-12-29/financials/${APPLE}`)).body.data.latest_filing.accession_id, accession);
+    await other`DELETE FROM reconciliation_results WHERE rule_id = 'CACHE_TEST_RULE'`;
+    await other`DELETE FROM filings WHERE accession = ${accession}`;
+    await svc.running.services.changes.sync();
+    assert.deepEqual((await read(AS_OF)).body.data._meta.reconciliation, before._meta.reconciliation, 'deleted: as before');
+    assert.deepEqual((await read(AS_OF)).body.data.latest_filing, before.latest_filing);
+  });
+
   it('refuses a key revoked by another connection on its next use, though it was cached', async () => {
     const issued = await createApiKey(svc.sql, 'cache-org', 'growth');
     await read('/v1/system/metadata', issued.key);
@@ -84,6 +108,35 @@ describe('read caches follow committed changes (db/change-feed.ts, api/read-cach
       // nothing is kept for "not found"
       assert.equal(await cache.memo('none', async () => null), null);
       assert.equal(cache.size, 2);
+    } finally {
+      await feed.stop();
+    }
+  });
+
+  it('gives reads of a key that arrive during its load that load, and starts a new one once the table changed', async () => {
+    const feed = new ChangeFeed(svc.sql);
+    await feed.start();
+    try {
+      let loads = 0;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const cache = new ReadCache<{ n: number }>(feed, 'statement_versions', { max: 10, maxAgeMs: 60_000 });
+      const slow = async () => {
+        const n = ++loads;
+        await gate;
+        return { n };
+      };
+      const together = [cache.memo('a', slow), cache.memo('a', slow), cache.memo('a', slow)];
+      feed.bump('statement_versions');
+      const afterChange = cache.memo('a', slow);
+      release();
+      const got = await Promise.all([...together, afterChange]);
+      assert.deepEqual(got.map((v) => v?.n), [1, 1, 1, 2], 'three concurrent reads share one load; a read after a change loads afresh');
+      assert.equal(loads, 2);
+      assert.deepEqual(await cache.memo('a', slow), { n: 2 }, 'the load begun after the change is kept');
+      // a failed load is not kept for later reads
+      await assert.rejects(cache.memo('b', async () => { throw new Error('boom'); }), /boom/);
+      assert.deepEqual(await cache.memo('b', async () => ({ n: 9 })), { n: 9 });
     } finally {
       await feed.stop();
     }

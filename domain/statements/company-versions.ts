@@ -39,6 +39,9 @@ export class CompanyVersions<T extends IndexedVersion> {
 
   private readonly byKey: ReadonlyMap<string, readonly T[]>;
 
+  /** the statements of each fiscal period (any type), for visiblePeriods */
+  private readonly byPeriod: readonly { fiscal_year: number; fiscal_period: T['fiscal_period']; versions: readonly T[] }[];
+
   constructor(versions: readonly T[]) {
     const byKey = new Map<string, T[]>();
     for (const v of versions) {
@@ -52,6 +55,15 @@ export class CompanyVersions<T extends IndexedVersion> {
     lists.sort((a, b) => cmp(a[0]!.statement_type, b[0]!.statement_type) || a[0]!.fiscal_year - b[0]!.fiscal_year || cmp(a[0]!.fiscal_period, b[0]!.fiscal_period));
     this.statements = lists;
     this.byKey = byKey;
+    const periods = new Map<string, { fiscal_year: number; fiscal_period: T['fiscal_period']; versions: T[] }>();
+    for (const list of lists) {
+      const first = list[0]!;
+      const key = `${first.fiscal_year}|${first.fiscal_period}`;
+      let p = periods.get(key);
+      if (!p) periods.set(key, (p = { fiscal_year: first.fiscal_year, fiscal_period: first.fiscal_period, versions: [] }));
+      p.versions.push(...list);
+    }
+    this.byPeriod = [...periods.values()];
   }
 
   /** `latestVersionOf` one statement: its highest version_sequence filed by `asOf` (any, when null); null when there is none. */
@@ -76,18 +88,13 @@ export class CompanyVersions<T extends IndexedVersion> {
 
   /** Every period with a version filed on or before `asOf`, newest period end first (then fiscal year, newest first). */
   visiblePeriods(asOf: string): PeriodEnd<T['fiscal_period']>[] {
-    const byPeriod = new Map<string, PeriodEnd<T['fiscal_period']>>();
-    for (const list of this.statements) {
+    const out: PeriodEnd<T['fiscal_period']>[] = [];
+    for (const p of this.byPeriod) {
       let end: string | null = null;
-      for (const v of list) if (isKnowableAt(v.filing_date, asOf) && (end === null || v.period_end > end)) end = v.period_end;
-      if (end === null) continue;
-      const first = list[0]!;
-      const key = `${first.fiscal_year}|${first.fiscal_period}`;
-      const seen = byPeriod.get(key);
-      if (!seen) byPeriod.set(key, { fiscal_year: first.fiscal_year, fiscal_period: first.fiscal_period, period_end: end });
-      else if (end > seen.period_end) seen.period_end = end;
+      for (const v of p.versions) if (isKnowableAt(v.filing_date, asOf) && (end === null || v.period_end > end)) end = v.period_end;
+      if (end !== null) out.push({ fiscal_year: p.fiscal_year, fiscal_period: p.fiscal_period, period_end: end });
     }
-    return [...byPeriod.values()].sort((a, b) => cmp(b.period_end, a.period_end) || b.fiscal_year - a.fiscal_year || cmp(a.fiscal_period, b.fiscal_period));
+    return out.sort((a, b) => cmp(b.period_end, a.period_end) || b.fiscal_year - a.fiscal_year || cmp(a.fiscal_period, b.fiscal_period));
   }
 
   /** The latest version of each statement type of the named periods visible on `asOf`: newest period end first, FY first, then income statement, balance sheet, cash flow. */

@@ -9,6 +9,7 @@ import { defineTool, type ToolDefinition } from '../../api/define-tool.ts';
 import { coherenceMarksByType, marksDigest, type CoherenceMarks } from '../../api/coherence.ts';
 import { prepared } from '../../api/prepared-json.ts';
 import { companyVersionsOf } from '../../api/company-versions.ts';
+import { companyRecordsOf } from './company-records.ts';
 import type { Services } from '../../api/services.ts';
 import { versionPayloadsOf } from '../../api/version-payloads.ts';
 import type { VersionHeader, VersionRow } from '../../db/statement-versions.ts';
@@ -156,9 +157,9 @@ const scores = new Map<string, TrustScore>();
 
 async function asOfFinancials(services: Services, cik: string, asOf: string, fiscalYear: number | null, view: FactView): Promise<z.input<typeof AsOfOut>> {
   const sql = services.sql;
-  // with the company's versions in memory (api/company-versions.ts) the periods, the versions and
-  // the coherence marks are worked out there, and the filing and the ledger are read in one round
-  const index = await companyVersionsOf(services, cik);
+  // with the company's versions, filings and ledger in memory (api/company-versions.ts,
+  // ./company-records.ts) the read asks PostgreSQL nothing but the rows of versions not met before
+  const [index, records] = await Promise.all([companyVersionsOf(services, cik), companyRecordsOf(services, cik)]);
   const [visible, filingRead] = index ? [index.visiblePeriods(asOf), undefined] : await Promise.all([visiblePeriods(sql, cik, asOf), latestPeriodicFiling(sql, cik, asOf)]);
   const chosen = choosePeriods(visible, fiscalYear);
   const periods = chosen.map((c) => c.period);
@@ -166,11 +167,12 @@ async function asOfFinancials(services: Services, cik: string, asOf: string, fis
   const years = [...new Set(periods.map((p) => p.fiscal_year))];
   const seen = { as_of_date: asOf, as_reported: false };
   const picked = index ? index.latestAsOf(asOf, periods) : null;
+  const ids = picked?.map((h) => h.statement_version_id) ?? [];
   const [headers, ledger, marks, filing] = await Promise.all([
     picked ?? latestHeadersAsOf(sql, cik, asOf, periods),
-    picked ? ledgerOfVersions(sql, picked.map((h) => h.statement_version_id)) : ledgerOfLatestAsOf(sql, cik, asOf, periods),
+    picked ? (records ? records.ledgerOf(ids) : ledgerOfVersions(sql, ids)) : ledgerOfLatestAsOf(sql, cik, asOf, periods),
     coherenceMarksByType(sql, cik, ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'], years, seen, index),
-    filingRead === undefined ? latestPeriodicFiling(sql, cik, asOf) : filingRead,
+    filingRead !== undefined ? filingRead : records ? records.latestPeriodicFiling(asOf) : latestPeriodicFiling(sql, cik, asOf),
   ]);
   const marksOf = (type: string): CoherenceMarks => marks.get(type) ?? NO_MARKS;
 
