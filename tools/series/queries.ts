@@ -45,7 +45,7 @@ function latest(sql: Db, q: SeriesQuery, withFigures = true) {
 }
 
 /** What `latest(sql, q, false)` selects, ordered as panelPage orders it, from the companies' indexes (api/company-versions.ts). */
-function latestFromIndexes(indexes: ReadonlyMap<string, CompanyIndex>, q: SeriesQuery): Omit<StatementRow, 'figures'>[] {
+function latestFromIndexes(indexes: ReadonlyMap<string, CompanyIndex>, q: SeriesQuery): VersionHeader[] {
   const types = new Set(q.statement_types);
   const periods = q.fiscal_periods ? new Set(q.fiscal_periods) : null;
   const keep = (v: VersionHeader) =>
@@ -55,26 +55,28 @@ function latestFromIndexes(indexes: ReadonlyMap<string, CompanyIndex>, q: Series
     (q.fiscal_year_to === null || v.fiscal_year <= q.fiscal_year_to) &&
     (q.period_end_from === null || v.period_end >= q.period_end_from) &&
     (q.period_end_to === null || v.period_end <= q.period_end_to);
-  const out: (Omit<StatementRow, 'figures'> & { cik: string })[] = [];
-  for (const cik of new Set(q.ciks)) {
-    for (const v of indexes.get(cik)?.latest(keep) ?? []) {
-      out.push({
-        cik: v.cik,
-        statement_type: v.statement_type,
-        fiscal_year: v.fiscal_year,
-        fiscal_period: v.fiscal_period,
-        statement_version_id: v.statement_version_id,
-        version_sequence: v.version_sequence,
-        period_start: v.period_start,
-        period_end: v.period_end,
-        currency: v.currency,
-        accounting_standard: v.accounting_standard,
-        accession: v.accession,
-        filing_date: v.filing_date,
-      });
-    }
-  }
+  const out: VersionHeader[] = [];
+  for (const cik of new Set(q.ciks)) for (const v of indexes.get(cik)?.latest(keep) ?? []) out.push(v);
   return out.sort(panelOrder);
+}
+
+/** A series row: the header's fields the series read, with figures. */
+function rowOf(h: Omit<StatementRow, 'figures'>, figures: StatementRow['figures']): StatementRow {
+  return {
+    cik: h.cik,
+    statement_type: h.statement_type,
+    fiscal_year: h.fiscal_year,
+    fiscal_period: h.fiscal_period,
+    statement_version_id: h.statement_version_id,
+    version_sequence: h.version_sequence,
+    period_start: h.period_start,
+    period_end: h.period_end,
+    currency: h.currency,
+    accounting_standard: h.accounting_standard,
+    accession: h.accession,
+    filing_date: h.filing_date,
+    figures,
+  };
 }
 
 /** metric -> { v: value, d: derived } of the version's figures, filtered; NULL when none is left */
@@ -140,10 +142,22 @@ function kept(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): Re
   return any ? out : null;
 }
 
+/** Whether `kept` would keep a figure, without making the figures. */
+function keepsAny(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): boolean {
+  for (const metric in figures) {
+    if (q.metrics && !q.metrics.includes(metric)) continue;
+    if (q.tier1 && !figures[metric]!.t) continue;
+    return true;
+  }
+  return false;
+}
+
+const NO_FIGURES: Readonly<Record<string, ReadFigure>> = Object.freeze({});
+
 /**
  * One page of a single-statement-type panel: the latest version of each period, ordered by cik,
  * period end (quarters before the year ending the same day); periods left with no metric after
- * the metric and tier 1 filters give no point.
+ * the metric and tier 1 filters give no point. Only the page's rows are made; the others are counted.
  */
 export async function panelPage(
   sql: Db,
@@ -152,16 +166,23 @@ export async function panelPage(
   indexes: ReadonlyMap<string, CompanyIndex> | null = null,
 ): Promise<{ total: number; rows: StatementRow[] }> {
   if (q.ciks.length === 0 || q.metrics?.length === 0) return { total: 0, rows: [] };
-  const headers = indexes
+  const headers: readonly Omit<StatementRow, 'figures'>[] = indexes
     ? latestFromIndexes(indexes, q)
     : await sql<Omit<StatementRow, 'figures'>[]>`
     SELECT * FROM (${latest(sql, q, false)}) l
     ORDER BY l.cik, l.period_end, l.fiscal_year, CASE l.fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, l.fiscal_period`;
   const figures = await figuresOf(sql, headers.map((h) => h.statement_version_id));
+  const end = page.offset + page.limit;
   const rows: StatementRow[] = [];
+  let total = 0;
   for (const h of headers) {
-    const f = kept(figures.get(h.statement_version_id) ?? {}, q);
-    if (f !== null) rows.push({ ...h, figures: f });
+    const all = figures.get(h.statement_version_id) ?? NO_FIGURES;
+    if (total >= page.offset && total < end) {
+      const f = kept(all, q);
+      if (f === null) continue;
+      rows.push(rowOf(h, f));
+      total++;
+    } else if (keepsAny(all, q)) total++;
   }
-  return { total: rows.length, rows: rows.slice(page.offset, page.offset + page.limit) };
+  return { total, rows };
 }
