@@ -45,8 +45,14 @@ export function memoOf(value: unknown, name: string, render: (v: unknown) => str
  */
 export function jsonBytesOf(value: unknown): Buffer {
   if (typeof value !== 'object' || value === null) return Buffer.from(JSON.stringify(value), 'utf8');
-  if (renderings.has(value)) return keptWith(value, 'json-bytes', () => Buffer.from(JSON.stringify(value), 'utf8'));
+  // a prepared value made of prepared parts (a page of prepared points) is written from their kept bytes too
+  if (renderings.has(value)) return keptWith(value, 'json-bytes', () => (holdsPrepared(value, 3) ? composedBytes(value) : Buffer.from(JSON.stringify(value), 'utf8')));
   if (!holdsPrepared(value, 3)) return Buffer.from(JSON.stringify(value), 'utf8');
+  return composedBytes(value);
+}
+
+/** The bytes of a plain object or array that holds prepared values: its own parts written around their kept bytes. */
+function composedBytes(value: object): Buffer {
   const parts: Buffer[] = [];
   let text = ''; // wrapper text not yet turned into bytes
   const put = (v: unknown) => {

@@ -9,36 +9,51 @@ import type { Db } from './client.ts';
  * full it becomes the old one and the old one is dropped. What was used within the last max/2
  * entries kept stays, as with least-recently-used eviction, without reordering on every hit.
  */
-export function versionMemo<T>(max: number) {
-  const half = Math.max(1, Math.floor(max / 2));
-  const byClient = new WeakMap<Db, { young: Map<string, T>; old: Map<string, T> }>();
-  const keep = (g: { young: Map<string, T>; old: Map<string, T> }, id: string, value: T) => {
-    if (g.young.size >= half) {
-      g.old = g.young;
-      g.young = new Map();
+/** A bounded map in two generations (see versionMemo): at most `max` entries, those used lately kept. */
+export class TwoGenerations<T> {
+  private young = new Map<string, T>();
+  private old = new Map<string, T>();
+  private readonly half: number;
+
+  constructor(max: number) {
+    this.half = Math.max(1, Math.floor(max / 2));
+  }
+
+  get(key: string): T | undefined {
+    const hit = this.young.get(key);
+    if (hit !== undefined) return hit;
+    const aged = this.old.get(key);
+    if (aged !== undefined) {
+      this.old.delete(key);
+      this.set(key, aged);
     }
-    g.young.set(id, value);
-  };
+    return aged;
+  }
+
+  set(key: string, value: T): void {
+    if (this.young.size >= this.half) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+    this.young.set(key, value);
+  }
+}
+
+export function versionMemo<T>(max: number) {
+  const byClient = new WeakMap<Db, TwoGenerations<T>>();
   return async function read(sql: Db, ids: readonly string[], load: (missing: string[]) => Promise<Iterable<readonly [string, T]>>): Promise<Map<string, T>> {
-    let g = byClient.get(sql);
-    if (!g) byClient.set(sql, (g = { young: new Map(), old: new Map() }));
+    let held = byClient.get(sql);
+    if (!held) byClient.set(sql, (held = new TwoGenerations<T>(max)));
     const out = new Map<string, T>();
     const missing = new Set<string>();
     for (const id of ids) {
-      let hit = g.young.get(id);
-      if (hit === undefined) {
-        hit = g.old.get(id);
-        if (hit !== undefined) {
-          g.old.delete(id);
-          keep(g, id, hit);
-        }
-      }
+      const hit = held.get(id);
       if (hit === undefined) missing.add(id);
       else out.set(id, hit);
     }
     if (missing.size === 0) return out;
     for (const [id, value] of await load([...missing])) {
-      keep(g, id, value);
+      held.set(id, value);
       out.set(id, value);
     }
     return out;

@@ -39,6 +39,9 @@ export class CompanyVersions<T extends IndexedVersion> {
 
   private readonly byKey: ReadonlyMap<string, readonly T[]>;
 
+  /** the statements of each type, in identity order */
+  private readonly byType: ReadonlyMap<string, readonly (readonly T[])[]>;
+
   /** the statements of each fiscal period (any type), for visiblePeriods */
   private readonly byPeriod: readonly { fiscal_year: number; fiscal_period: T['fiscal_period']; versions: readonly T[] }[];
 
@@ -64,6 +67,14 @@ export class CompanyVersions<T extends IndexedVersion> {
       p.versions.push(...list);
     }
     this.byPeriod = [...periods.values()];
+    const byType = new Map<string, T[][]>();
+    for (const list of lists) {
+      const t = list[0]!.statement_type;
+      let of = byType.get(t);
+      if (!of) byType.set(t, (of = []));
+      of.push(list);
+    }
+    this.byType = byType;
   }
 
   /** `latestVersionOf` one statement: its highest version_sequence filed by `asOf` (any, when null); null when there is none. */
@@ -72,10 +83,15 @@ export class CompanyVersions<T extends IndexedVersion> {
     return asOf === null ? (list[list.length - 1] ?? null) : latestKnowable(list, asOf);
   }
 
-  /** `latestPerPeriod`: per statement, the highest version_sequence among the versions `keep` keeps; statements in identity order. */
-  latest(keep: (v: T) => boolean): T[] {
+  /**
+   * `latestPerPeriod`: per statement, the highest version_sequence among the versions `keep` keeps;
+   * statements in identity order. `types`: only statements of these types are looked at (`keep`
+   * must then keep no other type).
+   */
+  latest(keep: (v: T) => boolean, types?: readonly string[]): T[] {
     const out: T[] = [];
-    for (const list of this.statements) {
+    const lists = types === undefined ? this.statements : types.length === 1 ? (this.byType.get(types[0]!) ?? []) : this.statements.filter((l) => types.includes(l[0]!.statement_type));
+    for (const list of lists) {
       for (let i = list.length - 1; i >= 0; i--) {
         if (keep(list[i]!)) {
           out.push(list[i]!);

@@ -8,7 +8,7 @@ import type { Db } from '../../db/client.ts';
 import { latestPerPeriod, type VersionHeader } from '../../db/statement-versions.ts';
 import type { CompanyIndex } from '../../api/company-versions.ts';
 import { panelOrder } from '../../domain/statements/company-versions.ts';
-import { versionMemo } from '../../db/version-memo.ts';
+import { TwoGenerations, versionMemo } from '../../db/version-memo.ts';
 
 export interface SeriesQuery {
   ciks: string[];
@@ -56,7 +56,7 @@ function latestFromIndexes(indexes: ReadonlyMap<string, CompanyIndex>, q: Series
     (q.period_end_from === null || v.period_end >= q.period_end_from) &&
     (q.period_end_to === null || v.period_end <= q.period_end_to);
   const out: VersionHeader[] = [];
-  for (const cik of new Set(q.ciks)) for (const v of indexes.get(cik)?.latest(keep) ?? []) out.push(v);
+  for (const cik of new Set(q.ciks)) for (const v of indexes.get(cik)?.latest(keep, q.statement_types) ?? []) out.push(v);
   return out.sort(panelOrder);
 }
 
@@ -154,6 +154,20 @@ function keepsAny(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery)
 
 const NO_FIGURES: Readonly<Record<string, ReadFigure>> = Object.freeze({});
 
+/** What `kept` makes of a version's figures, per version and filter: the same for every read (frozen, never changed). */
+const keptFigures = new TwoGenerations<Readonly<Record<string, SeriesFigure>> | null>(20_000);
+
+function keptOf(id: string, figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): Record<string, SeriesFigure> | null {
+  const key = `${id}|${q.metrics?.join(',') ?? '*'}|${q.tier1}`;
+  let out = keptFigures.get(key);
+  if (out === undefined) {
+    const made = kept(figures, q);
+    out = made === null ? null : Object.freeze(made);
+    keptFigures.set(key, out);
+  }
+  return out as Record<string, SeriesFigure> | null;
+}
+
 /**
  * One page of a single-statement-type panel: the latest version of each period, ordered by cik,
  * period end (quarters before the year ending the same day); periods left with no metric after
@@ -178,7 +192,7 @@ export async function panelPage(
   for (const h of headers) {
     const all = figures.get(h.statement_version_id) ?? NO_FIGURES;
     if (total >= page.offset && total < end) {
-      const f = kept(all, q);
+      const f = keptOf(h.statement_version_id, all, q);
       if (f === null) continue;
       rows.push(rowOf(h, f));
       total++;

@@ -70,6 +70,7 @@ export async function metricSeriesOf(
       (f.fiscal_year_to === null || h.fiscal_year <= f.fiscal_year_to) &&
       (v.as_of_date === null || isKnowableAt(h.filing_date, v.as_of_date)) &&
       (!v.as_reported || h.version_sequence === 1),
+    [f.statement_type],
   );
   const keyOf = (h: VersionHeader) => `${h.statement_version_id}|${f.metric}`;
   const stored = await storedFigures(sql, picked.map(keyOf), async (missing) => {

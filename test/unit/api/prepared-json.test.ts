@@ -68,5 +68,9 @@ describe('prepared values (frozen, serialized once)', () => {
     for (const v of values) assert.deepEqual(jsonBytesOf(v), Buffer.from(JSON.stringify(v), 'utf8'), JSON.stringify(v));
     // the prepared value's bytes are encoded once and kept
     assert.equal(jsonBytesOf(kept), jsonBytesOf(kept));
+    // a prepared value made of prepared parts (a page of prepared points): the same bytes, kept
+    const page = prepared({ items: [kept, prepared({ q: 'ü', n: [1, 2] }), { plain: kept }], total: 3, next: undefined });
+    assert.deepEqual(jsonBytesOf(page), Buffer.from(JSON.stringify(page), 'utf8'));
+    assert.equal(jsonBytesOf(page), jsonBytesOf(page));
   });
 });
