@@ -1,5 +1,5 @@
 import type { ServiceError } from '../domain/service-error.ts';
-import { isPrepared, memoOf, prepared } from './prepared-json.ts';
+import { isDeepFrozen, isPrepared, memoOf, prepared } from './prepared-json.ts';
 
 /** A tools/call result, per MCP: text content plus structured content, and whether the tool failed. */
 export interface ToolResult {
@@ -45,7 +45,71 @@ function tabulate(v: unknown): unknown {
 
 /** The text rendering of a tool's output (see toolSuccess). */
 export function compactJson(output: unknown): string {
-  return memoOf(output, 'compact', (v) => JSON.stringify(tabulate(v)));
+  return memoOf(output, 'compact', (v) => compactText(v) as string);
+}
+
+/**
+ * The compact text of deep-frozen values (prepared payloads and points and everything in them,
+ * api/prepared-json.ts), by value: their content never changes, so a rendering is made once and
+ * reused by every answer that holds it.
+ */
+const frozenTexts = new WeakMap<object, string>();
+
+/** A deep-frozen item's row in a table, with the columns it was written under. */
+const rowTexts = new WeakMap<object, { columns: string; text: string }>();
+
+/**
+ * `JSON.stringify(tabulate(v))` written in one pass, reusing the text of frozen parts; undefined
+ * where JSON.stringify gives undefined (a property it leaves out). An array whose items tabulate
+ * to objects without being objects themselves (arrays of tables) goes the long way.
+ */
+export function compactText(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
+  const frozen = isDeepFrozen(v);
+  if (frozen) {
+    const kept = frozenTexts.get(v);
+    if (kept !== undefined) return kept;
+  }
+  let out: string;
+  if (Array.isArray(v)) {
+    if (v.length >= 2 && v.every(isPlainObject)) {
+      const columns = [...new Set(v.flatMap((o: object) => Object.keys(o)))];
+      const header = JSON.stringify(columns);
+      const rows: string[] = [];
+      for (let i = 0; i < v.length; i++) {
+        const o = v[i] as Record<string, unknown> | undefined;
+        if (o === undefined) {
+          rows.push('null');
+          continue;
+        }
+        // a deep-frozen item's row under the same columns (the points of a panel) is written once
+        const kept = isDeepFrozen(o) ? rowTexts.get(o) : undefined;
+        if (kept !== undefined && kept.columns === header) {
+          rows.push(kept.text);
+          continue;
+        }
+        const text = `[${columns.map((c) => compactText(o[c] ?? null) ?? 'null').join(',')}]`;
+        if (isDeepFrozen(o)) rowTexts.set(o, { columns: header, text });
+        rows.push(text);
+      }
+      out = `{"columns":${header},"rows":[${rows.join(',')}]}`;
+    } else if (v.length >= 2 && v.every((x) => isPlainObject(x) || Array.isArray(x))) {
+      out = JSON.stringify(tabulate(v));
+    } else {
+      const items: string[] = [];
+      for (let i = 0; i < v.length; i++) items.push(compactText(v[i]) ?? 'null');
+      out = `[${items.join(',')}]`;
+    }
+  } else {
+    const parts: string[] = [];
+    for (const [k, x] of Object.entries(v)) {
+      const text = compactText(x);
+      if (text !== undefined) parts.push(`${JSON.stringify(k)}:${text}`);
+    }
+    out = `{${parts.join(',')}}`;
+  }
+  if (frozen) frozenTexts.set(v, out);
+  return out;
 }
 
 /**

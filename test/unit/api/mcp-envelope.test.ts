@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compactJson, compactText } from '../../../api/mcp-envelope.ts';
+import { isDeepFrozen, prepared } from '../../../api/prepared-json.ts';
+
+/** The definition of the compact text: an array of two or more objects becomes { columns, rows }, recursively, then JSON. */
+function reference(v: unknown): string | undefined {
+  const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+  const tab = (x: unknown): unknown => {
+    if (Array.isArray(x)) {
+      const items = x.map(tab);
+      if (items.length < 2 || !items.every(isObj)) return items;
+      const columns = [...new Set(items.flatMap((o) => Object.keys(o)))];
+      return { columns, rows: items.map((o) => columns.map((c) => o[c] ?? null)) };
+    }
+    if (!isObj(x)) return x;
+    return Object.fromEntries(Object.entries(x).map(([k, y]) => [k, tab(y)]));
+  };
+  return JSON.stringify(tab(v));
+}
+
+const point = (n: number) => ({ cik: `000000000${n}`, year: 2020 + n, metrics: { REVENUE: `${n}00.5`, NET: null }, derived: n % 2 ? ['NET'] : [], note: n === 2 ? undefined : 'ö"\n' });
+
+const SHAPES: unknown[] = [
+  null, 0, -0, 1e21, 'x', true, [], {}, [1], [{ a: 1 }],
+  [point(1), point(2), point(3)],
+  { items: [point(1), point(2)], total: 2, page: 1, next: null, skipped: undefined },
+  [{ a: 1 }, { b: [{ c: 1 }, { c: 2, d: 3 }] }, { a: undefined }],
+  [[{ a: 1 }, { a: 2 }], [{ b: 1 }, { b: 2 }]],
+  [[{ a: 1 }, { a: 2 }], { b: 1 }],
+  [[{ a: 1 }], { b: 1 }],
+  [{ a: 1 }, [1, 2], 'x'],
+  [1, { a: 1 }, { b: 2 }],
+  // a sparse table: the hole is written null
+  // eslint-disable-next-line no-sparse-arrays
+  [, { a: 1 }, { a: 2 }],
+  // eslint-disable-next-line no-sparse-arrays
+  [1, , 3],
+  { nested: { deeper: [{ x: [{ y: 1 }, { y: 2 }] }, { x: [] }] } },
+];
+
+describe('the compact text of a tool result (api/mcp-envelope.ts)', () => {
+  it('is JSON.stringify of the tabulated value for every shape, plain or prepared', () => {
+    for (const shape of SHAPES) {
+      assert.equal(compactText(shape), reference(shape), JSON.stringify(shape));
+      const copy = structuredClone(shape);
+      if (typeof copy === 'object' && copy !== null) prepared(copy);
+      assert.equal(compactText(copy), reference(shape), `prepared ${JSON.stringify(shape)}`);
+      // twice: a deep-frozen part's kept text is the same text
+      assert.equal(compactText(copy), reference(shape));
+    }
+  });
+
+  it('reuses the text of deep-frozen parts only: an object frozen shallowly is rendered afresh, so a change under it shows', () => {
+    const inner = { v: '1' };
+    const shallow = Object.freeze({ inner });
+    assert.equal(isDeepFrozen(shallow), false);
+    assert.equal(compactText(shallow), '{"inner":{"v":"1"}}');
+    inner.v = '2';
+    assert.equal(compactText(shallow), '{"inner":{"v":"2"}}');
+    const deep = prepared({ list: [{ a: 1 }, { a: 2 }], inner: { v: '1' } });
+    assert.ok(isDeepFrozen(deep) && isDeepFrozen(deep.inner) && isDeepFrozen(deep.list));
+    // a prepared value holding a shallowly frozen object is not deep-frozen, nor is that object
+    const holder = prepared({ shallow });
+    assert.equal(isDeepFrozen(holder), false);
+    assert.equal(compactJson({ page: [deep, holder] }), reference({ page: [deep, holder] }));
+  });
+
+  it('writes a deep-frozen item\'s row again when the same item sits in a table with other columns', () => {
+    const a = prepared({ k: 1, m: { x: '1' } });
+    const b = prepared({ k: 2, m: { x: '2' } });
+    const c = prepared({ j: 3 });
+    for (const table of [[a, b], [a, c], [c, a, b], [a, b]]) assert.equal(compactText(table), reference(table), JSON.stringify(table));
+  });
+});
