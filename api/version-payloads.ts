@@ -12,7 +12,7 @@ import { prepared } from './prepared-json.ts';
 export class VersionPayloads<T extends object> {
   private readonly entries = new Map<string, T>();
 
-  constructor(private readonly max = 4096) {}
+  constructor(private readonly max = 16_384) {}
 
   get(key: string): T | undefined {
     const hit = this.entries.get(key);
