@@ -30,7 +30,7 @@ export interface Config {
   /** create and print one key per plan for org `dev` on first start */
   devKeys: boolean;
   logRequests: boolean;
-  /** keep hot reads (latest version ids, company version headers, panel pages, API keys) in memory until their tables change (READ_CACHE=off: every read queries PostgreSQL) */
+  /** keep hot reads (company version headers, periodic filings and ledgers, coherence marks, API keys) in memory until their tables change (READ_CACHE=off: every read queries PostgreSQL) */
   readCache: boolean;
   /** on an empty corpus, ingest every company of SEC_SOURCE before reporting ready */
   ingestOnStart: boolean;

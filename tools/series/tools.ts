@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { readCacheOf } from '../../api/read-cache.ts';
 import { companiesVersionsOf } from '../../api/company-versions.ts';
 import { resolveTicker } from '../../db/identity.ts';
 import { latestStatementRows, panelPage, type SeriesQuery } from './queries.ts';
 import { byCatalogOrder, CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS, derivedMetric, METRIC_BUNDLES, METRIC_VIEWS, type StatementType } from '../../domain/catalog/index.ts';
 import { inputsOf } from '../../domain/derived-eval.ts';
 import { groupPeriods } from '../../domain/series-periods.ts';
-import { bundlePoint, derivedPoint, panelPoint, periodMetrics } from '../../domain/series-points.ts';
+import { bundlePoint, derivedPoint, periodMetrics } from '../../domain/series-points.ts';
 import { SplitAdjustedParam } from '../../api/split-adjustment.ts';
 import { annotatePanelPoint, panelMarks, panelPointOf, panelSplits } from './panel-annotations.ts';
 import { ServiceError } from '../../domain/service-error.ts';
@@ -28,16 +27,6 @@ const DERIVED_NAMES: readonly string[] = DERIVED_METRICS.map((m) => m.metric);
 const isDerived = (m: string) => derivedMetric(m) !== undefined;
 const MAX_COMPANIES = 50;
 
-
-/**
- * Panel pages, kept until statement_versions changes (api/read-cache.ts): a panel is a pure function
- * of the latest versions, so an unchanged request is answered from memory, its JSON serialized
- * once. Keyed by the resolved query (companies after ticker resolution) and page. A page runs to
- * tens of KB: a few hundred keep the panels asked again and again without a varied stream of panels
- * filling the heap with pages asked once (whose collection then stalls every request).
- */
-const panelPages = (services: Parameters<typeof readCacheOf>[0]) =>
-  readCacheOf<ReturnType<typeof pageOf<ReturnType<typeof panelPoint>>>>(services, 'series.panel-pages', 'statement_versions', { max: 256, maxAgeMs: 10_000 });
 
 // ---------------------------------------------------------------- parameters
 
@@ -185,14 +174,14 @@ export const fundamentalsPanel = defineTool({
       tier1: input.use_tier1_only,
     };
     const page = { limit: input.page_size, offset: (input.page - 1) * input.page_size };
-    return (await panelPages(ctx.services).memo(JSON.stringify([q, page, input.split_adjusted]), async () => {
-      const indexes = await companiesVersionsOf(ctx.services, ciks);
-      const { total, rows } = await panelPage(ctx.services.sql, q, page, indexes);
-      const marks = await panelMarks(ctx.services.sql, input.statement_type, rows, indexes);
-      const split = input.split_adjusted ? await panelSplits(ctx.services.sql, rows) : null;
-      const filter = `${metrics?.join(',') ?? '*'}|${input.use_tier1_only}`;
-      return pageOf(rows.map((r) => annotatePanelPoint(panelPointOf(r, filter), r, marks, split)), total, input.page, input.page_size);
-    }))!;
+    // the page is made per request from what is kept per company and per version (its points are
+    // prepared, so their JSON is written once); kept whole, pages asked once would churn the heap
+    const indexes = await companiesVersionsOf(ctx.services, ciks);
+    const { total, rows } = await panelPage(ctx.services.sql, q, page, indexes);
+    const marks = await panelMarks(ctx.services.sql, input.statement_type, rows, indexes);
+    const split = input.split_adjusted ? await panelSplits(ctx.services.sql, rows) : null;
+    const filter = `${metrics?.join(',') ?? '*'}|${input.use_tier1_only}`;
+    return pageOf(rows.map((r) => annotatePanelPoint(panelPointOf(r, filter), r, marks, split)), total, input.page, input.page_size);
   },
 });
 

@@ -35,14 +35,9 @@ import { annotateVersion, splitContextOf } from '../../api/statement-annotations
 import type { VersionRow } from '../../db/statement-versions.ts';
 
 /**
- * Which version is the latest of a statement period (as of a date, or today): kept until
- * statement_versions changes (api/read-cache.ts), so a hot read of an unchanged period costs no
- * query at all. A period with no version is not kept (it goes to the full read, which says what exists).
+ * The coherence marks of a company's fiscal year as of a date: kept until statement_versions
+ * changes (api/read-cache.ts).
  */
-const latestIds = (services: Parameters<typeof readCacheOf>[0]) =>
-  readCacheOf<{ id: string }>(services, 'statements.latest-id', 'statement_versions', { max: 100_000, maxAgeMs: 10_000 });
-
-/** The coherence marks of a company's fiscal year as of a date: kept like the latest ids. */
 const yearMarks = (services: Parameters<typeof readCacheOf>[0]) =>
   readCacheOf<{ marks: CoherenceMarks }>(services, 'statements.coherence', 'statement_versions', { max: 20_000, maxAgeMs: 10_000 });
 
@@ -256,14 +251,9 @@ export const statementsNormalized = defineTool({
     const shaped = async (row: VersionRow) =>
       viewOf(annotateVersion(versionOut(row, true, byCatalogOrder), coherence, input.split_adjusted ? await splitContextOf(ctx.services.sql, cik, Object.values(row.figures), visibility.as_of_date) : null), view);
     if (!input.include_version_history) {
-      // the hot read: the latest id, then its answer prepared once per view (versions never change)
-      const id = (await latestIds(ctx.services).memo(
-        `${cik}|${input.statement_type}|${input.fiscal_year}|${input.fiscal_period}|${visibility.as_of_date ?? ''}`,
-        async () => {
-          const found = index ? (index.latestOf(identity, visibility.as_of_date)?.statement_version_id ?? null) : await latestVersionId(ctx.services.sql, identity, visibility);
-          return found === null ? null : { id: found };
-        },
-      ))?.id ?? null;
+      // the hot read: the latest id (from the company's versions in memory), then its answer
+      // prepared once per view (versions never change)
+      const id = index ? (index.latestOf(identity, visibility.as_of_date)?.statement_version_id ?? null) : await latestVersionId(ctx.services.sql, identity, visibility);
       if (id !== null) {
         const payloads = versionPayloadsOf<{ data: ReturnType<typeof versionOut> }>(ctx.services);
         // a metrics selection or split-adjusted figures are built per request; the two whole views
