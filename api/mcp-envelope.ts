@@ -1,5 +1,5 @@
 import type { ServiceError } from '../domain/service-error.ts';
-import { isDeepFrozen, isPrepared, memoOf, prepared } from './prepared-json.ts';
+import { isPrepared, memoOf, prepared } from './prepared-json.ts';
 
 /** A tools/call result, per MCP: text content plus structured content, and whether the tool failed. */
 export interface ToolResult {
@@ -45,31 +45,30 @@ function tabulate(v: unknown): unknown {
 
 /** The text rendering of a tool's output (see toolSuccess). */
 export function compactJson(output: unknown): string {
-  return memoOf(output, 'compact', (v) => compactText(v) as string);
+  return compactText(output) as string;
 }
 
 /**
- * The compact text of deep-frozen values (prepared payloads and points and everything in them,
- * api/prepared-json.ts), by value: their content never changes, so a rendering is made once and
- * reused by every answer that holds it.
+ * A prepared item's row in a table (a panel's point, an as-of read's statement), with the columns it
+ * was written under: a prepared value never changes (api/prepared-json.ts), so its row is written
+ * once per set of columns.
  */
-const frozenTexts = new WeakMap<object, string>();
-
-/** A deep-frozen item's row in a table, with the columns it was written under. */
 const rowTexts = new WeakMap<object, { columns: string; text: string }>();
 
 /**
- * `JSON.stringify(tabulate(v))` written in one pass, reusing the text of frozen parts; undefined
- * where JSON.stringify gives undefined (a property it leaves out). An array whose items tabulate
- * to objects without being objects themselves (arrays of tables) goes the long way.
+ * `JSON.stringify(tabulate(v))` written in one pass: a prepared value's text is made once and kept
+ * with it, as is a prepared item's row in a table; undefined where JSON.stringify gives undefined (a
+ * property it leaves out). An array whose items tabulate to objects without being objects
+ * themselves (arrays of tables) goes the long way.
  */
 export function compactText(v: unknown): string | undefined {
   if (typeof v !== 'object' || v === null) return JSON.stringify(v);
-  const frozen = isDeepFrozen(v);
-  if (frozen) {
-    const kept = frozenTexts.get(v);
-    if (kept !== undefined) return kept;
-  }
+  if (isPrepared(v)) return memoOf(v, 'compact', render);
+  return render(v);
+}
+
+function render(v: unknown): string {
+  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
   let out: string;
   if (Array.isArray(v)) {
     if (v.length >= 2 && v.every(isPlainObject)) {
@@ -82,14 +81,14 @@ export function compactText(v: unknown): string | undefined {
           rows.push('null');
           continue;
         }
-        // a deep-frozen item's row under the same columns (the points of a panel) is written once
-        const kept = isDeepFrozen(o) ? rowTexts.get(o) : undefined;
+        // a prepared item's row under the same columns (the points of a panel) is written once
+        const kept = isPrepared(o) ? rowTexts.get(o) : undefined;
         if (kept !== undefined && kept.columns === header) {
           rows.push(kept.text);
           continue;
         }
         const text = `[${columns.map((c) => compactText(o[c] ?? null) ?? 'null').join(',')}]`;
-        if (isDeepFrozen(o)) rowTexts.set(o, { columns: header, text });
+        if (isPrepared(o)) rowTexts.set(o, { columns: header, text });
         rows.push(text);
       }
       out = `{"columns":${header},"rows":[${rows.join(',')}]}`;
@@ -108,7 +107,6 @@ export function compactText(v: unknown): string | undefined {
     }
     out = `{${parts.join(',')}}`;
   }
-  if (frozen) frozenTexts.set(v, out);
   return out;
 }
 

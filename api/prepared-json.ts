@@ -103,22 +103,8 @@ function holdsPrepared(value: object, depth: number): boolean {
   return false;
 }
 
-/** Objects frozen with everything under them by `prepared`: what is derived from their content alone may be kept by them. */
-const deepFrozen = new WeakSet<object>();
-
-/** Whether `value` and everything under it were frozen by `prepared` (its content can never change). */
-export function isDeepFrozen(value: object): boolean {
-  return deepFrozen.has(value);
-}
-
 function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
   Object.freeze(value);
-  // after its children: an object frozen elsewhere (shallowly, maybe) is not marked, nor what holds it
-  let all = true;
-  for (const v of Object.values(value)) {
-    deepFreeze(v);
-    if (v !== null && typeof v === 'object' && !deepFrozen.has(v)) all = false;
-  }
-  if (all) deepFrozen.add(value);
+  for (const v of Object.values(value)) deepFreeze(v);
 }
