@@ -1,7 +1,7 @@
 import { readCacheOf } from '../../api/read-cache.ts';
 import type { Services } from '../../api/services.ts';
 import type { Db } from '../../db/client.ts';
-import type { LedgerCounts } from './state-queries.ts';
+import { LEDGER_COLUMNS, type LedgerCounts } from './state-queries.ts';
 
 /**
  * What a point-in-time read takes besides the statement versions, kept per company and instance
@@ -52,8 +52,7 @@ function periodicFilings(sql: Db, cik: string): Promise<PeriodicFiling[]> {
 /** In ledgerOfVersions's order (fiscal year, period, statement type, rule category, rule id). */
 function companyLedger(sql: Db, cik: string): Promise<LedgerCounts[]> {
   return sql<LedgerCounts[]>`
-    SELECT r.statement_version_id, r.rule_id, r.statement_type, r.fiscal_year, r.fiscal_period, r.version_sequence, r.rule_category,
-      r.status, r.severity, r.delta IS NULL AS declined, r.delta::text
+    SELECT ${LEDGER_COLUMNS(sql)}
     FROM reconciliation_results r
     WHERE r.cik = ${cik}
     ORDER BY r.fiscal_year, r.fiscal_period, r.statement_type, r.rule_category, r.rule_id, r.statement_version_id`;

@@ -155,5 +155,5 @@ export async function ledgerOfVersions(sql: Db, ids: readonly string[]): Promise
     ORDER BY r.fiscal_year, r.fiscal_period, r.statement_type, r.rule_category, r.rule_id`;
 }
 
-const LEDGER_COLUMNS = (sql: Db) => sql`r.statement_version_id, r.rule_id, r.statement_type, r.fiscal_year, r.fiscal_period, r.version_sequence, r.rule_category,
+export const LEDGER_COLUMNS = (sql: Db) => sql`r.statement_version_id, r.rule_id, r.statement_type, r.fiscal_year, r.fiscal_period, r.version_sequence, r.rule_category,
       r.status, r.severity, r.delta IS NULL AS declined, r.delta::text`;
