@@ -1,14 +1,5 @@
 import type { Db } from './client.ts';
 
-/**
- * What a read takes from stored versions, kept by version id. A stored version is never rewritten
- * (a restatement is a new version with a new id), so what is read once from it holds for every later
- * read: a read lists the versions it sees and loads only those not met before. One memo per database
- * client, bounded to `max` entries in two generations of at most max/2 each: entries go into the
- * young one, a hit in the old one moves the entry back to the young one, and when the young one is
- * full it becomes the old one and the old one is dropped. What was used within the last max/2
- * entries kept stays, as with least-recently-used eviction, without reordering on every hit.
- */
 /** A bounded map in two generations (see versionMemo): at most `max` entries, those used lately kept. */
 export class TwoGenerations<T> {
   private young = new Map<string, T>();
@@ -39,6 +30,15 @@ export class TwoGenerations<T> {
   }
 }
 
+/**
+ * What a read takes from stored versions, kept by version id. A stored version is never rewritten
+ * (a restatement is a new version with a new id), so what is read once from it holds for every later
+ * read: a read lists the versions it sees and loads only those not met before. One memo per database
+ * client, bounded to `max` entries in two generations of at most max/2 each: entries go into the
+ * young one, a hit in the old one moves the entry back to the young one, and when the young one is
+ * full it becomes the old one and the old one is dropped. What was used within the last max/2
+ * entries kept stays, as with least-recently-used eviction, without reordering on every hit.
+ */
 export function versionMemo<T>(max: number) {
   const byClient = new WeakMap<Db, TwoGenerations<T>>();
   return async function read(sql: Db, ids: readonly string[], load: (missing: string[]) => Promise<Iterable<readonly [string, T]>>): Promise<Map<string, T>> {

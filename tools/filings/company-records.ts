@@ -1,6 +1,7 @@
 import { readCacheOf } from '../../api/read-cache.ts';
 import type { Services } from '../../api/services.ts';
 import type { Db } from '../../db/client.ts';
+import { NEWEST_FILING_FIRST } from './queries.ts';
 import { LEDGER_COLUMNS, type LedgerCounts } from './state-queries.ts';
 
 /**
@@ -41,12 +42,12 @@ async function ledgerByVersion(sql: Db, cik: string): Promise<Ledger> {
   return out;
 }
 
-/** Newest first, in latestPeriodicFiling's order (filing date, acceptance time, accession). */
+/** Newest first, in latestPeriodicFiling's order. */
 function periodicFilings(sql: Db, cik: string): Promise<PeriodicFiling[]> {
   return sql<PeriodicFiling[]>`
     SELECT f.accession AS accession_id, f.form, f.filing_date, f.report_date FROM filings f
     WHERE f.cik = ${cik} AND f.is_periodic
-    ORDER BY f.filing_date DESC, f.accepted_at DESC NULLS LAST, f.accession DESC`;
+    ORDER BY ${NEWEST_FILING_FIRST(sql)}`;
 }
 
 /** In ledgerOfVersions's order (fiscal year, period, statement type, rule category, rule id). */

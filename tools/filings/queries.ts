@@ -47,7 +47,10 @@ const FILING_COLUMNS = (sql: Db) => sql`
   f.fiscal_year_focus, f.fiscal_period_focus, f.is_periodic, f.source, f.primary_document, f.facts_count, f.package,
   (SELECT count(*)::int FROM statement_versions v WHERE v.accession = f.accession) AS statement_versions_count`;
 
-/** A company's filings, newest first (filing date, then acceptance time, then accession). */
+/** Newest filing first: filing date, then acceptance time, then accession. */
+export const NEWEST_FILING_FIRST = (sql: Db) => sql`f.filing_date DESC, f.accepted_at DESC NULLS LAST, f.accession DESC`;
+
+/** A company's filings, newest first (NEWEST_FILING_FIRST). */
 export async function listFilings(sql: Db, f: FilingFilter, page: { limit: number; offset: number }): Promise<{ total: number; rows: FilingRow[] }> {
   const where = sql`f.cik = ${f.cik}
     ${f.forms ? sql`AND f.form IN ${sql(f.forms)}` : sql``}
@@ -56,7 +59,7 @@ export async function listFilings(sql: Db, f: FilingFilter, page: { limit: numbe
   const [count] = await sql<{ total: number }[]>`SELECT count(*)::int AS total FROM filings f WHERE ${where}`;
   const rows = await sql<FilingRow[]>`
     SELECT ${FILING_COLUMNS(sql)} FROM filings f WHERE ${where}
-    ORDER BY f.filing_date DESC, f.accepted_at DESC NULLS LAST, f.accession DESC
+    ORDER BY ${NEWEST_FILING_FIRST(sql)}
     LIMIT ${page.limit} OFFSET ${page.offset}`;
   return { total: count!.total, rows };
 }
@@ -71,7 +74,7 @@ export async function latestPeriodicFiling(sql: Db, cik: string, asOf: string): 
   const [row] = await sql<FilingRow[]>`
     SELECT ${FILING_COLUMNS(sql)} FROM filings f
     WHERE f.cik = ${cik} AND f.is_periodic AND ${filedBy(sql, 'f.filing_date', asOf)}
-    ORDER BY f.filing_date DESC, f.accepted_at DESC NULLS LAST, f.accession DESC LIMIT 1`;
+    ORDER BY ${NEWEST_FILING_FIRST(sql)} LIMIT 1`;
   return row ?? null;
 }
 

@@ -129,13 +129,15 @@ function figuresOf(sql: Db, ids: readonly string[]): Promise<Map<string, Readonl
   });
 }
 
-/** The figures a read keeps (its metrics, tier 1 only); null when none is left. */
+/** Whether a read keeps a figure: one of its metrics, tier 1 when it asks for tier 1 only. */
+const keeps = (metric: string, f: ReadFigure, q: SeriesQuery) => (!q.metrics || q.metrics.includes(metric)) && (!q.tier1 || f.t);
+
+/** The figures a read keeps; null when none is left. */
 function kept(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): Record<string, SeriesFigure> | null {
   const out: Record<string, SeriesFigure> = {};
   let any = false;
   for (const [metric, f] of Object.entries(figures)) {
-    if (q.metrics && !q.metrics.includes(metric)) continue;
-    if (q.tier1 && !f.t) continue;
+    if (!keeps(metric, f, q)) continue;
     out[metric] = { v: f.v, d: f.d };
     any = true;
   }
@@ -144,28 +146,24 @@ function kept(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): Re
 
 /** Whether `kept` would keep a figure, without making the figures. */
 function keepsAny(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): boolean {
-  for (const metric in figures) {
-    if (q.metrics && !q.metrics.includes(metric)) continue;
-    if (q.tier1 && !figures[metric]!.t) continue;
-    return true;
-  }
+  for (const metric in figures) if (keeps(metric, figures[metric]!, q)) return true;
   return false;
 }
 
 const NO_FIGURES: Readonly<Record<string, ReadFigure>> = Object.freeze({});
 
 /** What `kept` makes of a version's figures, per version and filter: the same for every read (frozen, never changed). */
-const keptFigures = new TwoGenerations<Readonly<Record<string, SeriesFigure>> | null>(20_000);
+const keptFigures = new TwoGenerations<Record<string, SeriesFigure> | null>(20_000);
 
 function keptOf(id: string, figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): Record<string, SeriesFigure> | null {
   const key = `${id}|${q.metrics?.join(',') ?? '*'}|${q.tier1}`;
   let out = keptFigures.get(key);
   if (out === undefined) {
-    const made = kept(figures, q);
-    out = made === null ? null : Object.freeze(made);
+    out = kept(figures, q);
+    if (out !== null) Object.freeze(out);
     keptFigures.set(key, out);
   }
-  return out as Record<string, SeriesFigure> | null;
+  return out;
 }
 
 /**
