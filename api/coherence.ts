@@ -66,11 +66,58 @@ export async function coherenceMarksByType(
   v: Visibility,
   index: CompanyIndex | null = null,
 ): Promise<Map<string, CoherenceMarks>> {
+  if (index !== null) return marksFromIndex(sql, cik, statementTypes, fiscalYears, v, index);
   const judged = await fiscalYearMarks(sql, cik, statementTypes, fiscalYears, v, index);
   const out = new Map<string, CoherenceMarks>();
   for (const type of statementTypes) {
     const marks = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
     for (const [fy, m] of judged.get(type) ?? []) if (m.size > 0) marks.set(fy, m);
+    out.set(type, marks);
+  }
+  return out;
+}
+
+const NO_YEAR_MARKS: ReadonlyMap<string, QuarterCoherence> = new Map();
+
+/**
+ * coherenceMarksByType with the company's versions held (api/company-versions.ts): a year's marks
+ * follow from the versions a read sees alone, so they are judged once per statement type, fiscal
+ * year and set of versions seen (the date's `epochOf`, first versions only or all) and kept with
+ * the index, which is replaced when the company's versions change.
+ */
+async function marksFromIndex(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility, index: CompanyIndex): Promise<Map<string, CoherenceMarks>> {
+  const seen = `${index.epochOf(v.as_of_date)}|${v.as_reported ? 'first' : 'all'}`;
+  const keyOf = (type: string, fy: number) => `marks|${type}|${fy}|${seen}`;
+  const years = [...new Set(fiscalYears)].sort((a, b) => a - b);
+  const held = new Map<string, ReadonlyMap<string, QuarterCoherence>>();
+  const missingTypes = new Set<string>();
+  const missingYears = new Set<number>();
+  for (const type of new Set(statementTypes)) {
+    for (const fy of years) {
+      const m = index.derivedOf<ReadonlyMap<string, QuarterCoherence>>(keyOf(type, fy));
+      if (m !== undefined) held.set(keyOf(type, fy), m);
+      else {
+        missingTypes.add(type);
+        missingYears.add(fy);
+      }
+    }
+  }
+  if (missingTypes.size > 0) {
+    const judged = await fiscalYearMarks(sql, cik, [...missingTypes], [...missingYears], v, index);
+    for (const type of missingTypes) {
+      for (const fy of missingYears) {
+        const m = judged.get(type)?.get(fy) ?? NO_YEAR_MARKS;
+        held.set(keyOf(type, fy), index.derived(keyOf(type, fy), () => m));
+      }
+    }
+  }
+  const out = new Map<string, CoherenceMarks>();
+  for (const type of statementTypes) {
+    const marks = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
+    for (const fy of years) {
+      const m = held.get(keyOf(type, fy))!;
+      if (m.size > 0) marks.set(fy, m);
+    }
     out.set(type, marks);
   }
   return out;
@@ -90,6 +137,15 @@ export function coherenceOf(marks: CoherenceMarks, fiscalYear: number, fiscalPer
 export function marksDigest(marks: CoherenceMarks, fiscalYear: number): string {
   const year = marks.get(fiscalYear);
   if (year === undefined) return 'none';
+  let digest = digests.get(year);
+  if (digest === undefined) digests.set(year, (digest = yearDigest(year)));
+  return digest;
+}
+
+/** Digests by a year's marks (kept while the marks are: api/company-versions.ts keeps them per index). */
+const digests = new WeakMap<ReadonlyMap<string, QuarterCoherence>, string>();
+
+function yearDigest(year: ReadonlyMap<string, QuarterCoherence>): string {
   const text = [...year].map(([m, c]) => `${m}:${c.reason}:${c.served_year}:${c.quarters_sum}`).sort().join(';');
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

@@ -33,17 +33,50 @@ const fyLast = (p: string) => (p === 'FY' ? 1 : 0);
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 const COHERENCE = new Set<string>(COHERENCE_PERIODS);
 
+/** What `latestWhere` keeps: every bound optional (null or absent: unbounded). */
+export interface VersionFilter {
+  /** statement types looked at */
+  types: readonly string[];
+  fiscalPeriods?: readonly string[] | null;
+  fiscalYearFrom?: number | null;
+  fiscalYearTo?: number | null;
+  /** period end bounds, inclusive */
+  periodEndFrom?: string | null;
+  periodEndTo?: string | null;
+  /** only versions knowable on this date */
+  asOf?: string | null;
+  /** only first versions */
+  asReported?: boolean;
+}
+
+/** A statement (type, fiscal year, fiscal period) with the bounds of its versions' period ends. */
+interface Statement<T> {
+  fiscal_year: number;
+  fiscal_period: string;
+  versions: readonly T[];
+  minEnd: string;
+  maxEnd: string;
+}
+
+/** Values derived from the versions alone, kept per index (a few kinds of read, each a few hundred keys per company). */
+const MAX_DERIVED = 4_096;
+
 export class CompanyVersions<T extends IndexedVersion> {
   /** the versions of each statement (type, fiscal year, fiscal period), oldest first, statements in identity order */
   readonly statements: readonly (readonly T[])[];
 
   private readonly byKey: ReadonlyMap<string, readonly T[]>;
 
-  /** the statements of each type, in identity order */
-  private readonly byType: ReadonlyMap<string, readonly (readonly T[])[]>;
-
   /** the statements of each fiscal period (any type), for visiblePeriods */
   private readonly byPeriod: readonly { fiscal_year: number; fiscal_period: T['fiscal_period']; versions: readonly T[] }[];
+
+  /** the statements of each type in identity order (fiscal year, then period), and in panel order of their newest versions */
+  private readonly typed: ReadonlyMap<string, { identity: readonly Statement<T>[]; panel: readonly Statement<T>[] }>;
+
+  /** the company's distinct filing dates, ascending */
+  private readonly filed: readonly string[];
+
+  private readonly derivedValues = new Map<string, unknown>();
 
   constructor(versions: readonly T[]) {
     const byKey = new Map<string, T[]>();
@@ -74,7 +107,116 @@ export class CompanyVersions<T extends IndexedVersion> {
       if (!of) byType.set(t, (of = []));
       of.push(list);
     }
-    this.byType = byType;
+    const typed = new Map<string, { identity: Statement<T>[]; panel: Statement<T>[] }>();
+    for (const [t, of] of byType) {
+      const identity = of.map((list): Statement<T> => {
+        let minEnd = list[0]!.period_end;
+        let maxEnd = minEnd;
+        for (const v of list) {
+          if (v.period_end < minEnd) minEnd = v.period_end;
+          if (v.period_end > maxEnd) maxEnd = v.period_end;
+        }
+        return { fiscal_year: list[0]!.fiscal_year, fiscal_period: list[0]!.fiscal_period, versions: list, minEnd, maxEnd };
+      });
+      const newest = (s: Statement<T>) => s.versions[s.versions.length - 1]!;
+      const panel = [...identity].sort((a, b) => panelPeriodOrder(newest(a), newest(b)));
+      typed.set(t, { identity, panel });
+    }
+    this.typed = typed;
+    this.filed = [...new Set(versions.map((v) => v.filing_date))].sort();
+  }
+
+  /**
+   * How many of the company's filing dates fall on or before `asOf` (all of them when null). Two
+   * dates with the same count see the same versions, so what a read works out from the versions a
+   * date sees can be kept under this count (`derived`).
+   */
+  epochOf(asOf: string | null): number {
+    if (asOf === null) return this.filed.length;
+    let lo = 0;
+    let hi = this.filed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (isKnowableAt(this.filed[mid]!, asOf)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * `make()`, made once per index and key and then kept with the index: for what follows from the
+   * versions held alone (the index is replaced when they change), keyed by all it depends on
+   * (with `epochOf` for a date). Bounded: when full, what was kept is dropped and made again.
+   */
+  derived<V>(key: string, make: () => V): V {
+    const hit = this.derivedValues.get(key);
+    if (hit !== undefined) return hit as V;
+    const value = make();
+    if (value === undefined) return value;
+    if (this.derivedValues.size >= MAX_DERIVED) this.derivedValues.clear();
+    this.derivedValues.set(key, value);
+    return value;
+  }
+
+  /** What `derived` keeps under `key`, undefined when nothing is. */
+  derivedOf<V>(key: string): V | undefined {
+    return this.derivedValues.get(key) as V | undefined;
+  }
+
+  /**
+   * `latestPerPeriod` under a filter: per statement, the highest version_sequence among the versions
+   * `f` keeps. `order`: 'identity' (type, fiscal year, fiscal period, as `latest`) or 'panel'
+   * (`panelOrder` within the company; the same period of several types by type). A statement's
+   * type, year and period are judged once for all its versions.
+   */
+  latestWhere(f: VersionFilter, order: 'identity' | 'panel' = 'identity'): T[] {
+    const out: T[] = [];
+    const periods = f.fiscalPeriods ? new Set(f.fiscalPeriods) : null;
+    const yearFrom = f.fiscalYearFrom ?? null;
+    const yearTo = f.fiscalYearTo ?? null;
+    const endFrom = f.periodEndFrom ?? null;
+    const endTo = f.periodEndTo ?? null;
+    const asOf = f.asOf ?? null;
+    const asReported = f.asReported === true;
+    const types = [...new Set(f.types)].sort(cmp);
+    for (const type of types) {
+      const of = this.typed.get(type);
+      if (of === undefined) continue;
+      const statements = order === 'panel' ? of.panel : of.identity;
+      let i = 0;
+      if (order === 'identity' && yearFrom !== null) {
+        let hi = statements.length;
+        while (i < hi) {
+          const mid = (i + hi) >>> 1;
+          if (statements[mid]!.fiscal_year < yearFrom) i = mid + 1;
+          else hi = mid;
+        }
+      }
+      for (; i < statements.length; i++) {
+        const s = statements[i]!;
+        if (yearTo !== null && s.fiscal_year > yearTo) {
+          if (order === 'identity') break;
+          continue;
+        }
+        if (yearFrom !== null && s.fiscal_year < yearFrom) continue;
+        if (periods !== null && !periods.has(s.fiscal_period)) continue;
+        if ((endFrom !== null && s.maxEnd < endFrom) || (endTo !== null && s.minEnd > endTo)) continue;
+        const list = s.versions;
+        for (let k = list.length - 1; k >= 0; k--) {
+          const v = list[k]!;
+          if (endFrom !== null && v.period_end < endFrom) continue;
+          if (endTo !== null && v.period_end > endTo) continue;
+          if (asOf !== null && !isKnowableAt(v.filing_date, asOf)) continue;
+          if (asReported && v.version_sequence !== 1) continue;
+          out.push(v);
+          break;
+        }
+      }
+    }
+    // the statements were taken in their newest versions' panel order, one type after the other: a
+    // stable sort puts the types' versions together, an older version picked may end elsewhere
+    if (order === 'panel' && (types.length > 1 || !inPanelOrder(out))) out.sort(panelPeriodOrder);
+    return out;
   }
 
   /** `latestVersionOf` one statement: its highest version_sequence filed by `asOf` (any, when null); null when there is none. */
@@ -83,40 +225,29 @@ export class CompanyVersions<T extends IndexedVersion> {
     return asOf === null ? (list[list.length - 1] ?? null) : latestKnowable(list, asOf);
   }
 
-  /**
-   * `latestPerPeriod`: per statement, the highest version_sequence among the versions `keep` keeps;
-   * statements in identity order. `types`: only statements of these types are looked at (`keep`
-   * must then keep no other type).
-   */
-  latest(keep: (v: T) => boolean, types?: readonly string[]): T[] {
-    const out: T[] = [];
-    const lists = types === undefined ? this.statements : types.length === 1 ? (this.byType.get(types[0]!) ?? []) : this.statements.filter((l) => types.includes(l[0]!.statement_type));
-    for (const list of lists) {
-      for (let i = list.length - 1; i >= 0; i--) {
-        if (keep(list[i]!)) {
-          out.push(list[i]!);
-          break;
-        }
+  /** Every period with a version filed on or before `asOf`, newest period end first (then fiscal year, newest first). Worked out once per `epochOf(asOf)`. */
+  visiblePeriods(asOf: string): readonly PeriodEnd<T['fiscal_period']>[] {
+    return this.derived(`visible|${this.epochOf(asOf)}`, () => {
+      const out: PeriodEnd<T['fiscal_period']>[] = [];
+      for (const p of this.byPeriod) {
+        let end: string | null = null;
+        for (const v of p.versions) if (isKnowableAt(v.filing_date, asOf) && (end === null || v.period_end > end)) end = v.period_end;
+        if (end !== null) out.push(Object.freeze({ fiscal_year: p.fiscal_year, fiscal_period: p.fiscal_period, period_end: end }));
       }
-    }
-    return out;
-  }
-
-  /** Every period with a version filed on or before `asOf`, newest period end first (then fiscal year, newest first). */
-  visiblePeriods(asOf: string): PeriodEnd<T['fiscal_period']>[] {
-    const out: PeriodEnd<T['fiscal_period']>[] = [];
-    for (const p of this.byPeriod) {
-      let end: string | null = null;
-      for (const v of p.versions) if (isKnowableAt(v.filing_date, asOf) && (end === null || v.period_end > end)) end = v.period_end;
-      if (end !== null) out.push({ fiscal_year: p.fiscal_year, fiscal_period: p.fiscal_period, period_end: end });
-    }
-    return out.sort((a, b) => cmp(b.period_end, a.period_end) || b.fiscal_year - a.fiscal_year || cmp(a.fiscal_period, b.fiscal_period));
+      return Object.freeze(out.sort((a, b) => cmp(b.period_end, a.period_end) || b.fiscal_year - a.fiscal_year || cmp(a.fiscal_period, b.fiscal_period)));
+    });
   }
 
   /** The latest version of each statement type of the named periods visible on `asOf`: newest period end first, FY first, then income statement, balance sheet, cash flow. */
   latestAsOf(asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): T[] {
-    const wanted = new Set(periods.map((p) => `${p.fiscal_year}|${p.fiscal_period}`));
-    return this.latest((v) => wanted.has(`${v.fiscal_year}|${v.fiscal_period}`) && isKnowableAt(v.filing_date, asOf)).sort(
+    const out: T[] = [];
+    for (const list of this.statements) {
+      const first = list[0]!;
+      if (!periods.some((p) => p.fiscal_year === first.fiscal_year && p.fiscal_period === first.fiscal_period)) continue;
+      const v = latestKnowable(list, asOf);
+      if (v !== null) out.push(v);
+    }
+    return out.sort(
       (a, b) => cmp(b.period_end, a.period_end) || fyLast(b.fiscal_period) - fyLast(a.fiscal_period) || typeRank(a.statement_type) - typeRank(b.statement_type),
     );
   }
@@ -154,5 +285,16 @@ export class CompanyVersions<T extends IndexedVersion> {
 
 /** Panel order: by company, period end, fiscal year, quarters before the year ending the same day. */
 export function panelOrder(a: IndexedVersion & { cik: string }, b: IndexedVersion & { cik: string }): number {
-  return cmp(a.cik, b.cik) || cmp(a.period_end, b.period_end) || a.fiscal_year - b.fiscal_year || fyLast(a.fiscal_period) - fyLast(b.fiscal_period) || cmp(a.fiscal_period, b.fiscal_period);
+  return cmp(a.cik, b.cik) || panelPeriodOrder(a, b);
+}
+
+/** Panel order within one company. */
+function panelPeriodOrder(a: IndexedVersion, b: IndexedVersion): number {
+  return cmp(a.period_end, b.period_end) || a.fiscal_year - b.fiscal_year || fyLast(a.fiscal_period) - fyLast(b.fiscal_period) || cmp(a.fiscal_period, b.fiscal_period);
+}
+
+/** Whether versions of one company are in panel order. */
+function inPanelOrder(vs: readonly IndexedVersion[]): boolean {
+  for (let i = 1; i < vs.length; i++) if (panelPeriodOrder(vs[i - 1]!, vs[i]!) > 0) return false;
+  return true;
 }

@@ -160,13 +160,20 @@ async function asOfFinancials(services: Services, cik: string, asOf: string, fis
   // with the company's versions, filings and ledger in memory (api/company-versions.ts,
   // ./company-records.ts) the read asks PostgreSQL nothing but the rows of versions not met before
   const [index, records] = await Promise.all([companyVersionsOf(services, cik), companyRecordsOf(services, cik)]);
-  const [visible, filingRead] = index ? [index.visiblePeriods(asOf), undefined] : await Promise.all([visiblePeriods(sql, cik, asOf), latestPeriodicFiling(sql, cik, asOf)]);
-  const chosen = choosePeriods(visible, fiscalYear);
+  // what a date sees follows from the versions filed by then: with the index, the periods chosen and
+  // their versions are worked out once per set of filing dates before the date (epochOf)
+  const fromIndex = index
+    ? index.derived(`as-of|${index.epochOf(asOf)}|${fiscalYear ?? ''}`, () => {
+        const chosen = choosePeriods(index.visiblePeriods(asOf), fiscalYear);
+        return { chosen, picked: index.latestAsOf(asOf, chosen.map((c) => c.period)) };
+      })
+    : null;
+  const [chosen, filingRead] = fromIndex ? [fromIndex.chosen, undefined] : await Promise.all([visiblePeriods(sql, cik, asOf).then((v) => choosePeriods(v, fiscalYear)), latestPeriodicFiling(sql, cik, asOf)]);
   const periods = chosen.map((c) => c.period);
   // the coherence marks of the chosen fiscal years as known on the date; a balance sheet has none
   const years = [...new Set(periods.map((p) => p.fiscal_year))];
   const seen = { as_of_date: asOf, as_reported: false };
-  const picked = index ? index.latestAsOf(asOf, periods) : null;
+  const picked = fromIndex?.picked ?? null;
   const ids = picked?.map((h) => h.statement_version_id) ?? [];
   const [headers, ledger, marks, filing] = await Promise.all([
     picked ?? latestHeadersAsOf(sql, cik, asOf, periods),

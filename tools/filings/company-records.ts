@@ -74,7 +74,17 @@ export async function companyRecordsOf(services: Services, cik: string): Promise
   ]);
   if (filings === null || ledger === null) return null;
   return {
-    latestPeriodicFiling: (asOf) => filings.find((f) => f.filing_date <= asOf) ?? null,
+    latestPeriodicFiling: (asOf) => {
+      // newest first: the first filed by the date, by halving
+      let lo = 0;
+      let hi = filings.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (filings[mid]!.filing_date <= asOf) hi = mid;
+        else lo = mid + 1;
+      }
+      return filings[lo] ?? null;
+    },
     ledgerOf: (ids) =>
       [...new Set(ids)]
         .flatMap((id) => ledger.get(id) ?? [])

@@ -7,7 +7,6 @@ import type { SeriesFigure, StatementRow } from '../../domain/series-periods.ts'
 import type { Db } from '../../db/client.ts';
 import { latestPerPeriod, type VersionHeader } from '../../db/statement-versions.ts';
 import type { CompanyIndex } from '../../api/company-versions.ts';
-import { panelOrder } from '../../domain/statements/company-versions.ts';
 import { TwoGenerations, versionMemo } from '../../db/version-memo.ts';
 
 export interface SeriesQuery {
@@ -46,18 +45,18 @@ function latest(sql: Db, q: SeriesQuery, withFigures = true) {
 
 /** What `latest(sql, q, false)` selects, ordered as panelPage orders it, from the companies' indexes (api/company-versions.ts). */
 function latestFromIndexes(indexes: ReadonlyMap<string, CompanyIndex>, q: SeriesQuery): VersionHeader[] {
-  const types = new Set(q.statement_types);
-  const periods = q.fiscal_periods ? new Set(q.fiscal_periods) : null;
-  const keep = (v: VersionHeader) =>
-    types.has(v.statement_type) &&
-    (periods === null || periods.has(v.fiscal_period)) &&
-    (q.fiscal_year_from === null || v.fiscal_year >= q.fiscal_year_from) &&
-    (q.fiscal_year_to === null || v.fiscal_year <= q.fiscal_year_to) &&
-    (q.period_end_from === null || v.period_end >= q.period_end_from) &&
-    (q.period_end_to === null || v.period_end <= q.period_end_to);
+  const filter = {
+    types: q.statement_types,
+    fiscalPeriods: q.fiscal_periods,
+    fiscalYearFrom: q.fiscal_year_from,
+    fiscalYearTo: q.fiscal_year_to,
+    periodEndFrom: q.period_end_from,
+    periodEndTo: q.period_end_to,
+  };
   const out: VersionHeader[] = [];
-  for (const cik of new Set(q.ciks)) for (const v of indexes.get(cik)?.latest(keep, q.statement_types) ?? []) out.push(v);
-  return out.sort(panelOrder);
+  // companies by cik, each company's versions in panel order
+  for (const cik of [...new Set(q.ciks)].sort()) for (const v of indexes.get(cik)?.latestWhere(filter, 'panel') ?? []) out.push(v);
+  return out;
 }
 
 /** A series row: the header's fields the series read, with figures. */

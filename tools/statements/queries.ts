@@ -4,10 +4,8 @@ import type { Db } from '../../db/client.ts';
 import { headerColumns, latestVersionOf, unpackVersion, type VersionHeader, type VersionRow, visible } from '../../db/statement-versions.ts';
 import { seen, type MetricPointRow, type SeriesFilter, type Visibility } from '../../db/statement-read.ts';
 import { unpackFigure, type StoredFigure } from '../../db/figure-storage.ts';
-import { versionMemo } from '../../db/version-memo.ts';
+import { TwoGenerations } from '../../db/version-memo.ts';
 import type { CompanyIndex } from '../../api/company-versions.ts';
-import { panelOrder } from '../../domain/statements/company-versions.ts';
-import { isKnowableAt } from '../../domain/statements/visibility.ts';
 
 /**
  * The id of the latest version of one statement visible under `v`, null when none is: one index
@@ -43,8 +41,34 @@ export async function revisionsOf(sql: Db, versionIds: string[]): Promise<Revisi
     FROM fact_revisions WHERE statement_version_id IN ${sql(versionIds)} ORDER BY metric`;
 }
 
-/** Each version's figure of a metric as stored (packed, db/figure-storage.ts), by `${version id}|${metric}`: a version is never rewritten. */
-const storedFigures = versionMemo<Partial<StoredFigure> | null>(100_000);
+/**
+ * Each version's figures as stored (packed, db/figure-storage.ts), by version id and metric, those
+ * read so far (a version is never rewritten); per database client, bounded like db/version-memo.ts.
+ */
+const storedFigures = new WeakMap<Db, TwoGenerations<Map<string, Partial<StoredFigure> | null>>>();
+
+/** Each header's stored figure of `metric` (null where its version has none), in the headers' order; only those not met before are read. */
+async function storedFiguresOf(sql: Db, headers: readonly VersionHeader[], metric: string): Promise<(Partial<StoredFigure> | null)[]> {
+  let held = storedFigures.get(sql);
+  if (!held) storedFigures.set(sql, (held = new TwoGenerations(50_000)));
+  const out: (Partial<StoredFigure> | null | undefined)[] = headers.map((h) => held.get(h.statement_version_id)?.get(metric));
+  const missing = headers.filter((_, i) => out[i] === undefined).map((h) => h.statement_version_id);
+  if (missing.length > 0) {
+    const rows = await sql<{ statement_version_id: string; figure: Partial<StoredFigure> | null }[]>`
+      SELECT v.statement_version_id, v.figures -> ${metric} AS figure FROM statement_versions v
+      WHERE v.statement_version_id IN ${sql(missing)}`;
+    const read = new Map(rows.map((r) => [r.statement_version_id, r.figure] as const));
+    for (const [i, h] of headers.entries()) {
+      if (out[i] !== undefined) continue;
+      const figure = read.get(h.statement_version_id) ?? null;
+      let byMetric = held.get(h.statement_version_id);
+      if (!byMetric) held.set(h.statement_version_id, (byMetric = new Map()));
+      byMetric.set(metric, figure);
+      out[i] = figure;
+    }
+  }
+  return out as (Partial<StoredFigure> | null)[];
+}
 
 /**
  * `metricSeries` (db/statement-read.ts) over the company's headers held in memory
@@ -61,27 +85,23 @@ export async function metricSeriesOf(
   page: { limit: number; offset: number },
   withSources: boolean,
 ): Promise<{ total: number; rows: MetricPointRow[] }> {
-  const periods = f.fiscal_periods ? new Set(f.fiscal_periods) : null;
-  const picked = index.latest(
-    (h) =>
-      h.statement_type === f.statement_type &&
-      (periods === null || periods.has(h.fiscal_period)) &&
-      (f.fiscal_year_from === null || h.fiscal_year >= f.fiscal_year_from) &&
-      (f.fiscal_year_to === null || h.fiscal_year <= f.fiscal_year_to) &&
-      (v.as_of_date === null || isKnowableAt(h.filing_date, v.as_of_date)) &&
-      (!v.as_reported || h.version_sequence === 1),
-    [f.statement_type],
+  const picked = index.latestWhere(
+    {
+      types: [f.statement_type],
+      fiscalPeriods: f.fiscal_periods,
+      fiscalYearFrom: f.fiscal_year_from,
+      fiscalYearTo: f.fiscal_year_to,
+      asOf: v.as_of_date,
+      asReported: v.as_reported,
+    },
+    'panel',
   );
-  const keyOf = (h: VersionHeader) => `${h.statement_version_id}|${f.metric}`;
-  const stored = await storedFigures(sql, picked.map(keyOf), async (missing) => {
-    const rows = await sql<{ statement_version_id: string; figure: Partial<StoredFigure> | null }[]>`
-      SELECT v.statement_version_id, v.figures -> ${f.metric} AS figure FROM statement_versions v
-      WHERE v.statement_version_id IN ${sql(missing.map((k) => k.slice(0, k.indexOf('|'))))}`;
-    return rows.map((r) => [`${r.statement_version_id}|${f.metric}`, r.figure] as const);
-  });
-  const withFigure = picked.filter((h) => (stored.get(keyOf(h)) ?? null) !== null).sort(panelOrder);
+  const figures = await storedFiguresOf(sql, picked, f.metric);
+  const stored = new Map<VersionHeader, Partial<StoredFigure>>();
+  for (const [i, h] of picked.entries()) if (figures[i] !== null) stored.set(h, figures[i]!);
+  const withFigure = [...stored.keys()];
   const shown = withFigure.slice(page.offset, page.offset + page.limit);
-  const sourceOf = (h: VersionHeader) => stored.get(keyOf(h))?.source_accession ?? h.accession;
+  const sourceOf = (h: VersionHeader) => stored.get(h)?.source_accession ?? h.accession;
   const sources = new Map<string, { form: string; filing_date: string; accepted_at: string | null }>();
   if (withSources && shown.length > 0) {
     const rows = await sql<{ accession: string; form: string; filing_date: string; accepted_at: string | null }[]>`
@@ -104,7 +124,7 @@ export async function metricSeriesOf(
       filing_date: h.filing_date,
       accepted_at: h.accepted_at,
       currency: h.currency,
-      figure: unpackFigure(stored.get(keyOf(h))!, h),
+      figure: unpackFigure(stored.get(h)!, h),
       source_form: source?.form ?? null,
       source_filing_date: source?.filing_date ?? null,
       source_accepted_at: source?.accepted_at ?? null,

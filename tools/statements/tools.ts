@@ -26,21 +26,12 @@ import { FigureProvenance, StatementVersionOut, versionOut, viewOf } from '../..
 import { CanonicalMetricParam, companyOf, FactViewParams, factViewOf } from '../../api/params.ts';
 import { QUARTERS } from '../../domain/statements/types.ts';
 import { versionPayloadsOf } from '../../api/version-payloads.ts';
-import { readCacheOf } from '../../api/read-cache.ts';
 import { companyVersionsOf } from '../../api/company-versions.ts';
 import { CoherenceOut, coherenceMarks, coherenceOf, marksDigest, type CoherenceMarks } from '../../api/coherence.ts';
 import { adjustFigure, SplitAdjustedParam, SplitAdjustmentOut, stockSplitsOf } from '../../api/split-adjustment.ts';
 import { isAdditiveFlow } from '../../domain/statements/coherence.ts';
 import { annotateVersion, splitContextOf } from '../../api/statement-annotations.ts';
 import type { VersionRow } from '../../db/statement-versions.ts';
-
-/**
- * The coherence marks of a company's fiscal year as of a date: kept until statement_versions
- * changes (api/read-cache.ts).
- */
-const yearMarks = (services: Parameters<typeof readCacheOf>[0]) =>
-  readCacheOf<{ marks: CoherenceMarks }>(services, 'statements.coherence', 'statement_versions', { max: 20_000, maxAgeMs: 10_000 });
-
 
 /** No version of the statement (filed by the date): 404 naming the most recent periods on record. */
 function noStatement(identity: { cik: string; statement_type: string; fiscal_year: number; fiscal_period: string }, asOf: string | undefined, have: { fiscal_year: number; fiscal_period: string }[]): ServiceError {
@@ -241,13 +232,10 @@ export const statementsNormalized = defineTool({
     const identity = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
     const visibility = { as_of_date: input.as_of_date ?? null, as_reported: false };
     const view = factViewOf(ctx, input);
-    // the fiscal year's quarters against its year, as this read sees them (kept until statement_versions changes)
-    // the company's versions in memory when the read caches are on (api/company-versions.ts)
+    // the company's versions in memory when the read caches are on (api/company-versions.ts), and
+    // the fiscal year's quarters against its year as this read sees them (judged once per index)
     const index = await companyVersionsOf(ctx.services, cik);
-    const marks = await yearMarks(ctx.services).memo(`${cik}|${input.statement_type}|${input.fiscal_year}|${visibility.as_of_date ?? ''}`, async () =>
-      ({ marks: await coherenceMarks(ctx.services.sql, cik, input.statement_type, [input.fiscal_year], visibility, index) }),
-    );
-    const coherence = marks!.marks;
+    const coherence = await coherenceMarks(ctx.services.sql, cik, input.statement_type, [input.fiscal_year], visibility, index);
     const shaped = async (row: VersionRow) =>
       viewOf(annotateVersion(versionOut(row, true, byCatalogOrder), coherence, input.split_adjusted ? await splitContextOf(ctx.services.sql, cik, Object.values(row.figures), visibility.as_of_date) : null), view);
     if (!input.include_version_history) {

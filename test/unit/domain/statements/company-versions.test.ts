@@ -51,8 +51,51 @@ describe('a company\'s versions in memory', () => {
   });
 
   it('keep the latest of the versions a filter keeps, not the latest of all', () => {
-    const early = index.latest((x) => x.filing_date < '2024-01-01' && x.statement_type === 'INCOME_STATEMENT');
-    assert.deepEqual(early.map((x) => x.statement_version_id), ['is-fy22-1', 'is-q4-22-1', 'is-q1-23-1']);
+    const ids = (vs: V[]) => vs.map((x) => x.statement_version_id);
+    assert.deepEqual(ids(index.latestWhere({ types: ['INCOME_STATEMENT'], asOf: '2023-12-31' })), ['is-fy22-1', 'is-q4-22-1', 'is-q1-23-1']);
+    assert.deepEqual(ids(index.latestWhere({ types: ['INCOME_STATEMENT'] })), ['is-fy22-2', 'is-q4-22-1', 'is-q1-23-1']);
+    assert.deepEqual(ids(index.latestWhere({ types: ['INCOME_STATEMENT'], asReported: true })), ['is-fy22-1', 'is-q4-22-1', 'is-q1-23-1']);
+    assert.deepEqual(ids(index.latestWhere({ types: ['INCOME_STATEMENT', 'BALANCE_SHEET'], fiscalYearFrom: 2023 })), ['bs-q1-23-1', 'is-q1-23-1']);
+    assert.deepEqual(ids(index.latestWhere({ types: ['INCOME_STATEMENT'], fiscalYearTo: 2022, fiscalPeriods: ['FY'] })), ['is-fy22-2']);
+    assert.deepEqual(ids(index.latestWhere({ types: ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'], periodEndFrom: '2022-12-31', periodEndTo: '2022-12-31' })), ['cf-fy22-1', 'is-fy22-2', 'is-q4-22-1']);
+    assert.deepEqual(ids(index.latestWhere({ types: ['INCOME_STATEMENT'], periodEndFrom: '2023-01-01' })), ['is-q1-23-1']);
+  });
+
+  it('give the latest versions in panel order, also when an older version picked ends on another day than the newest', () => {
+    const ids = (vs: V[]) => vs.map((x) => x.statement_version_id);
+    assert.deepEqual(ids(index.latestWhere({ types: ['INCOME_STATEMENT'] }, 'panel')), ['is-q4-22-1', 'is-fy22-2', 'is-q1-23-1']);
+    // the same period of several types by type
+    assert.deepEqual(ids(index.latestWhere({ types: ['INCOME_STATEMENT', 'BALANCE_SHEET'] }, 'panel')), ['is-q4-22-1', 'bs-fy22-1', 'is-fy22-2', 'bs-q1-23-1', 'is-q1-23-1']);
+    // a restated year whose first version ended later than the restated one
+    const moved = new CompanyVersions([
+      v('fy-2', 'INCOME_STATEMENT', 2022, 'FY', 2, '2022-12-31', '2024-02-20'),
+      v('fy-1', 'INCOME_STATEMENT', 2022, 'FY', 1, '2023-04-30', '2023-06-20'),
+      v('q1-1', 'INCOME_STATEMENT', 2023, 'Q1', 1, '2023-03-31', '2023-05-05'),
+    ]);
+    assert.deepEqual(ids(moved.latestWhere({ types: ['INCOME_STATEMENT'] }, 'panel')), ['fy-2', 'q1-1']);
+    assert.deepEqual(ids(moved.latestWhere({ types: ['INCOME_STATEMENT'], asOf: '2023-12-31' }, 'panel')), ['q1-1', 'fy-1']);
+  });
+
+  it('count the filing dates a date sees: dates between the same two filing dates see the same versions', () => {
+    assert.equal(index.epochOf('2023-02-19'), 0);
+    assert.equal(index.epochOf('2023-02-20'), 1);
+    assert.equal(index.epochOf('2023-05-04'), 1);
+    assert.equal(index.epochOf('2023-05-05'), 2);
+    assert.equal(index.epochOf('2030-01-01'), 3);
+    assert.equal(index.epochOf(null), 3);
+    // visible periods worked out for one date serve another of the same count, and differ across counts
+    assert.deepEqual(index.visiblePeriods('2023-03-01'), index.visiblePeriods('2023-05-04'));
+    assert.notDeepEqual(index.visiblePeriods('2023-05-04'), index.visiblePeriods('2023-05-05'));
+  });
+
+  it('make a derived value once per key and keep it with the index', () => {
+    let made = 0;
+    const fresh = new CompanyVersions(versions);
+    assert.equal(fresh.derivedOf('k'), undefined);
+    assert.equal(fresh.derived('k', () => ++made), 1);
+    assert.equal(fresh.derived('k', () => ++made), 1);
+    assert.equal(fresh.derivedOf('k'), 1);
+    assert.equal(made, 1);
   });
 
   it('list the periods on record newest year first, at most the limit', () => {
