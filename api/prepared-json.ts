@@ -5,6 +5,8 @@
  * (the HTTP body, the MCP text) once instead of per request. Any other value is serialized afresh,
  * so the bytes on the wire are the same either way.
  */
+import { createHash } from 'node:crypto';
+
 /** What is kept with each prepared value, by name: its serializations, an encoded HTTP body. */
 const renderings = new WeakMap<object, Map<string, unknown>>();
 
@@ -44,25 +46,60 @@ export function memoOf(value: unknown, name: string, render: (v: unknown) => str
  * instances, Dates, a toJSON method) goes to JSON.stringify as a whole, which defines the bytes.
  */
 export function jsonBytesOf(value: unknown): Buffer {
-  if (typeof value !== 'object' || value === null) return Buffer.from(JSON.stringify(value), 'utf8');
-  // a prepared value made of prepared parts (a page of prepared points) is written from their kept bytes too
-  if (renderings.has(value)) return keptWith(value, 'json-bytes', () => (holdsPrepared(value, 3) ? composedBytes(value) : Buffer.from(JSON.stringify(value), 'utf8')));
-  if (!holdsPrepared(value, 3)) return Buffer.from(JSON.stringify(value), 'utf8');
-  return composedBytes(value);
+  const parts = jsonPartsOf(value);
+  return parts.length === 1 ? parts[0]!.bytes : Buffer.concat(parts.map((p) => p.bytes));
 }
 
-/** The bytes of a plain object or array that holds prepared values: its own parts written around their kept bytes. */
-function composedBytes(value: object): Buffer {
-  const parts: Buffer[] = [];
+/** A run of a JSON text's bytes; `digest`: the SHA-256 of a prepared value's bytes, kept with it (null for text written per request). */
+export interface JsonPart {
+  bytes: Buffer;
+  digest: Buffer | null;
+}
+
+/**
+ * jsonBytesOf's bytes as the runs they are made of, not joined: a prepared value's kept bytes (with
+ * their kept digest) and the text written around them. Joined, they are jsonBytesOf(value).
+ */
+export function jsonPartsOf(value: unknown): JsonPart[] {
+  if (typeof value !== 'object' || value === null) return [{ bytes: Buffer.from(JSON.stringify(value), 'utf8'), digest: null }];
+  if (renderings.has(value)) return [preparedPart(value)];
+  if (!holdsPrepared(value, 3)) return [{ bytes: Buffer.from(JSON.stringify(value), 'utf8'), digest: null }];
+  const parts: JsonPart[] = [];
+  composeParts(value, parts);
+  return parts;
+}
+
+/** A prepared value's bytes and digest, made once (a prepared value made of prepared parts, a page of prepared points, is written from their kept bytes). */
+function preparedPart(value: object): JsonPart {
+  return keptWith(value, 'json-part', () => {
+    let bytes: Buffer;
+    if (holdsPrepared(value, 3)) {
+      const parts: JsonPart[] = [];
+      composeParts(value, parts);
+      bytes = Buffer.concat(parts.map((p) => p.bytes));
+    } else bytes = Buffer.from(JSON.stringify(value), 'utf8');
+    return { bytes, digest: createHash('sha256').update(bytes).digest() };
+  });
+}
+
+/** A plain object or array that holds prepared values: its own parts written around their kept bytes, appended to `parts`. */
+function composeParts(value: object, parts: JsonPart[]): void {
   let text = ''; // wrapper text not yet turned into bytes
+  const flush = () => {
+    if (text !== '') parts.push({ bytes: Buffer.from(text, 'utf8'), digest: null });
+    text = '';
+  };
   const put = (v: unknown) => {
-    if (typeof v === 'object' && v !== null && (renderings.has(v) || holdsPrepared(v, 2))) {
-      parts.push(Buffer.from(text, 'utf8'), jsonBytesOf(v));
-      text = '';
+    if (typeof v === 'object' && v !== null && renderings.has(v)) {
+      flush();
+      parts.push(preparedPart(v));
+    } else if (typeof v === 'object' && v !== null && holdsPrepared(v, 2)) {
+      flush();
+      composeParts(v, parts);
     } else text += JSON.stringify(v);
   };
   if (Array.isArray(value)) {
-    text = '[';
+    text += '[';
     // by index, not forEach: a hole is written null, as JSON.stringify writes it
     for (let i = 0; i < value.length; i++) {
       if (i > 0) text += ',';
@@ -72,7 +109,7 @@ function composedBytes(value: object): Buffer {
     }
     text += ']';
   } else {
-    text = '{';
+    text += '{';
     let first = true;
     for (const [k, v] of Object.entries(value)) {
       if (skipped(v)) continue;
@@ -82,8 +119,7 @@ function composedBytes(value: object): Buffer {
     }
     text += '}';
   }
-  parts.push(Buffer.from(text, 'utf8'));
-  return Buffer.concat(parts);
+  flush();
 }
 
 /** What JSON.stringify leaves out of an object (and writes as null in an array). */

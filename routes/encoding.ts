@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { JsonPart } from '../api/prepared-json.ts';
+
+/** Marks a prepared part's digest in a parts body's ETag input (a byte no JSON text holds). */
+const PART_MARK = Buffer.from([0xff]);
 
 /** Bodies smaller than this go uncompressed: below a packet or two, compressing costs more than it saves. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -54,20 +58,50 @@ export function notModified(req: IncomingMessage, etag: string): boolean {
 /**
  * A response body with what is derived from its bytes (ETag, compressed forms) computed on first
  * use and kept with it: a body made once for an immutable payload (`keptBody`) or a static
- * document serves every later request without hashing or compressing again.
+ * document serves every later request without hashing or compressing again. The ETag of a body
+ * made of parts (api/prepared-json.ts jsonPartsOf: prepared values' kept bytes between text written
+ * per request) hashes each prepared part's kept digest in place of its bytes: a weak validator of
+ * the same content, worked out without reading the kept bytes again.
  */
 export class EncodedBody {
-  readonly raw: Buffer;
+  private joined: Buffer | null;
   private tag: string | null = null;
   private readonly compressed = new Map<'br' | 'gzip', Buffer>();
+  private readonly parts: readonly JsonPart[] | null;
+  /** the body's length in bytes */
+  readonly length: number;
 
   /** `strong`: compress at the highest levels (the result is kept, so its cost is paid once) */
-  constructor(text: string | Buffer, private readonly strong = false) {
-    this.raw = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  constructor(text: string | Buffer | readonly JsonPart[], private readonly strong = false) {
+    if (typeof text === 'string' || Buffer.isBuffer(text)) {
+      this.joined = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+      this.parts = null;
+      this.length = this.joined.length;
+    } else if (text.length === 1) {
+      this.joined = text[0]!.bytes;
+      this.parts = null;
+      this.length = this.joined.length;
+    } else {
+      this.joined = null;
+      this.parts = text;
+      this.length = text.reduce((n, p) => n + p.bytes.length, 0);
+    }
+  }
+
+  /** the body's bytes, joined */
+  get raw(): Buffer {
+    return (this.joined ??= Buffer.concat(this.parts!.map((p) => p.bytes)));
   }
 
   get etag(): string {
-    return (this.tag ??= etagOf(this.raw));
+    if (this.tag !== null) return this.tag;
+    if (this.parts === null) return (this.tag = etagOf(this.raw));
+    const h = createHash('sha256');
+    for (const p of this.parts) {
+      if (p.digest === null) h.update(p.bytes);
+      else h.update(PART_MARK).update(p.digest);
+    }
+    return (this.tag = `W/"${h.digest('base64url').slice(0, 27)}"`);
   }
 
   encoded(encoding: 'br' | 'gzip'): Buffer {
@@ -104,7 +138,6 @@ export interface SendOptions {
 export function sendBody(res: ServerResponse, status: number, content: string | EncodedBody, type: string, options: SendOptions = {}): void {
   const req = res.req as IncomingMessage | undefined;
   const encoded = typeof content === 'string' ? staticBody(content, options.cacheKey) : content;
-  const raw = encoded.raw;
   const headers: Record<string, string | number> = { 'content-type': type, ...options.headers };
   const method = req?.method ?? 'GET';
   const cacheable = status === 200 && (method === 'GET' || method === 'HEAD');
@@ -119,8 +152,8 @@ export function sendBody(res: ServerResponse, status: number, content: string | 
       return;
     }
   }
-  let body: Buffer = raw;
-  if (raw.length >= COMPRESS_MIN_BYTES) {
+  let body: Buffer | null = null;
+  if (encoded.length >= COMPRESS_MIN_BYTES) {
     const vary = res.getHeader('vary');
     headers.vary = vary ? `${String(vary)}, accept-encoding` : 'accept-encoding';
     const encoding = chooseEncoding(req?.headers['accept-encoding']);
@@ -129,6 +162,7 @@ export function sendBody(res: ServerResponse, status: number, content: string | 
       headers['content-encoding'] = encoding;
     }
   }
+  body ??= encoded.raw;
   headers['content-length'] = body.length;
   res.writeHead(status, headers);
   res.end(body);

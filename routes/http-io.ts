@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RateDecision } from '../domain/rate-limit.ts';
 import type { ServiceError } from '../domain/service-error.ts';
 import { EncodedBody, sendBody, type SendOptions } from './encoding.ts';
-import { jsonBytesOf, keptWith } from '../api/prepared-json.ts';
+import { jsonPartsOf, keptWith } from '../api/prepared-json.ts';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -78,7 +78,7 @@ export function readBody(req: IncomingMessage): Promise<BodyResult> {
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, options: Omit<SendOptions, 'headers'> = {}): void {
   // a prepared (immutable) payload is serialized, hashed and compressed once, whatever the number of
   // requests for it; an envelope around one (a JSON-RPC reply) reuses its encoded bytes
-  const content = keptWith(body, 'http-body', () => new EncodedBody(jsonBytesOf(body)));
+  const content = keptWith(body, 'http-body', () => new EncodedBody(jsonPartsOf(body)));
   sendBody(res, status, content, 'application/json; charset=utf-8', { ...options, headers });
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonBytesOf, keptWith, memoOf, prepared } from '../../../api/prepared-json.ts';
+import { jsonBytesOf, jsonPartsOf, keptWith, memoOf, prepared } from '../../../api/prepared-json.ts';
+import { EncodedBody } from '../../../routes/encoding.ts';
 
 describe('prepared values (frozen, serialized once)', () => {
   it('serializes a prepared value once, to the same text as JSON.stringify, and a plain value every time', () => {
@@ -72,5 +73,31 @@ describe('prepared values (frozen, serialized once)', () => {
     const page = prepared({ items: [kept, prepared({ q: 'ü', n: [1, 2] }), { plain: kept }], total: 3, next: undefined });
     assert.deepEqual(jsonBytesOf(page), Buffer.from(JSON.stringify(page), 'utf8'));
     assert.equal(jsonBytesOf(page), jsonBytesOf(page));
+  });
+
+  it('gives the parts a body is made of: joined, the bytes of JSON.stringify; prepared values as their kept bytes with a kept digest', () => {
+    const a = prepared({ name: 'Société 😀', n: [1, 2] });
+    const b = prepared({ q: 'ü' });
+    const page = { jsonrpc: '2.0', id: 3, result: { items: [a, { plain: b }, 'x'], total: 2 } };
+    const parts = jsonPartsOf(page);
+    assert.deepEqual(Buffer.concat(parts.map((p) => p.bytes)), Buffer.from(JSON.stringify(page), 'utf8'));
+    const kept = parts.filter((p) => p.digest !== null);
+    assert.equal(kept.length, 2);
+    assert.equal(kept[0]!.bytes, jsonBytesOf(a), 'the kept bytes themselves, not a copy');
+    assert.deepEqual(kept[0]!.digest, jsonPartsOf(a)[0]!.digest);
+    assert.equal(jsonPartsOf(a)[0], jsonPartsOf(a)[0], 'made once');
+    for (const v of ['text', 12, null, { plain: 1 }]) assert.deepEqual(jsonPartsOf(v), [{ bytes: Buffer.from(JSON.stringify(v), 'utf8'), digest: null }]);
+  });
+
+  it("tags a body made of parts by its content: the same content the same ETag, another content another, the joined bytes the body's", () => {
+    const a = prepared({ x: '1.5' });
+    const body = (id: number, v: unknown) => new EncodedBody(jsonPartsOf({ id, items: [v, a] }));
+    assert.equal(body(1, a).etag, body(1, a).etag);
+    assert.notEqual(body(1, a).etag, body(2, a).etag);
+    assert.notEqual(body(1, a).etag, body(1, prepared({ x: '1.6' })).etag);
+    assert.match(body(1, a).etag, /^W\/"[\w-]{27}"$/);
+    const joined = body(1, a);
+    assert.deepEqual(joined.raw, Buffer.from(JSON.stringify({ id: 1, items: [a, a] }), 'utf8'));
+    assert.equal(joined.length, joined.raw.length);
   });
 });
