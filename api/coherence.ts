@@ -86,36 +86,33 @@ const NO_YEAR_MARKS: ReadonlyMap<string, QuarterCoherence> = new Map();
  * the index, which is replaced when the company's versions change.
  */
 async function marksFromIndex(sql: Db, cik: string, statementTypes: readonly string[], fiscalYears: readonly number[], v: Visibility, index: CompanyIndex): Promise<Map<string, CoherenceMarks>> {
-  const seen = `${index.epochOf(v.as_of_date)}|${v.as_reported ? 'first' : 'all'}`;
-  const keyOf = (type: string, fy: number) => `marks|${type}|${fy}|${seen}`;
+  // statement type -> fiscal year -> marks, of one set of versions seen
+  const judgedOf = index.derived(`marks|${index.epochOf(v.as_of_date)}|${v.as_reported ? 'first' : 'all'}`, () => new Map<string, Map<number, ReadonlyMap<string, QuarterCoherence>>>());
   const years = [...new Set(fiscalYears)].sort((a, b) => a - b);
-  const held = new Map<string, ReadonlyMap<string, QuarterCoherence>>();
   const missingTypes = new Set<string>();
   const missingYears = new Set<number>();
-  for (const type of new Set(statementTypes)) {
+  for (const type of statementTypes) {
+    const ofType = judgedOf.get(type);
     for (const fy of years) {
-      const m = index.derivedOf<ReadonlyMap<string, QuarterCoherence>>(keyOf(type, fy));
-      if (m !== undefined) held.set(keyOf(type, fy), m);
-      else {
-        missingTypes.add(type);
-        missingYears.add(fy);
-      }
+      if (ofType?.has(fy)) continue;
+      missingTypes.add(type);
+      missingYears.add(fy);
     }
   }
   if (missingTypes.size > 0) {
     const judged = await fiscalYearMarks(sql, cik, [...missingTypes], [...missingYears], v, index);
     for (const type of missingTypes) {
-      for (const fy of missingYears) {
-        const m = judged.get(type)?.get(fy) ?? NO_YEAR_MARKS;
-        held.set(keyOf(type, fy), index.derived(keyOf(type, fy), () => m));
-      }
+      let ofType = judgedOf.get(type);
+      if (!ofType) judgedOf.set(type, (ofType = new Map()));
+      for (const fy of missingYears) if (!ofType.has(fy)) ofType.set(fy, judged.get(type)?.get(fy) ?? NO_YEAR_MARKS);
     }
   }
   const out = new Map<string, CoherenceMarks>();
   for (const type of statementTypes) {
+    const ofType = judgedOf.get(type)!;
     const marks = new Map<number, ReadonlyMap<string, QuarterCoherence>>();
     for (const fy of years) {
-      const m = held.get(keyOf(type, fy))!;
+      const m = ofType.get(fy)!;
       if (m.size > 0) marks.set(fy, m);
     }
     out.set(type, marks);

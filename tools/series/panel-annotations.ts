@@ -10,6 +10,7 @@ import type { StatementRow } from '../../domain/series-periods.ts';
 import { panelPoint } from '../../domain/series-points.ts';
 import { prepared } from '../../api/prepared-json.ts';
 import { byCatalogOrder } from '../../domain/catalog/index.ts';
+import { TwoGenerations } from '../../db/version-memo.ts';
 
 /** Coherence marks and split adjustments of a panel page: what the panel adds to each point (api/coherence.ts, api/split-adjustment.ts). */
 
@@ -42,11 +43,15 @@ export function annotatePanelPoint(point: ReturnType<typeof panelPoint>, row: St
   // the marked money flows only (a page of every metric of many companies stays small); absent: they add up
   const coherence: Record<string, CoherenceWire> = {};
   let marked = false;
-  for (const metric of Object.keys(point.metrics)) {
-    const c = coherenceOf(marks.get(row.cik) ?? new Map(), row.fiscal_year, row.fiscal_period, metric);
-    if (!c) continue;
-    coherence[metric] = c;
-    marked = true;
+  const companyMarks = marks.get(row.cik);
+  // a year without marks marks none of its metrics
+  if (companyMarks !== undefined && (companyMarks.get(row.fiscal_year)?.size ?? 0) > 0) {
+    for (const metric of Object.keys(point.metrics)) {
+      const c = coherenceOf(companyMarks, row.fiscal_year, row.fiscal_period, metric);
+      if (!c) continue;
+      coherence[metric] = c;
+      marked = true;
+    }
   }
   // nothing to add: the point itself (it may be a prepared one, whose JSON is then written once)
   if (!marked && split === null) return point;
@@ -74,18 +79,14 @@ export function annotatePanelPoint(point: ReturnType<typeof panelPoint>, row: St
 /**
  * Each version's panel point per metric filter, made once and prepared (api/prepared-json.ts: its
  * JSON written once): a point is a function of the version and the filter alone, and a version is
- * never rewritten. Bounded, oldest out.
+ * never rewritten. By version id, then filter; bounded in two generations (db/version-memo.ts).
  */
-const MAX_POINTS = 20_000;
-const points = new Map<string, ReturnType<typeof panelPoint>>();
+const points = new TwoGenerations<Map<string, ReturnType<typeof panelPoint>>>(20_000);
 
 export function panelPointOf(row: StatementRow, filter: string): ReturnType<typeof panelPoint> {
-  const key = `${row.statement_version_id}|${filter}`;
-  let point = points.get(key);
-  if (point === undefined) {
-    point = prepared(panelPoint(row, byCatalogOrder));
-    points.set(key, point);
-    if (points.size > MAX_POINTS) points.delete(points.keys().next().value!);
-  }
+  let byFilter = points.get(row.statement_version_id);
+  if (byFilter === undefined) points.set(row.statement_version_id, (byFilter = new Map()));
+  let point = byFilter.get(filter);
+  if (point === undefined) byFilter.set(filter, (point = prepared(panelPoint(row, byCatalogOrder))));
   return point;
 }

@@ -151,16 +151,17 @@ function keepsAny(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery)
 
 const NO_FIGURES: Readonly<Record<string, ReadFigure>> = Object.freeze({});
 
-/** What `kept` makes of a version's figures, per version and filter: the same for every read (frozen, never changed). */
-const keptFigures = new TwoGenerations<Record<string, SeriesFigure> | null>(20_000);
+/** What `kept` makes of a version's figures, by version and then filter: the same for every read (frozen, never changed). */
+const keptFigures = new TwoGenerations<Map<string, Record<string, SeriesFigure> | null>>(20_000);
 
-function keptOf(id: string, figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): Record<string, SeriesFigure> | null {
-  const key = `${id}|${q.metrics?.join(',') ?? '*'}|${q.tier1}`;
-  let out = keptFigures.get(key);
+function keptOf(id: string, figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery, filter: string): Record<string, SeriesFigure> | null {
+  let byFilter = keptFigures.get(id);
+  if (byFilter === undefined) keptFigures.set(id, (byFilter = new Map()));
+  let out = byFilter.get(filter);
   if (out === undefined) {
     out = kept(figures, q);
     if (out !== null) Object.freeze(out);
-    keptFigures.set(key, out);
+    byFilter.set(filter, out);
   }
   return out;
 }
@@ -184,12 +185,13 @@ export async function panelPage(
     ORDER BY l.cik, l.period_end, l.fiscal_year, CASE l.fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, l.fiscal_period`;
   const figures = await figuresOf(sql, headers.map((h) => h.statement_version_id));
   const end = page.offset + page.limit;
+  const filter = `${q.metrics?.join(',') ?? '*'}|${q.tier1}`;
   const rows: StatementRow[] = [];
   let total = 0;
   for (const h of headers) {
     const all = figures.get(h.statement_version_id) ?? NO_FIGURES;
     if (total >= page.offset && total < end) {
-      const f = keptOf(h.statement_version_id, all, q);
+      const f = keptOf(h.statement_version_id, all, q, filter);
       if (f === null) continue;
       rows.push(rowOf(h, f));
       total++;
