@@ -1,5 +1,5 @@
 import type { ServiceError } from '../domain/service-error.ts';
-import { isPrepared, memoOf, prepared } from './prepared-json.ts';
+import { isPrepared, keptWith, prepared, withJsonParts, type JsonPart } from './prepared-json.ts';
 
 /** A tools/call result, per MCP: text content plus structured content, and whether the tool failed. */
 export interface ToolResult {
@@ -13,18 +13,81 @@ export interface ToolResult {
  * the same JSON, except that an array of two or more objects becomes one table
  * `{ columns, rows }` (keys once, values by position; a key an item lacks is null). Lists of
  * periods, filings or segment rows then cost about half the tokens, and nothing is dropped.
+ * The text's JSON (a quoted, escaped string in the reply) is written from the pieces it is made of:
+ * what prepared values keep is escaped once, with them.
  */
 export function toolSuccess(output: unknown): ToolResult {
   const kept = typeof output === 'object' && output !== null ? preparedResults.get(output) : undefined;
   if (kept) return kept;
   const structured = output as Record<string, unknown>;
-  const result: ToolResult = { content: [{ type: 'text', text: compactJson(output) }], structuredContent: structured, isError: false };
+  const result: ToolResult = { content: [textContent(output)], structuredContent: structured, isError: false };
   // the result of a prepared output is prepared too: its JSON is then written once (api/prepared-json.ts)
   if (isPrepared(output)) preparedResults.set(output as object, prepared(result));
   return result;
 }
 
 const preparedResults = new WeakMap<object, ToolResult>();
+
+const TEXT_OPEN = Buffer.from('{"type":"text","text":"');
+const TEXT_CLOSE = Buffer.from('"}');
+
+/** The text content of a success, its JSON given as parts (the kept escaped texts between glue escaped per request). */
+function textContent(output: unknown): { type: 'text'; text: string } {
+  const w = new Writer();
+  write(output, w);
+  const pieces = w.done();
+  const parts: JsonPart[] = [{ bytes: TEXT_OPEN, digest: null }];
+  let text = '';
+  for (const p of pieces) {
+    parts.push({ bytes: typeof p === 'string' ? escaped(p) : p.escaped, digest: null });
+    text += typeof p === 'string' ? p : p.text;
+  }
+  parts.push({ bytes: TEXT_CLOSE, digest: null });
+  return withJsonParts(Object.freeze({ type: 'text' as const, text }), parts);
+}
+
+/** A text's bytes inside a JSON string: escaped as JSON.stringify escapes it, without the quotes. */
+function escaped(text: string): Buffer {
+  return Buffer.from(JSON.stringify(text).slice(1, -1), 'utf8');
+}
+
+/**
+ * A piece of a compact text: text written per request, or a text kept with a prepared value (its
+ * own compact text, or its row in a table) with its escaped bytes. Pieces end between JSON values,
+ * so escaping them one by one gives the bytes of escaping their whole.
+ */
+type Piece = string | KeptText;
+
+interface KeptText {
+  text: string;
+  escaped: Buffer;
+}
+
+const keptText = (text: string): KeptText => ({ text, escaped: escaped(text) });
+
+/** Collects a compact text's pieces: text written per request runs together into one string until a kept text comes. */
+class Writer {
+  private readonly pieces: Piece[] = [];
+  /** text written since the last kept piece */
+  glue = '';
+
+  kept(k: KeptText): void {
+    if (this.glue !== '') this.pieces.push(this.glue);
+    this.glue = '';
+    this.pieces.push(k);
+  }
+
+  done(): Piece[] {
+    if (this.glue !== '') this.pieces.push(this.glue);
+    this.glue = '';
+    return this.pieces;
+  }
+
+  /** the whole text */
+  text(): string {
+    return joined(this.done());
+  }
+}
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -49,65 +112,109 @@ export function compactJson(output: unknown): string {
 }
 
 /**
- * A prepared item's row in a table (a panel's point, an as-of read's statement), with the columns it
- * was written under: a prepared value never changes (api/prepared-json.ts), so its row is written
- * once per set of columns.
- */
-const rowTexts = new WeakMap<object, { columns: string; text: string }>();
-
-/**
- * `JSON.stringify(tabulate(v))` written in one pass: a prepared value's text is made once and kept
+ * `JSON.stringify(tabulate(v))`, written in one pass: a prepared value's text is made once and kept
  * with it, as is a prepared item's row in a table; undefined where JSON.stringify gives undefined (a
  * property it leaves out). An array whose items tabulate to objects without being objects
  * themselves (arrays of tables) goes the long way.
  */
 export function compactText(v: unknown): string | undefined {
-  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
-  if (isPrepared(v)) return memoOf(v, 'compact', render);
-  return render(v);
+  const w = new Writer();
+  return write(v, w) ? w.text() : undefined;
 }
 
-function render(v: unknown): string {
-  if (typeof v !== 'object' || v === null) return JSON.stringify(v);
-  let out: string;
+function joined(pieces: readonly Piece[]): string {
+  let out = '';
+  for (const p of pieces) out += typeof p === 'string' ? p : p.text;
+  return out;
+}
+
+/**
+ * A prepared item's rows in tables (a panel's point, an as-of read's statement), by the columns
+ * they were written under (a few): a prepared value never changes (api/prepared-json.ts), so its
+ * row is written once per set of columns.
+ */
+const rowTexts = new WeakMap<object, Map<string, KeptText>>();
+const ROW_HEADERS = 4;
+
+/** Writes v's compact text; false where JSON.stringify gives undefined (nothing written). */
+function write(v: unknown, w: Writer): boolean {
+  if (typeof v !== 'object' || v === null) {
+    const text = JSON.stringify(v);
+    if (text === undefined) return false;
+    w.glue += text;
+    return true;
+  }
+  if (isPrepared(v)) {
+    w.kept(keptWith(v, 'compact-text', () => {
+      const own = new Writer();
+      render(v, own);
+      return keptText(own.text());
+    }));
+    return true;
+  }
+  render(v, w);
+  return true;
+}
+
+function render(v: object, w: Writer): void {
   if (Array.isArray(v)) {
     if (v.length >= 2 && v.every(isPlainObject)) {
       const columns = [...new Set(v.flatMap((o: object) => Object.keys(o)))];
       const header = JSON.stringify(columns);
-      const rows: string[] = [];
+      w.glue += `{"columns":${header},"rows":[`;
       for (let i = 0; i < v.length; i++) {
+        if (i > 0) w.glue += ',';
         const o = v[i] as Record<string, unknown> | undefined;
-        if (o === undefined) {
-          rows.push('null');
-          continue;
-        }
-        // a prepared item's row under the same columns (the points of a panel) is written once
-        const kept = isPrepared(o) ? rowTexts.get(o) : undefined;
-        if (kept !== undefined && kept.columns === header) {
-          rows.push(kept.text);
-          continue;
-        }
-        const text = `[${columns.map((c) => compactText(o[c] ?? null) ?? 'null').join(',')}]`;
-        if (isPrepared(o)) rowTexts.set(o, { columns: header, text });
-        rows.push(text);
+        if (o === undefined) w.glue += 'null';
+        else if (isPrepared(o)) w.kept(preparedRow(o, columns, header));
+        else writeRow(o, columns, w);
       }
-      out = `{"columns":${header},"rows":[${rows.join(',')}]}`;
+      w.glue += ']}';
     } else if (v.length >= 2 && v.every((x) => isPlainObject(x) || Array.isArray(x))) {
-      out = JSON.stringify(tabulate(v));
+      w.glue += JSON.stringify(tabulate(v));
     } else {
-      const items: string[] = [];
-      for (let i = 0; i < v.length; i++) items.push(compactText(v[i]) ?? 'null');
-      out = `[${items.join(',')}]`;
+      w.glue += '[';
+      for (let i = 0; i < v.length; i++) {
+        if (i > 0) w.glue += ',';
+        if (!write(v[i], w)) w.glue += 'null';
+      }
+      w.glue += ']';
     }
-  } else {
-    const parts: string[] = [];
-    for (const [k, x] of Object.entries(v)) {
-      const text = compactText(x);
-      if (text !== undefined) parts.push(`${JSON.stringify(k)}:${text}`);
-    }
-    out = `{${parts.join(',')}}`;
+    return;
   }
-  return out;
+  w.glue += '{';
+  let first = true;
+  for (const [k, x] of Object.entries(v)) {
+    // a value JSON.stringify leaves out writes nothing: its key is taken back off the glue
+    const mark = w.glue.length;
+    w.glue += `${first ? '' : ','}${JSON.stringify(k)}:`;
+    if (write(x, w)) first = false;
+    else w.glue = w.glue.slice(0, mark);
+  }
+  w.glue += '}';
+}
+
+function writeRow(o: Record<string, unknown>, columns: readonly string[], w: Writer): void {
+  w.glue += '[';
+  for (let j = 0; j < columns.length; j++) {
+    if (j > 0) w.glue += ',';
+    if (!write(o[columns[j]!] ?? null, w)) w.glue += 'null';
+  }
+  w.glue += ']';
+}
+
+/** A prepared item's row under `columns`, written once per set of columns and kept with it. */
+function preparedRow(o: Record<string, unknown>, columns: readonly string[], header: string): KeptText {
+  let rows = rowTexts.get(o);
+  if (rows === undefined) rowTexts.set(o, (rows = new Map()));
+  let row = rows.get(header);
+  if (row === undefined) {
+    const own = new Writer();
+    writeRow(o, columns, own);
+    if (rows.size >= ROW_HEADERS) rows.clear();
+    rows.set(header, (row = keptText(own.text())));
+  }
+  return row;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Serializations kept with values that never change. A handler that serves an immutable payload
  * (a stored statement version) registers it once with `prepared`: the value is deep-frozen, so it
- * cannot drift from what was serialized, and `jsonBytesOf` / `memoOf` then compute each rendering of it
+ * cannot drift from what was serialized, and `jsonBytesOf` / `keptWith` then compute each rendering of it
  * (the HTTP body, the MCP text) once instead of per request. Any other value is serialized afresh,
  * so the bytes on the wire are the same either way.
  */
@@ -28,14 +28,21 @@ export function prepared<T extends object>(value: T): T {
   return value;
 }
 
+/**
+ * Values whose JSON is given as parts by their maker (a tool result's text content, written from
+ * kept escaped pieces: api/mcp-envelope.ts); frozen, so the parts stay their JSON.
+ */
+const given = new WeakMap<object, readonly JsonPart[]>();
+
+/** Registers `parts` as the JSON bytes of the frozen `value` (joined, they must be JSON.stringify(value)'s UTF-8). */
+export function withJsonParts<T extends object>(value: Readonly<T>, parts: readonly JsonPart[]): T {
+  given.set(value, parts);
+  return value as T;
+}
+
 /** Whether `value` was registered with `prepared`. */
 export function isPrepared(value: unknown): boolean {
   return typeof value === 'object' && value !== null && renderings.has(value);
-}
-
-/** `render(value)`, computed once per prepared value and rendering name; plain values every time. */
-export function memoOf(value: unknown, name: string, render: (v: unknown) => string): string {
-  return keptWith(value, name, () => render(value));
 }
 
 /**
@@ -63,6 +70,8 @@ export interface JsonPart {
 export function jsonPartsOf(value: unknown): JsonPart[] {
   if (typeof value !== 'object' || value === null) return [{ bytes: Buffer.from(JSON.stringify(value), 'utf8'), digest: null }];
   if (renderings.has(value)) return [preparedPart(value)];
+  const own = given.get(value);
+  if (own !== undefined) return [...own];
   if (!holdsPrepared(value, 3)) return [{ bytes: Buffer.from(JSON.stringify(value), 'utf8'), digest: null }];
   const parts: JsonPart[] = [];
   composeParts(value, parts);
@@ -93,6 +102,9 @@ function composeParts(value: object, parts: JsonPart[]): void {
     if (typeof v === 'object' && v !== null && renderings.has(v)) {
       flush();
       parts.push(preparedPart(v));
+    } else if (typeof v === 'object' && v !== null && given.has(v)) {
+      flush();
+      parts.push(...given.get(v)!);
     } else if (typeof v === 'object' && v !== null && holdsPrepared(v, 2)) {
       flush();
       composeParts(v, parts);
@@ -134,7 +146,7 @@ function holdsPrepared(value: object, depth: number): boolean {
   if ('toJSON' in value) return false;
   for (const v of Object.values(value)) {
     if (typeof v !== 'object' || v === null) continue;
-    if (renderings.has(v) || (depth > 1 && holdsPrepared(v, depth - 1))) return true;
+    if (renderings.has(v) || given.has(v) || (depth > 1 && holdsPrepared(v, depth - 1))) return true;
   }
   return false;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compactJson, compactText } from '../../../api/mcp-envelope.ts';
-import { isPrepared, prepared } from '../../../api/prepared-json.ts';
+import { compactJson, compactText, toolSuccess } from '../../../api/mcp-envelope.ts';
+import { isPrepared, jsonBytesOf, prepared } from '../../../api/prepared-json.ts';
 
 /** The definition of the compact text: an array of two or more objects becomes { columns, rows }, recursively, then JSON. */
 function reference(v: unknown): string | undefined {
@@ -69,5 +69,24 @@ describe('the compact text of a tool result (api/mcp-envelope.ts)', () => {
     const b = prepared({ k: 2, m: { x: '2' } });
     const c = prepared({ j: 3 });
     for (const table of [[a, b], [a, c], [c, a, b], [a, b]]) assert.equal(compactText(table), reference(table), JSON.stringify(table));
+  });
+
+  it("writes a success's reply as JSON.stringify writes it, its text from the escaped pieces prepared values keep", () => {
+    const quoted = prepared({ k: 'a "quoted" \\ line\nbreak', name: 'Société 😀', m: { x: '1' } });
+    const other = prepared({ k: 'ü', m: { x: '2' } });
+    const outputs: unknown[] = [
+      ...SHAPES.filter((x) => typeof x === 'object' && x !== null && !Array.isArray(x)),
+      { items: [quoted, other, { k: 'plain "q"', m: { x: '3' } }], total: 3 },
+      { items: [quoted, { ...other, coherence: { x: 'marked' } }], total: 2 },
+      prepared({ data: { statement: quoted, list: [quoted, other] } }),
+    ];
+    for (const output of outputs) {
+      for (let round = 0; round < 2; round++) {
+        const result = toolSuccess(output);
+        assert.equal(result.content[0]!.text, reference(output));
+        const reply = { jsonrpc: '2.0', id: 'x-1', result };
+        assert.deepEqual(jsonBytesOf(reply), Buffer.from(JSON.stringify(reply), 'utf8'), JSON.stringify(output));
+      }
+    }
   });
 });

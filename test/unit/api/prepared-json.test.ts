@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jsonBytesOf, jsonPartsOf, keptWith, memoOf, prepared } from '../../../api/prepared-json.ts';
+import { jsonBytesOf, jsonPartsOf, keptWith, prepared } from '../../../api/prepared-json.ts';
 import { EncodedBody } from '../../../routes/encoding.ts';
 
 describe('prepared values (frozen, serialized once)', () => {
@@ -8,13 +8,13 @@ describe('prepared values (frozen, serialized once)', () => {
     const value = prepared({ data: { a: '1.000000', list: [{ x: 1 }, { x: 2 }] } });
     assert.equal(jsonBytesOf(value).toString('utf8'), JSON.stringify(value));
     let renders = 0;
-    const render = (v: unknown) => (renders++, JSON.stringify(v));
-    memoOf(value, 'test', render);
-    memoOf(value, 'test', render);
+    const render = (v: unknown) => () => (renders++, JSON.stringify(v));
+    keptWith(value, 'test', render(value));
+    keptWith(value, 'test', render(value));
     assert.equal(renders, 1);
     const plain = { a: 1 };
-    memoOf(plain, 'test', render);
-    memoOf(plain, 'test', render);
+    keptWith(plain, 'test', render(plain));
+    keptWith(plain, 'test', render(plain));
     assert.equal(renders, 3);
     assert.ok(Object.isFrozen(value.data.list[1]));
   });
