@@ -8,7 +8,7 @@ import { wireDecimal } from '../../domain/decimal.ts';
 import type { CompanySplit } from '../../domain/statements/split-basis.ts';
 import type { StatementRow } from '../../domain/series-periods.ts';
 import { panelPoint } from '../../domain/series-points.ts';
-import { prepared } from '../../api/prepared-json.ts';
+import { isPrepared, prepared } from '../../api/prepared-json.ts';
 import { byCatalogOrder } from '../../domain/catalog/index.ts';
 import { TwoGenerations } from '../../db/version-memo.ts';
 
@@ -44,8 +44,12 @@ export function annotatePanelPoint(point: ReturnType<typeof panelPoint>, row: St
   const coherence: Record<string, CoherenceWire> = {};
   let marked = false;
   const companyMarks = marks.get(row.cik);
+  const yearMarks = companyMarks?.get(row.fiscal_year);
   // a year without marks marks none of its metrics
-  if (companyMarks !== undefined && (companyMarks.get(row.fiscal_year)?.size ?? 0) > 0) {
+  if (companyMarks !== undefined && yearMarks !== undefined && yearMarks.size > 0) {
+    // a prepared point with the same marks of its year: the same annotated point, kept with it
+    const held = split === null && isPrepared(point) ? annotated.get(point) : undefined;
+    if (held !== undefined && held.marks === yearMarks) return held.point;
     for (const metric of Object.keys(point.metrics)) {
       const c = coherenceOf(companyMarks, row.fiscal_year, row.fiscal_period, metric);
       if (!c) continue;
@@ -57,6 +61,10 @@ export function annotatePanelPoint(point: ReturnType<typeof panelPoint>, row: St
   if (!marked && split === null) return point;
   const out: Point = { ...point };
   if (marked) out.coherence = coherence;
+  if (marked && split === null && isPrepared(point)) {
+    annotated.set(point, { marks: yearMarks!, point: prepared(out) });
+    return out;
+  }
   if (split !== null) {
     const adjustments: Record<string, SplitAdjustmentWire> = {};
     const metrics = { ...point.metrics };
@@ -75,6 +83,9 @@ export function annotatePanelPoint(point: ReturnType<typeof panelPoint>, row: St
   }
   return out;
 }
+
+/** A prepared point with its year's coherence marks added, by the point, with the marks it was made for. */
+const annotated = new WeakMap<object, { marks: ReadonlyMap<string, unknown>; point: Point }>();
 
 /**
  * Each version's panel point per metric filter, made once and prepared (api/prepared-json.ts: its
