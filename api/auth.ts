@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { hashApiKey, looksLikeApiKey } from '../domain/api-key.ts';
+import { apiKeyDigest, looksLikeApiKey } from '../domain/api-key.ts';
 import type { Plan } from '../domain/plans.ts';
 import { ServiceError } from '../domain/service-error.ts';
 import type { Db } from '../db/client.ts';
@@ -64,11 +64,11 @@ export class Authenticator {
   async authenticate(rawKey: string | undefined, misplaced: MisplacedKey | null = null): Promise<AuthContext> {
     if (!rawKey) throw missingKeyError(misplaced);
     if (!looksLikeApiKey(rawKey)) throw new ServiceError('UNAUTHORIZED', INVALID, { header: 'X-Api-Key' });
-    const hash = hashApiKey(rawKey);
-    const cacheKey = hash.toString('hex');
+    const cacheKey = apiKeyDigest(rawKey);
     const hit = this.cache.get(cacheKey);
     if (hit && hit.expiresMs > this.now() && hit.generation === this.generation()) return hit.ctx;
 
+    const hash = Buffer.from(cacheKey, 'hex');
     const generation = this.generation();
     const row = await findKeyByHash(this.sql, hash);
     // The lookup is by an indexed hash; the comparison that decides is constant-time anyway.

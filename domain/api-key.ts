@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * API keys: a typed prefix (`fds_sk_`, "secret key") and 256 random bits in base64url. Only the
@@ -12,7 +12,12 @@ export function looksLikeApiKey(raw: string): boolean {
 }
 
 export function hashApiKey(raw: string): Buffer {
-  return createHash('sha256').update(raw, 'utf8').digest();
+  return hash('sha256', raw, 'buffer');
+}
+
+/** hashApiKey's bytes in hex. */
+export function apiKeyDigest(raw: string): string {
+  return hash('sha256', raw, 'hex');
 }
 
 /** What may be shown of a key after issuance: `fds_sk_AbCd…` */

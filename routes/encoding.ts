@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { JsonPart } from '../api/prepared-json.ts';
@@ -43,7 +43,7 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding {
 
 /** A weak validator of the representation's content (weak: the same JSON served br, gzip or plain). */
 export function etagOf(body: Buffer): string {
-  return `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+  return `W/"${hash('sha256', body, 'base64url').slice(0, 27)}"`;
 }
 
 /** If-None-Match, weak comparison (RFC 9110 13.1.2): any listed tag, or `*`. */
