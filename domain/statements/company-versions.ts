@@ -71,7 +71,7 @@ export class CompanyVersions<T extends IndexedVersion> {
   private readonly byPeriod: readonly { fiscal_year: number; fiscal_period: T['fiscal_period']; versions: readonly T[] }[];
 
   /** the statements of each type in identity order (fiscal year, then period), and in panel order of their newest versions */
-  private readonly typed: ReadonlyMap<string, { identity: readonly Statement<T>[]; panel: readonly Statement<T>[] }>;
+  private readonly typed: ReadonlyMap<string, Typed<T>>;
 
   /** the company's distinct filing dates, ascending */
   private readonly filed: readonly string[];
@@ -107,7 +107,7 @@ export class CompanyVersions<T extends IndexedVersion> {
       if (!of) byType.set(t, (of = []));
       of.push(list);
     }
-    const typed = new Map<string, { identity: Statement<T>[]; panel: Statement<T>[] }>();
+    const typed = new Map<string, Typed<T>>();
     for (const [t, of] of byType) {
       const identity = of.map((list): Statement<T> => {
         let minEnd = list[0]!.period_end;
@@ -120,7 +120,12 @@ export class CompanyVersions<T extends IndexedVersion> {
       });
       const newest = (s: Statement<T>) => s.versions[s.versions.length - 1]!;
       const panel = [...identity].sort((a, b) => panelPeriodOrder(newest(a), newest(b)));
-      typed.set(t, { identity, panel });
+      // in panel order: the latest period end up to each statement, the earliest from it on
+      const endsBy: string[] = [];
+      const endsFrom: string[] = new Array<string>(panel.length);
+      for (const [i, st] of panel.entries()) endsBy.push(i === 0 || st.maxEnd > endsBy[i - 1]! ? st.maxEnd : endsBy[i - 1]!);
+      for (let i = panel.length - 1; i >= 0; i--) endsFrom[i] = i === panel.length - 1 || panel[i]!.minEnd < endsFrom[i + 1]! ? panel[i]!.minEnd : endsFrom[i + 1]!;
+      typed.set(t, { identity, panel, endsBy, endsFrom });
     }
     this.typed = typed;
     this.filed = [...new Set(versions.map((v) => v.filing_date))].sort();
@@ -184,15 +189,12 @@ export class CompanyVersions<T extends IndexedVersion> {
       if (of === undefined) continue;
       const statements = order === 'panel' ? of.panel : of.identity;
       let i = 0;
-      if (order === 'identity' && yearFrom !== null) {
-        let hi = statements.length;
-        while (i < hi) {
-          const mid = (i + hi) >>> 1;
-          if (statements[mid]!.fiscal_year < yearFrom) i = mid + 1;
-          else hi = mid;
-        }
-      }
-      for (; i < statements.length; i++) {
+      let end = statements.length;
+      if (order === 'identity' && yearFrom !== null) i = firstIndex(statements.length, (k) => statements[k]!.fiscal_year >= yearFrom);
+      // in panel order, the statements none of whose versions ends within the period end bounds are cut off both sides
+      if (order === 'panel' && endFrom !== null) i = firstIndex(statements.length, (k) => of.endsBy[k]! >= endFrom);
+      if (order === 'panel' && endTo !== null) end = firstIndex(statements.length, (k) => of.endsFrom[k]! > endTo);
+      for (; i < end; i++) {
         const s = statements[i]!;
         if (yearTo !== null && s.fiscal_year > yearTo) {
           if (order === 'identity') break;
@@ -286,6 +288,26 @@ export class CompanyVersions<T extends IndexedVersion> {
 /** Panel order: by company, period end, fiscal year, quarters before the year ending the same day. */
 export function panelOrder(a: IndexedVersion & { cik: string }, b: IndexedVersion & { cik: string }): number {
   return cmp(a.cik, b.cik) || panelPeriodOrder(a, b);
+}
+
+/** A statement type's statements in identity and in panel order (with the bounds of the period ends up to and from each). */
+interface Typed<T> {
+  identity: readonly Statement<T>[];
+  panel: readonly Statement<T>[];
+  endsBy: readonly string[];
+  endsFrom: readonly string[];
+}
+
+/** The first of 0..n-1 for which `holds` is true, n when none is (`holds` false, then true). */
+function firstIndex(n: number, holds: (k: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (holds(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** Panel order within one company. */

@@ -7,7 +7,7 @@ import type { SeriesFigure, StatementRow } from '../../domain/series-periods.ts'
 import type { Db } from '../../db/client.ts';
 import { latestPerPeriod, type VersionHeader } from '../../db/statement-versions.ts';
 import type { CompanyIndex } from '../../api/company-versions.ts';
-import { TwoGenerations, versionMemo } from '../../db/version-memo.ts';
+import { TwoGenerations } from '../../db/version-memo.ts';
 
 export interface SeriesQuery {
   ciks: string[];
@@ -108,14 +108,25 @@ interface ReadFigure extends SeriesFigure {
 }
 
 /**
- * Every figure of each version read so far, as the series read it, by version id
- * (db/version-memo.ts): its figures are unpacked from their JSON once and the metric and tier 1
- * filters applied per read, so a panel then reads only which versions are latest.
+ * What a panel takes from each version read so far, by version id: every figure as the series read
+ * it (unpacked from its JSON once) and, per metric and tier 1 filter, the figures a read keeps
+ * (null: none; frozen, the same for every read). A version is never rewritten; per database
+ * client, bounded in two generations (db/version-memo.ts).
  */
-const readMemo = versionMemo<Readonly<Record<string, ReadFigure>>>(50_000);
+interface SeriesRecord {
+  figures: Readonly<Record<string, ReadFigure>>;
+  kept: Map<string, Record<string, SeriesFigure> | null>;
+}
 
-function figuresOf(sql: Db, ids: readonly string[]): Promise<Map<string, Readonly<Record<string, ReadFigure>>>> {
-  return readMemo(sql, ids, async (missing) => {
+const records = new WeakMap<Db, TwoGenerations<SeriesRecord>>();
+
+/** The records of these versions, in their order; only those not met before are read. */
+async function recordsOf(sql: Db, ids: readonly string[]): Promise<SeriesRecord[]> {
+  let held = records.get(sql);
+  if (!held) records.set(sql, (held = new TwoGenerations(50_000)));
+  const out = ids.map((id) => held.get(id));
+  const missing = [...new Set(ids.filter((_, i) => out[i] === undefined))];
+  if (missing.length > 0) {
     const rows = await sql<{ statement_version_id: string; figures: Record<string, ReadFigure> | null }[]>`
       SELECT v.statement_version_id, (
         SELECT jsonb_object_agg(e.key, jsonb_build_object(
@@ -124,8 +135,16 @@ function figuresOf(sql: Db, ids: readonly string[]): Promise<Map<string, Readonl
           't', coalesce(e.value ->> 'value_origin', 'SOURCE') = 'SOURCE' AND e.value -> 'correction_rule' IS NULL))
         FROM jsonb_each(v.figures) e) AS figures
       FROM statement_versions v WHERE v.statement_version_id IN ${sql(missing)}`;
-    return rows.map((r) => [r.statement_version_id, Object.freeze(r.figures ?? {})] as const);
-  });
+    const read = new Map(rows.map((r) => [r.statement_version_id, { figures: Object.freeze(r.figures ?? {}), kept: new Map() }] as const));
+    for (const [i, id] of ids.entries()) {
+      if (out[i] !== undefined) continue;
+      // a version gone since its id was read has no figures
+      const record = read.get(id) ?? { figures: NO_FIGURES, kept: new Map() };
+      if (read.has(id)) held.set(id, record);
+      out[i] = record;
+    }
+  }
+  return out as SeriesRecord[];
 }
 
 /** Whether a read keeps a figure: one of its metrics, tier 1 when it asks for tier 1 only. */
@@ -143,25 +162,15 @@ function kept(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): Re
   return any ? out : null;
 }
 
-/** Whether `kept` would keep a figure, without making the figures. */
-function keepsAny(figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery): boolean {
-  for (const metric in figures) if (keeps(metric, figures[metric]!, q)) return true;
-  return false;
-}
-
 const NO_FIGURES: Readonly<Record<string, ReadFigure>> = Object.freeze({});
 
-/** What `kept` makes of a version's figures, by version and then filter: the same for every read (frozen, never changed). */
-const keptFigures = new TwoGenerations<Map<string, Record<string, SeriesFigure> | null>>(20_000);
-
-function keptOf(id: string, figures: Readonly<Record<string, ReadFigure>>, q: SeriesQuery, filter: string): Record<string, SeriesFigure> | null {
-  let byFilter = keptFigures.get(id);
-  if (byFilter === undefined) keptFigures.set(id, (byFilter = new Map()));
-  let out = byFilter.get(filter);
+/** What `kept` makes of a record's figures under a filter (`filter` names q's metrics and tier 1), made once per record and filter. */
+function keptOf(record: SeriesRecord, q: SeriesQuery, filter: string): Record<string, SeriesFigure> | null {
+  let out = record.kept.get(filter);
   if (out === undefined) {
-    out = kept(figures, q);
+    out = kept(record.figures, q);
     if (out !== null) Object.freeze(out);
-    byFilter.set(filter, out);
+    record.kept.set(filter, out);
   }
   return out;
 }
@@ -183,19 +192,16 @@ export async function panelPage(
     : await sql<Omit<StatementRow, 'figures'>[]>`
     SELECT * FROM (${latest(sql, q, false)}) l
     ORDER BY l.cik, l.period_end, l.fiscal_year, CASE l.fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, l.fiscal_period`;
-  const figures = await figuresOf(sql, headers.map((h) => h.statement_version_id));
+  const held = await recordsOf(sql, headers.map((h) => h.statement_version_id));
   const end = page.offset + page.limit;
   const filter = `${q.metrics?.join(',') ?? '*'}|${q.tier1}`;
   const rows: StatementRow[] = [];
   let total = 0;
-  for (const h of headers) {
-    const all = figures.get(h.statement_version_id) ?? NO_FIGURES;
-    if (total >= page.offset && total < end) {
-      const f = keptOf(h.statement_version_id, all, q, filter);
-      if (f === null) continue;
-      rows.push(rowOf(h, f));
-      total++;
-    } else if (keepsAny(all, q)) total++;
+  for (const [i, h] of headers.entries()) {
+    const f = keptOf(held[i]!, q, filter);
+    if (f === null) continue;
+    if (total >= page.offset && total < end) rows.push(rowOf(h, f));
+    total++;
   }
   return { total, rows };
 }

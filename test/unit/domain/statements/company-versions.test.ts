@@ -74,6 +74,10 @@ describe('a company\'s versions in memory', () => {
     ]);
     assert.deepEqual(ids(moved.latestWhere({ types: ['INCOME_STATEMENT'] }, 'panel')), ['fy-2', 'q1-1']);
     assert.deepEqual(ids(moved.latestWhere({ types: ['INCOME_STATEMENT'], asOf: '2023-12-31' }, 'panel')), ['q1-1', 'fy-1']);
+    // period end bounds reach the older version ending later than the newest
+    assert.deepEqual(ids(moved.latestWhere({ types: ['INCOME_STATEMENT'], periodEndFrom: '2023-04-01' }, 'panel')), ['fy-1']);
+    assert.deepEqual(ids(moved.latestWhere({ types: ['INCOME_STATEMENT'], periodEndTo: '2023-01-31' }, 'panel')), ['fy-2']);
+    assert.deepEqual(ids(moved.latestWhere({ types: ['INCOME_STATEMENT'], periodEndFrom: '2023-03-01', periodEndTo: '2023-03-31' }, 'panel')), ['q1-1']);
   });
 
   it('count the filing dates a date sees: dates between the same two filing dates see the same versions', () => {
