@@ -58,7 +58,11 @@ describe('the feed watcher against a stand-in for SEC', () => {
   test('a filing that is not a periodic report is recorded once and refreshes nothing', async () => {
     const r = await until('the first poll', () => row(MSFT_8K));
     assert.equal(r.status, 'skipped');
-    const [state] = await svc.sql<{ last_poll_ok: boolean; last_accession: string }[]>`SELECT last_poll_ok, last_accession FROM feed_state`;
+    // the poll records its filings, then itself: its state follows the filing's row
+    const state = await until('the first poll recorded', async () => {
+      const [s] = await svc.sql<{ last_poll_ok: boolean | null; last_accession: string }[]>`SELECT last_poll_ok, last_accession FROM feed_state`;
+      return s?.last_poll_ok === null ? null : s;
+    });
     assert.equal(state!.last_poll_ok, true);
     assert.equal(state!.last_accession, MSFT_8K);
   });
