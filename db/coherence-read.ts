@@ -18,7 +18,7 @@ type ToldFigures = Readonly<Record<string, ToldFigure>>;
 /** The additive flows of each version read so far, by version id (db/version-memo.ts). */
 const toldMemo = versionMemo<ToldFigures>(50_000);
 
-function toldFigures(sql: Db, ids: readonly string[]): Promise<Map<string, ToldFigures>> {
+function toldFigures(sql: Db, ids: readonly string[]): Promise<(ToldFigures | undefined)[]> {
   return toldMemo(sql, ids, async (missing) => {
     const rows = await sql<{ statement_version_id: string; figures: Record<string, { v: string; s: { value: string }[] | null }> | null }[]>`
       SELECT v.statement_version_id,
@@ -54,12 +54,12 @@ async function yearsSeen(sql: Db, cik: string, statementTypes: readonly string[]
       AND ${visible(sql, v.as_of_date)} ${v.as_reported ? sql`AND v.version_sequence = 1` : sql``}
     ORDER BY v.statement_type, v.fiscal_year, v.fiscal_period, v.version_sequence`;
   const told = await toldFigures(sql, rows.map((r) => r.statement_version_id));
-  for (const r of rows) {
+  for (const [i, r] of rows.entries()) {
     let years = out.get(r.statement_type);
     if (!years) out.set(r.statement_type, (years = new Map()));
     let year = years.get(r.fiscal_year);
     if (!year) years.set(r.fiscal_year, (year = { periods: {}, ids: [] }));
-    const figures = told.get(r.statement_version_id) ?? {};
+    const figures = told[i] ?? {};
     (year.periods[r.fiscal_period] ??= []).push({ fiscal_period: r.fiscal_period, version_sequence: r.version_sequence, filing_date: r.filing_date, figures });
     year.ids.push(r.statement_version_id);
   }

@@ -41,21 +41,16 @@ export class TwoGenerations<T> {
  */
 export function versionMemo<T>(max: number) {
   const byClient = new WeakMap<Db, TwoGenerations<T>>();
-  return async function read(sql: Db, ids: readonly string[], load: (missing: string[]) => Promise<Iterable<readonly [string, T]>>): Promise<Map<string, T>> {
+  /** What is held or loaded for each id, in the ids' order (undefined where `load` gave nothing). */
+  return async function read(sql: Db, ids: readonly string[], load: (missing: string[]) => Promise<Iterable<readonly [string, T]>>): Promise<(T | undefined)[]> {
     let held = byClient.get(sql);
     if (!held) byClient.set(sql, (held = new TwoGenerations<T>(max)));
-    const out = new Map<string, T>();
-    const missing = new Set<string>();
-    for (const id of ids) {
-      const hit = held.get(id);
-      if (hit === undefined) missing.add(id);
-      else out.set(id, hit);
-    }
-    if (missing.size === 0) return out;
-    for (const [id, value] of await load([...missing])) {
-      held.set(id, value);
-      out.set(id, value);
-    }
+    const out = ids.map((id) => held.get(id));
+    const missing = [...new Set(ids.filter((_, i) => out[i] === undefined))];
+    if (missing.length === 0) return out;
+    const loaded = new Map(await load(missing));
+    for (const [id, value] of loaded) held.set(id, value);
+    for (const [i, id] of ids.entries()) if (out[i] === undefined) out[i] = loaded.get(id);
     return out;
   };
 }

@@ -138,14 +138,7 @@ export class CompanyVersions<T extends IndexedVersion> {
    */
   epochOf(asOf: string | null): number {
     if (asOf === null) return this.filed.length;
-    let lo = 0;
-    let hi = this.filed.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (isKnowableAt(this.filed[mid]!, asOf)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return firstIndex(this.filed.length, (k) => !isKnowableAt(this.filed[k]!, asOf));
   }
 
   /**
@@ -170,9 +163,9 @@ export class CompanyVersions<T extends IndexedVersion> {
 
   /**
    * `latestPerPeriod` under a filter: per statement, the highest version_sequence among the versions
-   * `f` keeps. `order`: 'identity' (type, fiscal year, fiscal period, as `latest`) or 'panel'
-   * (`panelOrder` within the company; the same period of several types by type). A statement's
-   * type, year and period are judged once for all its versions.
+   * `f` keeps. `order`: 'identity' (type, fiscal year, fiscal period) or 'panel' (period end,
+   * fiscal year, quarters before the year ending the same day; the same period of several types by
+   * type). A statement's type, year and period are judged once for all its versions.
    */
   latestWhere(f: VersionFilter, order: 'identity' | 'panel' = 'identity'): T[] {
     const out: T[] = [];
@@ -285,11 +278,6 @@ export class CompanyVersions<T extends IndexedVersion> {
   }
 }
 
-/** Panel order: by company, period end, fiscal year, quarters before the year ending the same day. */
-export function panelOrder(a: IndexedVersion & { cik: string }, b: IndexedVersion & { cik: string }): number {
-  return cmp(a.cik, b.cik) || panelPeriodOrder(a, b);
-}
-
 /** A statement type's statements in identity and in panel order (with the bounds of the period ends up to and from each). */
 interface Typed<T> {
   identity: readonly Statement<T>[];
@@ -310,7 +298,7 @@ function firstIndex(n: number, holds: (k: number) => boolean): number {
   return lo;
 }
 
-/** Panel order within one company. */
+/** Panel order within one company: by period end, fiscal year, quarters before the year ending the same day. */
 function panelPeriodOrder(a: IndexedVersion, b: IndexedVersion): number {
   return cmp(a.period_end, b.period_end) || a.fiscal_year - b.fiscal_year || fyLast(a.fiscal_period) - fyLast(b.fiscal_period) || cmp(a.fiscal_period, b.fiscal_period);
 }

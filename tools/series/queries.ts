@@ -7,7 +7,7 @@ import type { SeriesFigure, StatementRow } from '../../domain/series-periods.ts'
 import type { Db } from '../../db/client.ts';
 import { latestPerPeriod, type VersionHeader } from '../../db/statement-versions.ts';
 import type { CompanyIndex } from '../../api/company-versions.ts';
-import { TwoGenerations } from '../../db/version-memo.ts';
+import { versionMemo } from '../../db/version-memo.ts';
 
 export interface SeriesQuery {
   ciks: string[];
@@ -118,15 +118,11 @@ interface SeriesRecord {
   kept: Map<string, Record<string, SeriesFigure> | null>;
 }
 
-const records = new WeakMap<Db, TwoGenerations<SeriesRecord>>();
+const recordMemo = versionMemo<SeriesRecord>(50_000);
 
-/** The records of these versions, in their order; only those not met before are read. */
+/** The records of these versions, in their order (a version gone since its id was read has no figures); only those not met before are read. */
 async function recordsOf(sql: Db, ids: readonly string[]): Promise<SeriesRecord[]> {
-  let held = records.get(sql);
-  if (!held) records.set(sql, (held = new TwoGenerations(50_000)));
-  const out = ids.map((id) => held.get(id));
-  const missing = [...new Set(ids.filter((_, i) => out[i] === undefined))];
-  if (missing.length > 0) {
+  const held = await recordMemo(sql, ids, async (missing) => {
     const rows = await sql<{ statement_version_id: string; figures: Record<string, ReadFigure> | null }[]>`
       SELECT v.statement_version_id, (
         SELECT jsonb_object_agg(e.key, jsonb_build_object(
@@ -135,16 +131,9 @@ async function recordsOf(sql: Db, ids: readonly string[]): Promise<SeriesRecord[
           't', coalesce(e.value ->> 'value_origin', 'SOURCE') = 'SOURCE' AND e.value -> 'correction_rule' IS NULL))
         FROM jsonb_each(v.figures) e) AS figures
       FROM statement_versions v WHERE v.statement_version_id IN ${sql(missing)}`;
-    const read = new Map(rows.map((r) => [r.statement_version_id, { figures: Object.freeze(r.figures ?? {}), kept: new Map() }] as const));
-    for (const [i, id] of ids.entries()) {
-      if (out[i] !== undefined) continue;
-      // a version gone since its id was read has no figures
-      const record = read.get(id) ?? { figures: NO_FIGURES, kept: new Map() };
-      if (read.has(id)) held.set(id, record);
-      out[i] = record;
-    }
-  }
-  return out as SeriesRecord[];
+    return rows.map((r) => [r.statement_version_id, { figures: Object.freeze(r.figures ?? {}), kept: new Map() }] as const);
+  });
+  return held.map((r) => r ?? { figures: NO_FIGURES, kept: new Map() });
 }
 
 /** Whether a read keeps a figure: one of its metrics, tier 1 when it asks for tier 1 only. */

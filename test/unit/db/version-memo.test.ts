@@ -12,9 +12,13 @@ describe('versionMemo (db/version-memo.ts)', () => {
     const sql = client();
     const asked: string[][] = [];
     const load = async (missing: string[]) => (asked.push(missing), missing.map((id) => [id, `v${id}`] as const));
-    assert.deepEqual([...(await read(sql, ['a', 'b'], load))], [['a', 'va'], ['b', 'vb']]);
-    assert.deepEqual([...(await read(sql, ['b', 'c', 'c'], load))], [['b', 'vb'], ['c', 'vc']]);
-    assert.deepEqual(asked, [['a', 'b'], ['c']]);
+    assert.deepEqual(await read(sql, ['a', 'b'], load), ['va', 'vb']);
+    assert.deepEqual(await read(sql, ['b', 'c', 'c'], load), ['vb', 'vc', 'vc']);
+    // an id the load does not give is undefined in its place, and asked again next time
+    const partial = async (missing: string[]) => (asked.push(missing), missing.filter((id) => id !== 'x').map((id) => [id, `v${id}`] as const));
+    assert.deepEqual(await read(sql, ['x', 'a'], partial), [undefined, 'va']);
+    assert.deepEqual(asked.at(-1), ['x']);
+    assert.deepEqual(asked.slice(0, 2), [['a', 'b'], ['c']]);
     // another client has its own memo
     await read(client(), ['a'], load);
     assert.deepEqual(asked.at(-1), ['a']);
