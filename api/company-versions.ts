@@ -1,15 +1,20 @@
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Db } from '../db/client.ts';
-import { companyVersionHeaders, type VersionHeader } from '../db/statement-versions.ts';
+import { companyVersionHeaders, companyVersionIds, type VersionHeader } from '../db/statement-versions.ts';
 import { CompanyVersions } from '../domain/statements/company-versions.ts';
 import { readCacheOf } from './read-cache.ts';
 
 /**
- * Each company's statement version headers, read in one query and kept per instance until
- * statement_versions changes (api/read-cache.ts): which version is the latest of a period, what a
- * date could see and which versions coherence judges are then worked out in memory
- * (domain/statements/company-versions.ts) instead of by a query per read. Null when the read
- * caches are off (READ_CACHE=off, or no change notifications): the reads then query PostgreSQL.
+ * Each company's statement version headers, indexed in memory: which version is the latest of a
+ * period, what a date could see and which versions coherence judges are worked out there
+ * (domain/statements/company-versions.ts) instead of by a query per read.
+ *
+ * With the read caches on, an index is read in one query and kept per instance until
+ * statement_versions changes (api/read-cache.ts). With them off (READ_CACHE=off, or no change
+ * notifications) a read of a company met lately first asks PostgreSQL which versions it has (their
+ * ids, one index-only scan) and is answered from the company's last index when that holds exactly
+ * those versions; otherwise, and for a company not met lately, the company's headers are read
+ * again (one query, one snapshot) and a new index is made of them.
  */
 export type CompanyIndex = CompanyVersions<VersionHeader>;
 
@@ -19,17 +24,57 @@ const MAX_COMPANIES = 256;
 const indexes = (services: { changes: ChangeFeed }) =>
   readCacheOf<CompanyIndex>(services, 'versions.by-company', 'statement_versions', { max: MAX_COMPANIES, maxAgeMs: 10_000 });
 
-export async function companyVersionsOf(services: { sql: Db; changes: ChangeFeed }, cik: string): Promise<CompanyIndex | null> {
-  if (services.changes.generation('statement_versions') === null) return null;
-  return indexes(services).memo(cik, async () => new CompanyVersions(await companyVersionHeaders(services.sql, cik)));
+export async function companyVersionsOf(services: { sql: Db; changes: ChangeFeed }, cik: string): Promise<CompanyIndex> {
+  if (services.changes.generation('statement_versions') === null) return checkedIndex(services.sql, cik);
+  const index = await indexes(services).memo(cik, async () => new CompanyVersions(await companyVersionHeaders(services.sql, cik)));
+  return index!;
 }
 
-/** The indexes of several companies, or null when one is not at hand (caches off). */
-export async function companiesVersionsOf(services: { sql: Db; changes: ChangeFeed }, ciks: readonly string[]): Promise<Map<string, CompanyIndex> | null> {
+/** The indexes of several companies, by cik. */
+export async function companiesVersionsOf(services: { sql: Db; changes: ChangeFeed }, ciks: readonly string[]): Promise<Map<string, CompanyIndex>> {
   const out = new Map<string, CompanyIndex>();
-  for (const [i, index] of (await Promise.all(ciks.map((c) => companyVersionsOf(services, c)))).entries()) {
-    if (index === null) return null;
-    out.set(ciks[i]!, index);
-  }
+  for (const [i, index] of (await Promise.all(ciks.map((c) => companyVersionsOf(services, c)))).entries()) out.set(ciks[i]!, index);
   return out;
+}
+
+/** A company's last index made without the read caches, and the versions it holds. */
+interface Made {
+  index: CompanyIndex;
+  /** the ids of its versions */
+  ids: ReadonlySet<string>;
+  /** the last list of them PostgreSQL gave (any order) */
+  listed: string;
+}
+
+/** Per database client: each company's last index, least recently used out first. */
+const lastMade = new WeakMap<Db, Map<string, Made>>();
+
+async function checkedIndex(sql: Db, cik: string): Promise<CompanyIndex> {
+  let made = lastMade.get(sql);
+  if (!made) lastMade.set(sql, (made = new Map()));
+  const last = made.get(cik);
+  if (last !== undefined) {
+    const listed = await companyVersionIds(sql, cik);
+    if (listed === last.listed || sameVersions(listed, last.ids)) {
+      last.listed = listed;
+      made.delete(cik);
+      made.set(cik, last);
+      return last.index;
+    }
+  }
+  // the headers and so the ids of one snapshot: a version committed later is not in this index's
+  // ids either, so the next read's list tells it apart
+  const headers = await companyVersionHeaders(sql, cik);
+  const next: Made = { index: new CompanyVersions(headers), ids: new Set(headers.map((h) => h.statement_version_id)), listed: '' };
+  made.delete(cik);
+  made.set(cik, next);
+  if (made.size > MAX_COMPANIES) made.delete(made.keys().next().value!);
+  return next.index;
+}
+
+/** Whether a comma-separated list of ids names exactly the versions of `ids` (each id once). */
+function sameVersions(listed: string, ids: ReadonlySet<string>): boolean {
+  if (listed === '') return ids.size === 0;
+  const each = listed.split(',');
+  return each.length === ids.size && each.every((id) => ids.has(id));
 }

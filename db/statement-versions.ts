@@ -138,3 +138,14 @@ export function unpackVersion<T extends { figures?: Record<string, StoredFigure>
 export async function companyVersionHeaders(sql: Db, cik: string): Promise<VersionHeader[]> {
   return sql<VersionHeader[]>`SELECT ${headerColumns(sql)} FROM statement_versions v WHERE v.cik = ${cik}`;
 }
+
+/**
+ * The ids of every version of one company, comma-separated in no set order ('' when it has none),
+ * from an index-only scan: what a read without the read caches asks to know which versions exist
+ * (api/company-versions.ts).
+ */
+export async function companyVersionIds(sql: Db, cik: string): Promise<string> {
+  const [row] = await sql<{ ids: string }[]>`
+    SELECT coalesce(string_agg(v.statement_version_id::text, ','), '') AS ids FROM statement_versions v WHERE v.cik = ${cik}`;
+  return row!.ids;
+}

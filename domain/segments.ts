@@ -9,7 +9,7 @@
  * ProductOrServiceAxis; Tesla tags Automotive Revenues beside its sales, credits and leasing), so
  * the rows of one axis are not a partition and must never be summed blindly.
  */
-import type { CanonicalMetric, StatementType } from './catalog/types.ts';
+import type { StatementType } from './catalog/types.ts';
 import { negate } from './decimal.ts';
 import type { Fact } from './facts.ts';
 import { reportingCurrency, unitFits } from './normalize/candidates.ts';

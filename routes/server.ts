@@ -13,7 +13,7 @@ import { applyCors, corsAllows } from './cors.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { serveDownload } from './download.ts';
 import { sendBody } from './encoding.ts';
-import { BODY_LIMIT_BYTES, drainRefusedBody, newTraceId, rateHeaders, readBody, requestIdOf, sendError, sendJson, traceIdOf } from './http-io.ts';
+import { BODY_LIMIT_BYTES, drainRefusedBody, rateHeaders, readBody, requestIdOf, sendError, sendJson, traceIdOf } from './http-io.ts';
 import { configureServer, serverOptions } from './lifecycle.ts';
 import { newRecord, observe, ServiceMetrics, type RequestRecord } from './observability.ts';
 import { buildOpenApi } from './openapi.ts';

@@ -6,10 +6,9 @@ import { availablePeriods } from '../db/statement-read.ts';
 import { companyVersionHeaders, type VersionHeader } from '../db/statement-versions.ts';
 import { CompanyVersions } from '../domain/statements/company-versions.ts';
 import { choosePeriods } from '../tools/filings/as-of.ts';
-import { latestHeadersAsOf, visiblePeriods } from '../tools/filings/state-queries.ts';
-import { panelPage, type SeriesQuery } from '../tools/series/queries.ts';
-import { latestVersionId, metricSeriesOf } from '../tools/statements/queries.ts';
-import { metricSeries } from '../db/statement-read.ts';
+import { panelHeaders, panelPage, type SeriesQuery } from '../tools/series/queries.ts';
+import { metricSeriesOf } from '../api/metric-series.ts';
+import { latestHeadersAsOf, latestVersionId, metricSeries, panelHeadersBySql, visiblePeriods } from './helpers/version-sql.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 /**
@@ -104,8 +103,8 @@ describe('a company\'s versions in memory', () => {
           for (const [from, to] of [[null, null], ['2015-01-01', '2019-12-31']] as const) {
             const q: SeriesQuery = { ciks: [cik], statement_types: [statement_type], fiscal_periods, fiscal_year_from: null, fiscal_year_to: null, period_end_from: from, period_end_to: to, metrics: null, tier1: false };
             const page = { limit: 10_000, offset: 0 };
-            const want = await panelPage(db.sql, q, page);
-            const got = await panelPage(db.sql, q, page, indexes);
+            const want = await panelPage(db.sql, q, page, await panelHeadersBySql(db.sql, q));
+            const got = await panelPage(db.sql, q, page, panelHeaders(indexes, q));
             assert.deepEqual(got, want, `${cik} ${statement_type} ${fiscal_periods.join(',')} ${from}..${to}`);
             points += want.rows.length;
           }

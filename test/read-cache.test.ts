@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { companyVersionsOf } from '../api/company-versions.ts';
 import { ReadCache } from '../api/read-cache.ts';
 import { isPrepared } from '../api/prepared-json.ts';
 import { ChangeFeed } from '../db/change-feed.ts';
@@ -207,5 +208,19 @@ describe('READ_CACHE=off', () => {
     const v = first.body.data;
     await insertNextVersion(svc.sql, v.statement_version_id, { tag: 'off' });
     assert.equal((await get(svc.baseUrl + STATEMENT, svc.keys.enterprise)).body.data.version_sequence, v.version_sequence + 1);
+  });
+
+  it("answers from an index of exactly the versions PostgreSQL lists on each read: the same index while they are unchanged, a new one holding a version committed since", async () => {
+    const services = svc.running.services;
+    const first = await companyVersionsOf(services, APPLE);
+    const [row] = await svc.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM statement_versions WHERE cik = ${APPLE}`;
+    assert.equal(first.statements.flat().length, row!.n, 'every version of the company is held');
+    assert.equal(await companyVersionsOf(services, APPLE), first, 'unchanged versions: the index already made');
+    const latest = first.latestOf({ statement_type: 'INCOME_STATEMENT', fiscal_year: 2022, fiscal_period: 'FY' }, null)!;
+    await insertNextVersion(svc.sql, latest.statement_version_id, { tag: 'off-index' });
+    const after = await companyVersionsOf(services, APPLE);
+    assert.notEqual(after, first);
+    assert.equal(after.statements.flat().length, row!.n + 1);
+    assert.equal(after.latestOf({ statement_type: 'INCOME_STATEMENT', fiscal_year: 2022, fiscal_period: 'FY' }, null)!.version_sequence, latest.version_sequence + 1);
   });
 });

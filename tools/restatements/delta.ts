@@ -3,7 +3,6 @@ import { splitRecastsOfVersions } from '../../db/restatement-read.ts';
 import { alertEventsOfVersions, revisionsOfVersions } from './queries.ts';
 import type { VersionRow } from '../../db/statement-versions.ts';
 import { compareValues } from '../../domain/restatement-analysis.ts';
-import { ServiceError } from '../../domain/service-error.ts';
 import { defineTool, type ToolContext } from '../../api/define-tool.ts';
 import { Cik, dataEnvelope, DecimalString, Ticker, Timestamp, Uuid } from '../../api/schemas.ts';
 import {

@@ -16,7 +16,7 @@ import { isAmountMetric } from '../../domain/screens/rows.ts';
 import { ServiceError } from '../../domain/service-error.ts';
 import { comparison, screen, type ScreenHit, type Slot } from './queries.ts';
 import {
-  CompareItem, Condition, EXCLUSION_REASONS, Excluded, MetricName, MetricRef, PERIOD_KINDS, PeriodInput, ScreenItem, TTM_METRICS, UniverseFilters, YEAR_METRICS,
+  CompareItem, Condition, EXCLUSION_REASONS, Excluded, MetricRef, PERIOD_KINDS, PeriodInput, ScreenItem, TTM_METRICS, UniverseFilters, YEAR_METRICS,
 } from './shapes.ts';
 
 const MAX_CONDITIONS = 10;
