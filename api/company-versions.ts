@@ -11,10 +11,11 @@ import { readCacheOf } from './read-cache.ts';
  *
  * With the read caches on, an index is read in one query and kept per instance until
  * statement_versions changes (api/read-cache.ts). With them off (READ_CACHE=off, or no change
- * notifications) a read of a company met lately first asks PostgreSQL which versions it has (their
- * ids, one index-only scan) and is answered from the company's last index when that holds exactly
- * those versions; otherwise, and for a company not met lately, the company's headers are read
- * again (one query, one snapshot) and a new index is made of them.
+ * notifications), a company read again while it is among those met lately gets an index; each of
+ * its reads first asks PostgreSQL which versions it has (their ids, one index-only scan) and is
+ * answered from that index when it holds exactly those versions, else from a new one read then
+ * (one query, one snapshot). A company met once (null) is read by the SQL the index stands in for:
+ * over many companies read once each, that costs less than reading each one's headers.
  */
 export type CompanyIndex = CompanyVersions<VersionHeader>;
 
@@ -24,16 +25,18 @@ const MAX_COMPANIES = 256;
 const indexes = (services: { changes: ChangeFeed }) =>
   readCacheOf<CompanyIndex>(services, 'versions.by-company', 'statement_versions', { max: MAX_COMPANIES, maxAgeMs: 10_000 });
 
-export async function companyVersionsOf(services: { sql: Db; changes: ChangeFeed }, cik: string): Promise<CompanyIndex> {
+export async function companyVersionsOf(services: { sql: Db; changes: ChangeFeed }, cik: string): Promise<CompanyIndex | null> {
   if (services.changes.generation('statement_versions') === null) return checkedIndex(services.sql, cik);
-  const index = await indexes(services).memo(cik, async () => new CompanyVersions(await companyVersionHeaders(services.sql, cik)));
-  return index!;
+  return indexes(services).memo(cik, async () => new CompanyVersions(await companyVersionHeaders(services.sql, cik)));
 }
 
-/** The indexes of several companies, by cik. */
-export async function companiesVersionsOf(services: { sql: Db; changes: ChangeFeed }, ciks: readonly string[]): Promise<Map<string, CompanyIndex>> {
+/** The indexes of several companies, or null when one is not at hand. */
+export async function companiesVersionsOf(services: { sql: Db; changes: ChangeFeed }, ciks: readonly string[]): Promise<Map<string, CompanyIndex> | null> {
   const out = new Map<string, CompanyIndex>();
-  for (const [i, index] of (await Promise.all(ciks.map((c) => companyVersionsOf(services, c)))).entries()) out.set(ciks[i]!, index);
+  for (const [i, index] of (await Promise.all(ciks.map((c) => companyVersionsOf(services, c)))).entries()) {
+    if (index === null) return null;
+    out.set(ciks[i]!, index);
+  }
   return out;
 }
 
@@ -49,7 +52,10 @@ interface Made {
 /** Per database client: each company's last index, least recently used out first. */
 const lastMade = new WeakMap<Db, Map<string, Made>>();
 
-async function checkedIndex(sql: Db, cik: string): Promise<CompanyIndex> {
+/** Per database client: the companies met lately without an index (a set in insertion order, oldest out first). */
+const metOnce = new WeakMap<Db, Set<string>>();
+
+async function checkedIndex(sql: Db, cik: string): Promise<CompanyIndex | null> {
   let made = lastMade.get(sql);
   if (!made) lastMade.set(sql, (made = new Map()));
   const last = made.get(cik);
@@ -60,6 +66,14 @@ async function checkedIndex(sql: Db, cik: string): Promise<CompanyIndex> {
       made.delete(cik);
       made.set(cik, last);
       return last.index;
+    }
+  } else {
+    let met = metOnce.get(sql);
+    if (!met) metOnce.set(sql, (met = new Set()));
+    if (!met.delete(cik)) {
+      met.add(cik);
+      if (met.size > MAX_COMPANIES) met.delete(met.values().next().value!);
+      return null;
     }
   }
   // the headers and so the ids of one snapshot: a version committed later is not in this index's

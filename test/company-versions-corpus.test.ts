@@ -3,12 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { coherenceMarksByType } from '../api/coherence.ts';
 import type { Sql } from '../db/client.ts';
 import { availablePeriods } from '../db/statement-read.ts';
-import { companyVersionHeaders, type VersionHeader } from '../db/statement-versions.ts';
+import { companyVersionHeaderRows, companyVersionHeaders, type VersionHeader } from '../db/statement-versions.ts';
 import { CompanyVersions } from '../domain/statements/company-versions.ts';
 import { choosePeriods } from '../tools/filings/as-of.ts';
-import { panelHeaders, panelPage, type SeriesQuery } from '../tools/series/queries.ts';
-import { metricSeriesOf } from '../api/metric-series.ts';
-import { latestHeadersAsOf, latestVersionId, metricSeries, panelHeadersBySql, visiblePeriods } from './helpers/version-sql.ts';
+import { latestHeadersAsOf, visiblePeriods } from '../tools/filings/state-queries.ts';
+import { panelPage, type SeriesQuery } from '../tools/series/queries.ts';
+import { latestVersionId, metricSeriesOf } from '../tools/statements/queries.ts';
+import { metricSeries } from '../db/statement-read.ts';
 import { createTestDatabase } from './helpers/database.ts';
 
 /**
@@ -54,6 +55,19 @@ describe('a company\'s versions in memory', () => {
     const n = row?.n ?? 0;
     assert.ok(n > 1000, `the corpus holds ${n} versions`);
     assert.equal(held, n);
+  });
+
+  it('are read from one text value as the same headers the rows give, every column and null alike', async () => {
+    const byId = (hs: VersionHeader[]) => [...hs].sort((a, b) => (a.statement_version_id < b.statement_version_id ? -1 : 1));
+    let compared = 0;
+    let nulls = 0;
+    for (const cik of ciks) {
+      const rows = byId(await companyVersionHeaderRows(db.sql, cik));
+      assert.deepEqual(byId(await companyVersionHeaders(db.sql, cik)), rows, cik);
+      compared += rows.length;
+      nulls += rows.filter((h) => h.period_start === null || h.accepted_at === null || h.previous_version_id === null).length;
+    }
+    assert.ok(compared > 1000 && nulls > 0, `${compared} headers compared, ${nulls} with a null column`);
   });
 
   it('pick the latest version of every statement as the SQL rule does, today and as filed by past dates', async () => {
@@ -103,8 +117,8 @@ describe('a company\'s versions in memory', () => {
           for (const [from, to] of [[null, null], ['2015-01-01', '2019-12-31']] as const) {
             const q: SeriesQuery = { ciks: [cik], statement_types: [statement_type], fiscal_periods, fiscal_year_from: null, fiscal_year_to: null, period_end_from: from, period_end_to: to, metrics: null, tier1: false };
             const page = { limit: 10_000, offset: 0 };
-            const want = await panelPage(db.sql, q, page, await panelHeadersBySql(db.sql, q));
-            const got = await panelPage(db.sql, q, page, panelHeaders(indexes, q));
+            const want = await panelPage(db.sql, q, page);
+            const got = await panelPage(db.sql, q, page, indexes);
             assert.deepEqual(got, want, `${cik} ${statement_type} ${fiscal_periods.join(',')} ${from}..${to}`);
             points += want.rows.length;
           }

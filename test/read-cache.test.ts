@@ -210,17 +210,22 @@ describe('READ_CACHE=off', () => {
     assert.equal((await get(svc.baseUrl + STATEMENT, svc.keys.enterprise)).body.data.version_sequence, v.version_sequence + 1);
   });
 
-  it("answers from an index of exactly the versions PostgreSQL lists on each read: the same index while they are unchanged, a new one holding a version committed since", async () => {
+  it("reads a company met once by SQL, then from an index of exactly the versions PostgreSQL lists on each read: the same index while they are unchanged, a new one holding a version committed since", async () => {
     const services = svc.running.services;
-    const first = await companyVersionsOf(services, APPLE);
-    const [row] = await svc.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM statement_versions WHERE cik = ${APPLE}`;
+    const MSFT = '0000789019';
+    assert.equal(await companyVersionsOf(services, MSFT), null, 'met once: no index');
+    const first = await companyVersionsOf(services, MSFT);
+    assert.ok(first, 'met again: an index');
+    const [row] = await svc.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM statement_versions WHERE cik = ${MSFT}`;
     assert.equal(first.statements.flat().length, row!.n, 'every version of the company is held');
-    assert.equal(await companyVersionsOf(services, APPLE), first, 'unchanged versions: the index already made');
-    const latest = first.latestOf({ statement_type: 'INCOME_STATEMENT', fiscal_year: 2022, fiscal_period: 'FY' }, null)!;
+    assert.equal(await companyVersionsOf(services, MSFT), first, 'unchanged versions: the index already made');
+    const id = { statement_type: 'INCOME_STATEMENT', fiscal_year: 2022, fiscal_period: 'FY' };
+    const latest = first.latestOf(id, null)!;
     await insertNextVersion(svc.sql, latest.statement_version_id, { tag: 'off-index' });
-    const after = await companyVersionsOf(services, APPLE);
-    assert.notEqual(after, first);
+    const after = await companyVersionsOf(services, MSFT);
+    assert.ok(after && after !== first, 'a version committed since: a new index');
     assert.equal(after.statements.flat().length, row!.n + 1);
-    assert.equal(after.latestOf({ statement_type: 'INCOME_STATEMENT', fiscal_year: 2022, fiscal_period: 'FY' }, null)!.version_sequence, latest.version_sequence + 1);
+    assert.equal(after.latestOf(id, null)!.version_sequence, latest.version_sequence + 1);
+    assert.equal(await companyVersionsOf(services, MSFT), after);
   });
 });

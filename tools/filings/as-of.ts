@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { latestPeriodicFiling } from './queries.ts';
-import { ledgerOfVersions, versionsByIds, type VisiblePeriod } from './state-queries.ts';
+import { latestHeadersAsOf, ledgerOfLatestAsOf, ledgerOfVersions, versionsByIds, visiblePeriods, type VisiblePeriod } from './state-queries.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { TRUST_FORMULA, trustScore, type TrustScore } from '../../domain/trust-score.ts';
 import { byCatalogOrder } from './shapes.ts';
@@ -156,25 +156,29 @@ const scores = new Map<string, TrustScore>();
 
 async function asOfFinancials(services: Services, cik: string, asOf: string, fiscalYear: number | null, view: FactView): Promise<z.input<typeof AsOfOut>> {
   const sql = services.sql;
-  // the company's versions in memory (api/company-versions.ts), and with the read caches on its
-  // filings and ledger too (./company-records.ts): the read then asks PostgreSQL nothing but the
-  // rows of versions not met before
+  // with the company's versions, filings and ledger in memory (api/company-versions.ts,
+  // ./company-records.ts) the read asks PostgreSQL nothing but the rows of versions not met before
   const [index, records] = await Promise.all([companyVersionsOf(services, cik), companyRecordsOf(services, cik)]);
-  // what a date sees follows from the versions filed by then: the periods chosen and their
-  // versions are worked out once per set of filing dates before the date (epochOf)
-  const { chosen, picked: headers } = index.derived(`as-of|${index.epochOf(asOf)}|${fiscalYear ?? ''}`, () => {
-    const chosen = choosePeriods(index.visiblePeriods(asOf), fiscalYear);
-    return { chosen, picked: index.latestAsOf(asOf, chosen.map((c) => c.period)) };
-  });
+  // what a date sees follows from the versions filed by then: with the index, the periods chosen and
+  // their versions are worked out once per set of filing dates before the date (epochOf)
+  const fromIndex = index
+    ? index.derived(`as-of|${index.epochOf(asOf)}|${fiscalYear ?? ''}`, () => {
+        const chosen = choosePeriods(index.visiblePeriods(asOf), fiscalYear);
+        return { chosen, picked: index.latestAsOf(asOf, chosen.map((c) => c.period)) };
+      })
+    : null;
+  const [chosen, filingRead] = fromIndex ? [fromIndex.chosen, undefined] : await Promise.all([visiblePeriods(sql, cik, asOf).then((v) => choosePeriods(v, fiscalYear)), latestPeriodicFiling(sql, cik, asOf)]);
   const periods = chosen.map((c) => c.period);
   // the coherence marks of the chosen fiscal years as known on the date; a balance sheet has none
   const years = [...new Set(periods.map((p) => p.fiscal_year))];
   const seen = { as_of_date: asOf, as_reported: false };
-  const ids = headers.map((h) => h.statement_version_id);
-  const [ledger, marks, filing] = await Promise.all([
-    records ? records.ledgerOf(ids) : ledgerOfVersions(sql, ids),
+  const picked = fromIndex?.picked ?? null;
+  const ids = picked?.map((h) => h.statement_version_id) ?? [];
+  const [headers, ledger, marks, filing] = await Promise.all([
+    picked ?? latestHeadersAsOf(sql, cik, asOf, periods),
+    picked ? (records ? records.ledgerOf(ids) : ledgerOfVersions(sql, ids)) : ledgerOfLatestAsOf(sql, cik, asOf, periods),
     coherenceMarksByType(sql, cik, ['INCOME_STATEMENT', 'CASH_FLOW_STATEMENT'], years, seen, index),
-    records ? records.latestPeriodicFiling(asOf) : latestPeriodicFiling(sql, cik, asOf),
+    filingRead !== undefined ? filingRead : records ? records.latestPeriodicFiling(asOf) : latestPeriodicFiling(sql, cik, asOf),
   ]);
   const marksOf = (type: string): CoherenceMarks => marks.get(type) ?? NO_MARKS;
 

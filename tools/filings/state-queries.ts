@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.ts';
-import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionRow } from '../../db/statement-versions.ts';
+import { headerColumns, latestPerPeriod, unpackVersion, visible, type VersionHeader, type VersionRow } from '../../db/statement-versions.ts';
 import type { FiscalPeriod, StatementType } from '../../domain/statements/types.ts';
 
 /**
@@ -76,6 +76,38 @@ export interface VisiblePeriod {
   period_end: string;
 }
 
+/** Every period of a company with a version filed on or before `asOf`, newest period end first. */
+export async function visiblePeriods(sql: Db, cik: string, asOf: string): Promise<VisiblePeriod[]> {
+  return sql<VisiblePeriod[]>`
+    SELECT fiscal_year, fiscal_period, max(period_end) AS period_end
+    FROM statement_versions v
+    WHERE v.cik = ${cik} AND ${visible(sql, asOf)}
+    GROUP BY fiscal_year, fiscal_period
+    ORDER BY max(period_end) DESC, fiscal_year DESC`;
+}
+
+/**
+ * Only the named periods of a company, as a condition over `statement_versions v`: one equality
+ * pair per period (an as-of read names one or two), so the statement keeps one plan for every
+ * company and date instead of being planned again for each (as it is with the periods in arrays).
+ */
+function inPeriods(sql: Db, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]) {
+  const each = periods.map((p) => sql`(v.fiscal_year = ${p.fiscal_year} AND v.fiscal_period = ${p.fiscal_period})`);
+  return sql`v.cik = ${cik} AND ${visible(sql, asOf)} AND (${each.reduce((a, b) => sql`${a} OR ${b}`)})`;
+}
+
+/**
+ * The latest version of each statement type of the named periods visible on `asOf`, without its
+ * figures (a reader that keeps prepared payloads per version needs only the ids): annual first,
+ * then income statement, balance sheet, cash flow.
+ */
+export async function latestHeadersAsOf(sql: Db, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): Promise<VersionHeader[]> {
+  if (periods.length === 0) return [];
+  return sql<VersionHeader[]>`
+    SELECT * FROM (${latestPerPeriod(sql, headerColumns(sql), inPeriods(sql, cik, asOf, periods))}) v
+    ORDER BY v.period_end DESC, CASE v.fiscal_period WHEN 'FY' THEN 0 ELSE 1 END, ${TYPE_RANK(sql)}`;
+}
+
 /** Versions with their figures, by id (in no particular order). */
 export async function versionsByIds(sql: Db, ids: readonly string[]): Promise<VersionRow[]> {
   if (ids.length === 0) return [];
@@ -100,10 +132,22 @@ export interface LedgerCounts {
 }
 
 /**
- * The reconciliation ledger rows of versions an as-of read picked (written when each version was
- * added, from the statements as they stood on its filing date, so they are themselves
- * point-in-time), by their ids: a lookup of the ledger's key per id.
+ * The reconciliation ledger rows of the versions latestHeadersAsOf picks (written when each version
+ * was added, from the statements as they stood on its filing date, so they are themselves
+ * point-in-time), read beside it rather than after it. The picked versions drive a nested loop over
+ * the ledger's key, a few rows per version however large the ledger is (an id array or a semi-join
+ * here leaves the planner guessing its size, and on a large ledger it plans a parallel scan).
  */
+export async function ledgerOfLatestAsOf(sql: Db, cik: string, asOf: string, periods: readonly { fiscal_year: number; fiscal_period: string }[]): Promise<LedgerCounts[]> {
+  if (periods.length === 0) return [];
+  return sql<LedgerCounts[]>`
+    SELECT ${LEDGER_COLUMNS(sql)}
+    FROM (${latestPerPeriod(sql, sql`v.statement_version_id`, inPeriods(sql, cik, asOf, periods))}) l
+    JOIN reconciliation_results r ON r.statement_version_id = l.statement_version_id
+    ORDER BY r.fiscal_year, r.fiscal_period, r.statement_type, r.rule_category, r.rule_id`;
+}
+
+/** The same rows for versions already picked (from the company's headers in memory), by their ids: a lookup of the ledger's key per id. */
 export async function ledgerOfVersions(sql: Db, ids: readonly string[]): Promise<LedgerCounts[]> {
   if (ids.length === 0) return [];
   return sql<LedgerCounts[]>`

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { observationsBetween } from './queries.ts';
-import { companyVersionsOf } from '../../api/company-versions.ts';
-import { metricSeriesOf } from '../../api/metric-series.ts';
+import { metricSeries } from '../../db/statement-read.ts';
 import { canonicalMetric } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { baseYearMonths, cpiMean, indexText, INDEX_SCALE, periodMonths, REAL_SCALE, realValue } from '../../domain/macro/deflate.ts';
@@ -90,10 +89,8 @@ export const realTimeSeries = defineTool({
       throw new ServiceError('VALIDATION_ERROR', `fiscal_year_from (${from}) is after fiscal_year_to (${to}).`, { fiscal_year_from: from, fiscal_year_to: to });
     }
     const asOf = input.as_of_date ?? null;
-    // the latest visible version of each period from the company's versions (api/company-versions.ts)
-    const { rows } = await metricSeriesOf(
+    const { rows } = await metricSeries(
       services.sql,
-      await companyVersionsOf(services, input.cik),
       {
         cik: input.cik,
         statement_type: metric.statement_type,
@@ -104,7 +101,6 @@ export const realTimeSeries = defineTool({
       },
       { as_of_date: asOf, as_reported: false },
       { limit: MAX_POINTS, offset: 0 },
-      false,
     );
     const baseMonths = baseYearMonths(input.base_year);
     const spans = rows.map((r) => periodMonths(r.figure.period_start, r.figure.period_end));

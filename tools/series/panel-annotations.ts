@@ -17,12 +17,12 @@ import { TwoGenerations } from '../../db/version-memo.ts';
 type Point = ReturnType<typeof panelPoint> & { coherence?: Record<string, CoherenceWire>; split_adjustments?: Record<string, SplitAdjustmentWire> };
 
 /** by CIK, the coherence marks of the fiscal years the rows serve (latest versions: a panel reads no earlier point in time) */
-export async function panelMarks(sql: Db, statementType: string, rows: readonly StatementRow[], indexes: ReadonlyMap<string, CompanyIndex>): Promise<Map<string, CoherenceMarks>> {
+export async function panelMarks(sql: Db, statementType: string, rows: readonly StatementRow[], indexes: ReadonlyMap<string, CompanyIndex> | null = null): Promise<Map<string, CoherenceMarks>> {
   const years = new Map<string, number[]>();
   for (const r of rows) years.set(r.cik, [...(years.get(r.cik) ?? []), r.fiscal_year]);
   const out = new Map<string, CoherenceMarks>();
   await Promise.all(
-    [...years].map(async ([cik, fys]) => out.set(cik, await coherenceMarks(sql, cik, statementType, fys, { as_of_date: null, as_reported: false }, indexes.get(cik) ?? null))),
+    [...years].map(async ([cik, fys]) => out.set(cik, await coherenceMarks(sql, cik, statementType, fys, { as_of_date: null, as_reported: false }, indexes?.get(cik) ?? null))),
   );
   return out;
 }

@@ -30,10 +30,10 @@ const COLUMNS = [
   'period_end', 'currency', 'accounting_standard', 'accession', 'filing_date',
 ] as const;
 
-function latest(sql: Db, q: SeriesQuery) {
+function latest(sql: Db, q: SeriesQuery, withFigures = true) {
   return latestPerPeriod(
     sql,
-    sql`${sql(COLUMNS.map((c) => `v.${c}`))}, v.figures`,
+    withFigures ? sql`${sql(COLUMNS.map((c) => `v.${c}`))}, v.figures` : sql`${sql(COLUMNS.map((c) => `v.${c}`))}`,
     sql`v.cik IN ${sql(q.ciks)} AND v.statement_type IN ${sql(q.statement_types)}
       ${q.fiscal_periods ? sql`AND v.fiscal_period IN ${sql(q.fiscal_periods)}` : sql``}
       ${q.fiscal_year_from !== null ? sql`AND v.fiscal_year >= ${q.fiscal_year_from}` : sql``}
@@ -43,12 +43,8 @@ function latest(sql: Db, q: SeriesQuery) {
   );
 }
 
-/**
- * The latest version of each period a single-statement-type panel shows, from the companies'
- * indexes (api/company-versions.ts): ordered by cik, then period end (quarters before the year
- * ending the same day).
- */
-export function panelHeaders(indexes: ReadonlyMap<string, CompanyIndex>, q: SeriesQuery): VersionHeader[] {
+/** What `latest(sql, q, false)` selects, ordered as panelPage orders it, from the companies' indexes (api/company-versions.ts). */
+function latestFromIndexes(indexes: ReadonlyMap<string, CompanyIndex>, q: SeriesQuery): VersionHeader[] {
   const filter = {
     types: q.statement_types,
     fiscalPeriods: q.fiscal_periods,
@@ -169,17 +165,22 @@ function keptOf(record: SeriesRecord, q: SeriesQuery, filter: string): Record<st
 }
 
 /**
- * One page of a single-statement-type panel over its latest versions (panelHeaders, in that
- * order): periods left with no metric after the metric and tier 1 filters give no point. Only the
- * page's rows are made; the others are counted.
+ * One page of a single-statement-type panel: the latest version of each period, ordered by cik,
+ * period end (quarters before the year ending the same day); periods left with no metric after
+ * the metric and tier 1 filters give no point. Only the page's rows are made; the others are counted.
  */
 export async function panelPage(
   sql: Db,
   q: SeriesQuery,
   page: { limit: number; offset: number },
-  headers: readonly Omit<StatementRow, 'figures'>[],
+  indexes: ReadonlyMap<string, CompanyIndex> | null = null,
 ): Promise<{ total: number; rows: StatementRow[] }> {
   if (q.ciks.length === 0 || q.metrics?.length === 0) return { total: 0, rows: [] };
+  const headers: readonly Omit<StatementRow, 'figures'>[] = indexes
+    ? latestFromIndexes(indexes, q)
+    : await sql<Omit<StatementRow, 'figures'>[]>`
+    SELECT * FROM (${latest(sql, q, false)}) l
+    ORDER BY l.cik, l.period_end, l.fiscal_year, CASE l.fiscal_period WHEN 'FY' THEN 1 ELSE 0 END, l.fiscal_period`;
   const held = await recordsOf(sql, headers.map((h) => h.statement_version_id));
   const end = page.offset + page.limit;
   const filter = `${q.metrics?.join(',') ?? '*'}|${q.tier1}`;

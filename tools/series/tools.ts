@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { companiesVersionsOf } from '../../api/company-versions.ts';
 import { resolveTicker } from '../../db/identity.ts';
-import { latestStatementRows, panelHeaders, panelPage, type SeriesQuery } from './queries.ts';
+import { latestStatementRows, panelPage, type SeriesQuery } from './queries.ts';
 import { CANONICAL_METRIC_NAMES, canonicalMetric, DERIVED_METRICS, derivedMetric, METRIC_BUNDLES, METRIC_VIEWS, type StatementType } from '../../domain/catalog/index.ts';
 import { inputsOf } from '../../domain/derived-eval.ts';
 import { groupPeriods } from '../../domain/series-periods.ts';
@@ -177,7 +177,7 @@ export const fundamentalsPanel = defineTool({
     // the page is made per request from what is kept per company and per version (its points are
     // prepared, so their JSON is written once); kept whole, pages asked once would churn the heap
     const indexes = await companiesVersionsOf(ctx.services, ciks);
-    const { total, rows } = await panelPage(ctx.services.sql, q, page, panelHeaders(indexes, q));
+    const { total, rows } = await panelPage(ctx.services.sql, q, page, indexes);
     const marks = await panelMarks(ctx.services.sql, input.statement_type, rows, indexes);
     const split = input.split_adjusted ? await panelSplits(ctx.services.sql, rows) : null;
     const filter = `${metrics?.join(',') ?? '*'}|${input.use_tier1_only}`;

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { VersionKeyOut } from '../../api/version-ref.ts';
 import { splitRecastsOfVersions } from '../../db/restatement-read.ts';
-import { statementVersions } from '../../db/statement-read.ts';
-import { revisionsOf, versionById } from './queries.ts';
-import { metricSeriesOf } from '../../api/metric-series.ts';
+import { availablePeriods, metricSeries, statementVersions } from '../../db/statement-read.ts';
+import { latestVersionId, metricSeriesOf, revisionsOf, versionById } from './queries.ts';
 import { byCatalogOrder, canonicalMetric } from '../../domain/catalog/index.ts';
 import { wireDecimal } from '../../domain/decimal.ts';
 import { ServiceError } from '../../domain/service-error.ts';
@@ -120,9 +119,11 @@ export const metricTimeSeries = defineTool({
     };
     const visibility = { as_of_date: input.as_of_date ?? null, as_reported: input.as_reported };
     const page = { limit: input.page_size, offset: (input.page - 1) * input.page_size };
-    // the company's versions in memory (api/company-versions.ts)
+    // the company's versions in memory when the read caches are on (api/company-versions.ts)
     const index = await companyVersionsOf(services, input.cik);
-    const { total, rows } = await metricSeriesOf(services.sql, index, filter, visibility, page, input.include_provenance || input.split_adjusted);
+    const { total, rows } = index
+      ? await metricSeriesOf(services.sql, index, filter, visibility, page, input.include_provenance || input.split_adjusted)
+      : await metricSeries(services.sql, filter, visibility, page);
     const [marks, splits] = await Promise.all([
       isAdditiveFlow(metric.metric) ? coherenceMarks(services.sql, input.cik, metric.statement_type, rows.map((r) => r.fiscal_year), visibility, index) : null,
       input.split_adjusted ? stockSplitsOf(services.sql, input.cik) : null,
@@ -231,8 +232,8 @@ export const statementsNormalized = defineTool({
     const identity = { cik, statement_type: input.statement_type, fiscal_year: input.fiscal_year, fiscal_period: input.fiscal_period };
     const visibility = { as_of_date: input.as_of_date ?? null, as_reported: false };
     const view = factViewOf(ctx, input);
-    // the company's versions in memory (api/company-versions.ts), and the fiscal year's quarters
-    // against its year as this read sees them (judged once per index)
+    // the company's versions in memory when the read caches are on (api/company-versions.ts), and
+    // the fiscal year's quarters against its year as this read sees them (judged once per index)
     const index = await companyVersionsOf(ctx.services, cik);
     const coherence = await coherenceMarks(ctx.services.sql, cik, input.statement_type, [input.fiscal_year], visibility, index);
     const shaped = async (row: VersionRow) =>
@@ -240,7 +241,7 @@ export const statementsNormalized = defineTool({
     if (!input.include_version_history) {
       // the hot read: the latest id (from the company's versions in memory), then its answer
       // prepared once per view (versions never change)
-      const id = index.latestOf(identity, visibility.as_of_date)?.statement_version_id ?? null;
+      const id = index ? (index.latestOf(identity, visibility.as_of_date)?.statement_version_id ?? null) : await latestVersionId(ctx.services.sql, identity, visibility);
       if (id !== null) {
         const payloads = versionPayloadsOf<{ data: ReturnType<typeof versionOut> }>(ctx.services);
         // a metrics selection or split-adjusted figures are built per request; the two whole views
@@ -253,12 +254,12 @@ export const statementsNormalized = defineTool({
           const answer = { data: await shaped(fresh) };
           return key === null ? answer : payloads.set(key, answer);
         }
-      } else throw noStatement(identity, input.as_of_date, index.periodsOf(input.statement_type, 12));
+      } else if (index) throw noStatement(identity, input.as_of_date, index.periodsOf(input.statement_type, 12));
     }
     // with history, or nothing visible: the full read (it also says what exists when nothing does)
     const versions = await statementVersions(ctx.services.sql, identity, visibility);
     const latest = versions[versions.length - 1];
-    if (!latest) throw noStatement(identity, input.as_of_date, index.periodsOf(input.statement_type, 12));
+    if (!latest) throw noStatement(identity, input.as_of_date, index ? index.periodsOf(input.statement_type, 12) : await availablePeriods(ctx.services.sql, cik, input.statement_type));
     const out = await shaped(latest);
     if (!input.include_version_history) return { data: out };
     const ids = versions.map((v) => v.statement_version_id);
