@@ -1,6 +1,6 @@
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Db } from '../db/client.ts';
-import { companyVersionHeaders, companyVersionIds, type VersionHeader } from '../db/statement-versions.ts';
+import { companiesVersionIds, companyVersionHeaders, type VersionHeader } from '../db/statement-versions.ts';
 import { CompanyVersions } from '../domain/statements/company-versions.ts';
 import { readCacheOf } from './read-cache.ts';
 
@@ -26,14 +26,18 @@ const indexes = (services: { changes: ChangeFeed }) =>
   readCacheOf<CompanyIndex>(services, 'versions.by-company', 'statement_versions', { max: MAX_COMPANIES, maxAgeMs: 10_000 });
 
 export async function companyVersionsOf(services: { sql: Db; changes: ChangeFeed }, cik: string): Promise<CompanyIndex | null> {
-  if (services.changes.generation('statement_versions') === null) return checkedIndex(services.sql, cik);
+  if (services.changes.generation('statement_versions') === null) return (await checkedIndexes(services.sql, [cik]))[0]!;
   return indexes(services).memo(cik, async () => new CompanyVersions(await companyVersionHeaders(services.sql, cik)));
 }
 
-/** The indexes of several companies, or null when one is not at hand. */
+/** The indexes of several companies, or null when one is not at hand (without the read caches, their version ids checked in one query). */
 export async function companiesVersionsOf(services: { sql: Db; changes: ChangeFeed }, ciks: readonly string[]): Promise<Map<string, CompanyIndex> | null> {
+  const found =
+    services.changes.generation('statement_versions') === null
+      ? await checkedIndexes(services.sql, ciks)
+      : await Promise.all(ciks.map((c) => companyVersionsOf(services, c)));
   const out = new Map<string, CompanyIndex>();
-  for (const [i, index] of (await Promise.all(ciks.map((c) => companyVersionsOf(services, c)))).entries()) {
+  for (const [i, index] of found.entries()) {
     if (index === null) return null;
     out.set(ciks[i]!, index);
   }
@@ -55,12 +59,18 @@ const lastMade = new WeakMap<Db, Map<string, Made>>();
 /** Per database client: the companies met lately without an index (a set in insertion order, oldest out first). */
 const metOnce = new WeakMap<Db, Set<string>>();
 
-async function checkedIndex(sql: Db, cik: string): Promise<CompanyIndex | null> {
+/** Each company's index (null for one met once), in the ciks' order; the version ids of those with an index are listed in one query. */
+async function checkedIndexes(sql: Db, ciks: readonly string[]): Promise<(CompanyIndex | null)[]> {
   let made = lastMade.get(sql);
   if (!made) lastMade.set(sql, (made = new Map()));
+  const held = [...new Set(ciks.filter((c) => made.has(c)))];
+  const listed = held.length > 0 ? await companiesVersionIds(sql, held) : null;
+  return Promise.all(ciks.map((cik) => checkedIndex(sql, made, cik, listed?.get(cik) ?? '')));
+}
+
+async function checkedIndex(sql: Db, made: Map<string, Made>, cik: string, listed: string): Promise<CompanyIndex | null> {
   const last = made.get(cik);
   if (last !== undefined) {
-    const listed = await companyVersionIds(sql, cik);
     if (listed === last.listed || sameVersions(listed, last.ids)) {
       last.listed = listed;
       made.delete(cik);

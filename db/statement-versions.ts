@@ -189,12 +189,13 @@ export async function companyVersionHeaderRows(sql: Db, cik: string): Promise<Ve
 }
 
 /**
- * The ids of every version of one company, comma-separated in no set order ('' when it has none),
- * from an index-only scan: what a read without the read caches asks to know which versions exist
- * (api/company-versions.ts).
+ * The ids of every version of each of these companies, by cik, comma-separated in no set order (a
+ * company without versions has no entry), from an index-only scan: what a read without the read
+ * caches asks to know which versions exist (api/company-versions.ts).
  */
-export async function companyVersionIds(sql: Db, cik: string): Promise<string> {
-  const [row] = await sql<{ ids: string }[]>`
-    SELECT coalesce(string_agg(v.statement_version_id::text, ','), '') AS ids FROM statement_versions v WHERE v.cik = ${cik}`;
-  return row!.ids;
+export async function companiesVersionIds(sql: Db, ciks: readonly string[]): Promise<Map<string, string>> {
+  const rows = await sql<{ cik: string; ids: string }[]>`
+    SELECT v.cik, string_agg(v.statement_version_id::text, ',') AS ids FROM statement_versions v
+    WHERE v.cik IN ${sql(ciks as string[])} GROUP BY v.cik`;
+  return new Map(rows.map((r) => [r.cik, r.ids]));
 }

@@ -4,13 +4,15 @@
  * companies, fiscal years 2010-2024) against a server in its own process, measured in the same run
  * as GET /health/z, twice: with the read caches on, and on a second server over the same database
  * with READ_CACHE=off. For the whole mix and each route family alone: p50/p99 and req/s at 4
- * connections, req/s at 50. With the caches on also the same mix as tools/call over /mcp, and the
- * hot path (one statement repeated over HTTP and as a tool call). Goals are reported PASS/MISS,
+ * connections, req/s at 50. With the caches on also HTTP against tools/call over /mcp, for the
+ * mix (the same reads on both surfaces) and for the hot path (one statement repeated), each in
+ * BENCH_MIX_PAIRS (default 3) windows per surface taken in alternating order. Goals are reported PASS/MISS,
  * never as an error exit: the figures are the product. Answers other than 200 (or 404 for a period
  * never filed) make the run not clean (exit code 1). Each server first serves the mix for
- * BENCH_MIX_SETTLE_S (default 20) over HTTP and half that as tool calls, unreported, as a running
+ * BENCH_MIX_SETTLE_S (default 20) over HTTP and as long again as tool calls (the same reads), unreported, as a running
  * server would have; then each window: BENCH_WARMUP_S (default 2) of warm-up, not reported, then
- * BENCH_DURATION_S (default 6). The reads continue from one window to the next, so no window
+ * BENCH_DURATION_S (default 6). The reads continue from one window to the next (but for the HTTP and
+ * tool call pairs, which read what the server settled on), so no window
  * repeats the reads of its warm-up.
  */
 import { checkTarget, measure, type Measurement, type Target } from '../lib/load.ts';
@@ -33,7 +35,7 @@ export const MIX_GOALS = {
   as_of: { p50_ms: 2, p99_ms: 8 },
   /** the repeated statement read: req/s at 50 over /health/z req/s at 50 */
   hot_share: 0.5,
-  /** HTTP req/s over tools/call req/s at 4, the same statement / the same mix */
+  /** HTTP req/s over tools/call req/s at 4, the same statement / the same reads of the mix (median of paired windows) */
   tool_over_http: 1.15,
 };
 
@@ -64,7 +66,21 @@ interface ServerRun {
   mix: { at4: MixMeasurement; at50: MixMeasurement; share_at4: number; share_at50: number };
   families: Record<string, { at4: MixMeasurement; at50: MixMeasurement; share_at50: number }>;
   mcp_mix: MixMeasurement | null;
-  hot: { at50: Measurement; share: number; http_at4: Measurement; mcp_at4: Measurement; http_over_mcp: number } | null;
+  /** the same reads over HTTP and as tool calls at 4, in alternating windows */
+  tool_pairs: { http_rps: number[]; mcp_rps: number[]; http_over_mcp: number } | null;
+  hot: { at50: Measurement; share: number; http_at4: Measurement; mcp_at4: Measurement; http_rps: number[]; mcp_rps: number[]; http_over_mcp: number } | null;
+}
+
+/** Windows per surface when HTTP and tool calls are compared (BENCH_MIX_PAIRS). */
+const PAIRS = Math.max(1, Number(process.env.BENCH_MIX_PAIRS || 3));
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** The median of the pairs' ratios a[i] / b[i]. */
+function medianRatio(a: readonly number[], b: readonly number[]): number {
+  const rs = a.map((x, i) => x / b[i]!).sort((p, q) => p - q);
+  const mid = Math.floor(rs.length / 2);
+  return Math.round((rs.length % 2 === 1 ? rs[mid]! : (rs[mid - 1]! + rs[mid]!) / 2) * 1000) / 1000;
 }
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
@@ -90,12 +106,12 @@ async function measureServer(server: BenchServer, caches: 'on' | 'off', duration
   };
   // the server first serves the mix for a while, unreported: what it keeps per stored version (never
   // stale, see docs/performance.md) fills as a running server's does; figures are of that steady state
-  const warm = new ReadStream('warm-up', mixReads(POOL, seed + 5));
-  await measureStream(server.baseUrl, server.apiKey, warm, 'http', 4, settleS, 0);
-  await measureStream(server.baseUrl, server.apiKey, warm, 'mcp', 4, settleS / 2, 0);
+  // over the same reads on both surfaces, for the same time
+  const settled = mixReads(POOL, seed + 5);
+  await measureStream(server.baseUrl, server.apiKey, new ReadStream('warm-up', settled), 'http', 4, settleS, 0);
+  await measureStream(server.baseUrl, server.apiKey, new ReadStream('warm-up', settled), 'mcp', 4, settleS, 0);
   const health = { at50: await one(healthTarget(), 50), at4: await one(healthTarget(), 4) };
   const at4 = await mixOf('mix', 4);
-  const mcpMix = caches === 'on' ? await mixOf('mix', 4, 'mcp') : null;
   const at50 = await mixOf('mix', 50);
   const families: ServerRun['families'] = {};
   for (const f of FAMILIES) {
@@ -103,17 +119,44 @@ async function measureServer(server: BenchServer, caches: 'on' | 'off', duration
     const fam50 = await mixOf(f, 50);
     families[f] = { at4: fam4, at50: fam50, share_at50: ratio(fam50.rps_mean, health.at50.rps_mean) };
   }
+  // HTTP against tool calls: the reads both surfaces served while the server settled, from the
+  // first, in every window (what a server keeps per stored version then serves both alike), in
+  // pairs of windows taken in alternating order (HTTP first, then tool calls first, ...) so neither
+  // surface is measured only on a later, busier or quieter, stretch of the run; the ratio is the
+  // median of the pairs'
+  let mcpMix: MixMeasurement | null = null;
+  let toolPairs: ServerRun['tool_pairs'] = null;
   let hot: ServerRun['hot'] = null;
   if (caches === 'on') {
+    const http: number[] = [];
+    const mcp: number[] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      for (const surface of i % 2 === 0 ? (['http', 'mcp'] as const) : (['mcp', 'http'] as const)) {
+        const m = await measureStream(server.baseUrl, server.apiKey, new ReadStream('whole mix', settled), surface, 4, durationS, warmupS);
+        if (surface === 'mcp') m.name = `${m.name} (tools/call)`;
+        log(m);
+        (surface === 'http' ? http : mcp).push(m.rps_mean);
+        if (surface === 'mcp') mcpMix ??= m;
+      }
+    }
+    toolPairs = { http_rps: http, mcp_rps: mcp, http_over_mcp: medianRatio(http, mcp) };
     const t = statementTargets(server.apiKey);
     for (const x of [t.http, t.mcp]) {
       const problem = await checkTarget(server.baseUrl, x);
       if (problem) throw new Error(`${x.name}: ${problem}`);
     }
     const hot50 = await one(t.http, 50);
-    const http4 = await one(t.http, 4);
-    const mcp4 = await one(t.mcp, 4);
-    hot = { at50: hot50, share: ratio(hot50.rps_mean, health.at50.rps_mean), http_at4: http4, mcp_at4: mcp4, http_over_mcp: ratio(http4.rps_mean, mcp4.rps_mean) };
+    const hotHttp: Measurement[] = [];
+    const hotMcp: Measurement[] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      for (const surface of i % 2 === 0 ? (['http', 'mcp'] as const) : (['mcp', 'http'] as const)) {
+        if (surface === 'http') hotHttp.push(await one(t.http, 4));
+        else hotMcp.push(await one(t.mcp, 4));
+      }
+    }
+    const httpRps = hotHttp.map((m) => m.rps_mean);
+    const mcpRps = hotMcp.map((m) => m.rps_mean);
+    hot = { at50: hot50, share: ratio(hot50.rps_mean, health.at50.rps_mean), http_at4: hotHttp[0]!, mcp_at4: hotMcp[0]!, http_rps: httpRps, mcp_rps: mcpRps, http_over_mcp: medianRatio(httpRps, mcpRps) };
   }
   return {
     caches,
@@ -121,6 +164,7 @@ async function measureServer(server: BenchServer, caches: 'on' | 'off', duration
     mix: { at4, at50, share_at4: ratio(at4.rps_mean, health.at4.rps_mean), share_at50: ratio(at50.rps_mean, health.at50.rps_mean) },
     families,
     mcp_mix: mcpMix,
+    tool_pairs: toolPairs,
     hot,
   };
 }
@@ -147,11 +191,11 @@ export function goalRows(runs: ServerRun[]): MixGoalRow[] {
     out.push({ measure: 'as-of financials alone, caches on: p50 / p99 at 4', value: `${fixed(a.p50, 2)} / ${fixed(a.p99, 2)} ms`, goal: `<= ${MIX_GOALS.as_of.p50_ms} / <= ${MIX_GOALS.as_of.p99_ms} ms`, met: a.p50 <= MIX_GOALS.as_of.p50_ms && a.p99 <= MIX_GOALS.as_of.p99_ms });
     if (on.hot) {
       out.push({ measure: 'repeated statement: req/s at 50 / `/health/z` req/s at 50', value: `${fixed(on.hot.share, 3)} (${fixed(on.hot.at50.rps_mean, 0)} / ${fixed(on.health.at50.rps_mean, 0)})`, goal: `>= ${MIX_GOALS.hot_share}`, met: on.hot.share >= MIX_GOALS.hot_share });
-      out.push({ measure: 'repeated statement: HTTP req/s / `tools/call` req/s, at 4', value: `${fixed(on.hot.http_over_mcp, 3)} (${fixed(on.hot.http_at4.rps_mean, 0)} / ${fixed(on.hot.mcp_at4.rps_mean, 0)})`, goal: `<= ${MIX_GOALS.tool_over_http}`, met: on.hot.http_over_mcp <= MIX_GOALS.tool_over_http });
+      out.push({ measure: `repeated statement: HTTP req/s / \`tools/call\` req/s, at 4 (median of ${on.hot.http_rps.length} pairs)`, value: `${fixed(on.hot.http_over_mcp, 3)} (${fixed(sum(on.hot.http_rps) / on.hot.http_rps.length, 0)} / ${fixed(sum(on.hot.mcp_rps) / on.hot.mcp_rps.length, 0)})`, goal: `<= ${MIX_GOALS.tool_over_http}`, met: on.hot.http_over_mcp <= MIX_GOALS.tool_over_http });
     }
-    if (on.mcp_mix) {
-      const x = ratio(on.mix.at4.rps_mean, on.mcp_mix.rps_mean);
-      out.push({ measure: 'whole mix: HTTP req/s / `tools/call` req/s, at 4', value: `${fixed(x, 3)} (${fixed(on.mix.at4.rps_mean, 0)} / ${fixed(on.mcp_mix.rps_mean, 0)})`, goal: `<= ${MIX_GOALS.tool_over_http}`, met: x <= MIX_GOALS.tool_over_http });
+    if (on.tool_pairs) {
+      const p = on.tool_pairs;
+      out.push({ measure: `whole mix, the same reads: HTTP req/s / \`tools/call\` req/s, at 4 (median of ${p.http_rps.length} pairs)`, value: `${fixed(p.http_over_mcp, 3)} (${fixed(sum(p.http_rps) / p.http_rps.length, 0)} / ${fixed(sum(p.mcp_rps) / p.mcp_rps.length, 0)})`, goal: `<= ${MIX_GOALS.tool_over_http}`, met: p.http_over_mcp <= MIX_GOALS.tool_over_http });
     }
   }
   return out;
@@ -174,7 +218,7 @@ export async function run(args: string[]): Promise<number> {
       const check = await checkReads(cached.baseUrl, cached.apiKey, sample);
       console.log(`pre-check: ${check.checked} reads of the mix on both surfaces, ${check.not_found} statements answered 404 (a period never filed), ${check.problems.length} problem(s)`);
       for (const p of check.problems.slice(0, 10)) console.log(`  PROBLEM ${p}`);
-      console.log(`load: autocannon; each server first serves the mix ${settleS} s over HTTP and ${settleS / 2} s as tool calls (not reported), then ${warmupS} s warm-up (not reported) + ${durationS} s measured per window; seed ${SEED}`);
+      console.log(`load: autocannon; each server first serves the mix ${settleS} s over HTTP and as tool calls (the same reads) (not reported), then ${warmupS} s warm-up (not reported) + ${durationS} s measured per window; seed ${SEED}`);
       const runs = [await measureServer(cached, 'on', durationS, warmupS, settleS), await measureServer(uncached, 'off', durationS, warmupS, settleS)];
 
       const rows: string[][] = [['caches', 'reads', 'req/s @4', 'p50 ms @4', 'p99 ms @4', 'req/s @50', 'share @50']];
