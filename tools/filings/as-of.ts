@@ -158,7 +158,12 @@ async function asOfFinancials(services: Services, cik: string, asOf: string, fis
   const sql = services.sql;
   // with the company's versions, filings and ledger in memory (api/company-versions.ts,
   // ./company-records.ts) the read asks PostgreSQL nothing but the rows of versions not met before
-  const [index, records] = await Promise.all([companyVersionsOf(services, cik), companyRecordsOf(services, cik)]);
+  // without the company's filings kept, the newest filing is read beside the versions
+  const [index, records, filingRead] = await Promise.all([
+    companyVersionsOf(services, cik),
+    companyRecordsOf(services, cik),
+    services.changes.generation('filings') === null ? latestPeriodicFiling(sql, cik, asOf) : undefined,
+  ]);
   // what a date sees follows from the versions filed by then: with the index, the periods chosen and
   // their versions are worked out once per set of filing dates before the date (epochOf)
   const fromIndex = index
@@ -167,7 +172,7 @@ async function asOfFinancials(services: Services, cik: string, asOf: string, fis
         return { chosen, picked: index.latestAsOf(asOf, chosen.map((c) => c.period)) };
       })
     : null;
-  const [chosen, filingRead] = fromIndex ? [fromIndex.chosen, undefined] : await Promise.all([visiblePeriods(sql, cik, asOf).then((v) => choosePeriods(v, fiscalYear)), latestPeriodicFiling(sql, cik, asOf)]);
+  const chosen = fromIndex ? fromIndex.chosen : choosePeriods(await visiblePeriods(sql, cik, asOf), fiscalYear);
   const periods = chosen.map((c) => c.period);
   // the coherence marks of the chosen fiscal years as known on the date; a balance sheet has none
   const years = [...new Set(periods.map((p) => p.fiscal_year))];
