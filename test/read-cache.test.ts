@@ -210,22 +210,41 @@ describe('READ_CACHE=off', () => {
     assert.equal((await get(svc.baseUrl + STATEMENT, svc.keys.enterprise)).body.data.version_sequence, v.version_sequence + 1);
   });
 
+  it('answers a panel read again (its companies then indexed) with a version committed since, and the same bytes while nothing changed', async () => {
+    const read = async () => {
+      const r = await get(svc.baseUrl + PANEL, svc.keys.enterprise);
+      assert.equal(r.status, 200, r.text);
+      return r;
+    };
+    const first = await read();
+    const second = await read();
+    assert.equal(second.text, first.text, 'by SQL, then from the indexes: the same answer');
+    assert.equal((await read()).text, first.text);
+    type PanelPoint = { cik: string; fiscal_year: number; statement_version_id: string; metrics: Record<string, string> };
+    const fy2022 = (r: { body: { items: PanelPoint[] } }) => r.body.items.find((p) => p.cik === APPLE && p.fiscal_year === 2022)!;
+    await insertNextVersion(svc.sql, fy2022(first).statement_version_id, { revenue: '394328000001.000000', tag: 'off-panel' });
+    const after = fy2022(await read());
+    assert.notEqual(after.statement_version_id, fy2022(first).statement_version_id);
+    assert.equal(after.metrics.REVENUE, '394328000001.000000');
+  });
+
   it("reads a company met once by SQL, then from an index of exactly the versions PostgreSQL lists on each read: the same index while they are unchanged, a new one holding a version committed since", async () => {
     const services = svc.running.services;
-    const MSFT = '0000789019';
-    assert.equal(await companyVersionsOf(services, MSFT), null, 'met once: no index');
-    const first = await companyVersionsOf(services, MSFT);
+    const NVIDIA = '0001045810';
+    assert.equal(await companyVersionsOf(services, NVIDIA), null, 'met once: no index');
+    const first = await companyVersionsOf(services, NVIDIA);
     assert.ok(first, 'met again: an index');
-    const [row] = await svc.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM statement_versions WHERE cik = ${MSFT}`;
+    const [row] = await svc.sql<{ n: number }[]>`SELECT count(*)::int AS n FROM statement_versions WHERE cik = ${NVIDIA}`;
     assert.equal(first.statements.flat().length, row!.n, 'every version of the company is held');
-    assert.equal(await companyVersionsOf(services, MSFT), first, 'unchanged versions: the index already made');
-    const id = { statement_type: 'INCOME_STATEMENT', fiscal_year: 2022, fiscal_period: 'FY' };
+    assert.equal(await companyVersionsOf(services, NVIDIA), first, 'unchanged versions: the index already made');
+    const annual = first.statements.find((l) => l[0]!.statement_type === 'INCOME_STATEMENT' && l[0]!.fiscal_period === 'FY')![0]!;
+    const id = { statement_type: annual.statement_type, fiscal_year: annual.fiscal_year, fiscal_period: annual.fiscal_period };
     const latest = first.latestOf(id, null)!;
     await insertNextVersion(svc.sql, latest.statement_version_id, { tag: 'off-index' });
-    const after = await companyVersionsOf(services, MSFT);
+    const after = await companyVersionsOf(services, NVIDIA);
     assert.ok(after && after !== first, 'a version committed since: a new index');
     assert.equal(after.statements.flat().length, row!.n + 1);
     assert.equal(after.latestOf(id, null)!.version_sequence, latest.version_sequence + 1);
-    assert.equal(await companyVersionsOf(services, MSFT), after);
+    assert.equal(await companyVersionsOf(services, NVIDIA), after);
   });
 });
