@@ -1,6 +1,6 @@
 import type { CalculationEvidence } from '../domain/calculation-evidence.ts';
 import type { UnavailableFigure } from '../domain/normalize/statement-presentation.ts';
-import type { AccountingStandard } from '../domain/statements/types.ts';
+import { ACCOUNTING_STANDARDS, FISCAL_PERIODS, STATEMENT_TYPES, type AccountingStandard } from '../domain/statements/types.ts';
 import type { VersionRef } from '../domain/statements/version-ref.ts';
 import type { Db, Fragment } from './client.ts';
 import { unpackFigure, type StoredFigure } from './figure-storage.ts';
@@ -136,8 +136,9 @@ export function unpackVersion<T extends { figures?: Record<string, StoredFigure>
  * (api/company-versions.ts, domain/statements/company-versions.ts applies the rules above to it).
  * Read as one text value (a line per version, its columns between tabs, timestamps written in SQL
  * as the client's parser writes them): a few hundred rows of sixteen columns parsed one field at a
- * time cost the client several times more. A value with a tab or a line break in it (none is
- * stored) would not split into sixteen columns: the rows are then read as rows.
+ * time cost the client several times more. A line that does not split into sixteen columns (a
+ * value with a tab or a line break in it; none is stored) or names a statement type, fiscal period
+ * or accounting standard the domain does not list makes the company's rows read as rows instead.
  */
 export async function companyVersionHeaders(sql: Db, cik: string): Promise<VersionHeader[]> {
   const [row] = await sql<{ text: string }[]>`
@@ -151,14 +152,17 @@ export async function companyVersionHeaders(sql: Db, cik: string): Promise<Versi
   const out: VersionHeader[] = [];
   for (const line of text.split('\n')) {
     const f = line.split('\t');
-    if (f.length !== HEADER_COLUMNS.length) return companyVersionHeaderRows(sql, cik);
-    const nullable = (x: string) => (x === NULL_MARK ? null : x);
+    // known values only: anything else is read as rows, where the column types decide
+    const statementType = STATEMENT_TYPES.find((t) => t === f[2]);
+    const fiscalPeriod = FISCAL_PERIODS.find((p) => p === f[4]);
+    const standard = ACCOUNTING_STANDARDS.find((a) => a === f[13]);
+    if (f.length !== HEADER_COLUMNS.length || !statementType || !fiscalPeriod || !standard) return companyVersionHeaderRows(sql, cik);
     out.push({
       statement_version_id: f[0]!,
       cik: f[1]!,
-      statement_type: f[2]! as VersionHeader['statement_type'],
+      statement_type: statementType,
       fiscal_year: Number(f[3]),
-      fiscal_period: f[4]! as VersionHeader['fiscal_period'],
+      fiscal_period: fiscalPeriod,
       version_sequence: Number(f[5]),
       period_start: nullable(f[6]!),
       period_end: f[7]!,
@@ -167,13 +171,15 @@ export async function companyVersionHeaders(sql: Db, cik: string): Promise<Versi
       filing_date: f[10]!,
       accepted_at: nullable(f[11]!),
       currency: nullable(f[12]!),
-      accounting_standard: f[13]! as AccountingStandard,
+      accounting_standard: standard,
       previous_version_id: nullable(f[14]!),
       created_at: f[15]!,
     });
   }
   return out;
 }
+
+const nullable = (x: string): string | null => (x === NULL_MARK ? null : x);
 
 /** What stands for NULL in companyVersionHeaders's text (no column it marks holds it). */
 const NULL_MARK = '\\N';
@@ -196,6 +202,6 @@ export async function companyVersionHeaderRows(sql: Db, cik: string): Promise<Ve
 export async function companiesVersionIds(sql: Db, ciks: readonly string[]): Promise<Map<string, string>> {
   const rows = await sql<{ cik: string; ids: string }[]>`
     SELECT v.cik, string_agg(v.statement_version_id::text, ',') AS ids FROM statement_versions v
-    WHERE v.cik IN ${sql(ciks as string[])} GROUP BY v.cik`;
+    WHERE v.cik IN ${sql([...ciks])} GROUP BY v.cik`;
   return new Map(rows.map((r) => [r.cik, r.ids]));
 }
