@@ -1,6 +1,6 @@
 import type { ChangeFeed } from '../db/change-feed.ts';
 import type { Db } from '../db/client.ts';
-import { companiesVersionIds, companyVersionHeaders, type VersionHeader } from '../db/statement-versions.ts';
+import { companiesChangedSince, companyVersionHeaders, companyVersionHeadersRead, type VersionHeader } from '../db/statement-versions.ts';
 import { CompanyVersions } from '../domain/statements/company-versions.ts';
 import { readCacheOf } from './read-cache.ts';
 
@@ -11,11 +11,13 @@ import { readCacheOf } from './read-cache.ts';
  *
  * With the read caches on, an index is read in one query and kept per instance until
  * statement_versions changes (api/read-cache.ts). With them off (READ_CACHE=off, or no change
- * notifications), a company read again while it is among those met lately gets an index; each of
- * its reads first asks PostgreSQL which versions it has (their ids, one index-only scan) and is
- * answered from that index when it holds exactly those versions, else from a new one read then
- * (one query, one snapshot). A company met once (null) is read by the SQL the index stands in for:
- * over many companies read once each, that costs less than reading each one's headers.
+ * notifications), a company read again while it is among those met lately gets an index, with the
+ * snapshot its headers were read in; each of its reads first asks PostgreSQL whether a transaction
+ * that snapshot does not see has written the company's versions since (db/statement-versions.ts
+ * companiesChangedSince: a panel's companies in one query) and is answered from that index when none
+ * has, else from a new one read then. A version committed by any instance is seen by the next read:
+ * never stale, no notification needed. A company met once (null) is read by the SQL the index
+ * stands in for: over many companies read once each, that costs less than reading each one's headers.
  */
 export type CompanyIndex = CompanyVersions<VersionHeader>;
 
@@ -30,7 +32,7 @@ export async function companyVersionsOf(services: { sql: Db; changes: ChangeFeed
   return indexes(services).memo(cik, async () => new CompanyVersions(await companyVersionHeaders(services.sql, cik)));
 }
 
-/** The indexes of several companies, or null when one is not at hand (without the read caches, their version ids checked in one query). */
+/** The indexes of several companies, or null when one is not at hand (without the read caches, checked in one query). */
 export async function companiesVersionsOf(services: { sql: Db; changes: ChangeFeed }, ciks: readonly string[]): Promise<Map<string, CompanyIndex> | null> {
   const found =
     services.changes.generation('statement_versions') === null
@@ -44,13 +46,11 @@ export async function companiesVersionsOf(services: { sql: Db; changes: ChangeFe
   return out;
 }
 
-/** A company's last index made without the read caches, and the versions it holds. */
+/** A company's last index made without the read caches, and the snapshot its headers were read in. */
 interface Made {
+  cik: string;
   index: CompanyIndex;
-  /** the ids of its versions */
-  ids: ReadonlySet<string>;
-  /** the last list of them PostgreSQL gave (any order) */
-  listed: string;
+  snapshot: string;
 }
 
 /** Per database client: each company's last index, least recently used out first. */
@@ -59,25 +59,32 @@ const lastMade = new WeakMap<Db, Map<string, Made>>();
 /** Per database client: the companies met lately without an index (a set in insertion order, oldest out first). */
 const metOnce = new WeakMap<Db, Set<string>>();
 
-/** Each company's index (null for one met once), in the ciks' order; the version ids of those with an index are listed in one query. */
+/** Each company's index (null for one met once), in the ciks' order; those with an index are checked for changes in one query. */
 async function checkedIndexes(sql: Db, ciks: readonly string[]): Promise<(CompanyIndex | null)[]> {
   let made = lastMade.get(sql);
   if (!made) lastMade.set(sql, (made = new Map()));
-  const held = [...new Set(ciks.filter((c) => made.has(c)))];
-  const listed = held.length > 0 ? await companiesVersionIds(sql, held) : null;
-  return Promise.all(ciks.map((cik) => checkedIndex(sql, made, cik, listed?.get(cik) ?? '')));
+  const held = [...new Set(ciks)].flatMap((cik) => {
+    const last = made.get(cik);
+    return last === undefined ? [] : [last];
+  });
+  const changed = held.length > 0 ? await companiesChangedSince(sql, held) : new Set<string>();
+  // each index as it was when the check was sent (another read may have replaced it meanwhile)
+  const checked = new Map(held.map((h) => [h.cik, h]));
+  return Promise.all(ciks.map((cik) => checkedIndex(sql, made, cik, checked.get(cik), changed.has(cik))));
 }
 
-async function checkedIndex(sql: Db, made: Map<string, Made>, cik: string, listed: string): Promise<CompanyIndex | null> {
-  const last = made.get(cik);
-  if (last !== undefined) {
-    if (listed === last.listed || sameVersions(listed, last.ids)) {
-      last.listed = listed;
+async function checkedIndex(sql: Db, made: Map<string, Made>, cik: string, checked: Made | undefined, changed: boolean): Promise<CompanyIndex | null> {
+  if (checked !== undefined && !changed) {
+    if (made.get(cik) === checked) {
       made.delete(cik);
-      made.set(cik, last);
-      return last.index;
+      made.set(cik, checked);
     }
-  } else {
+    return checked.index;
+  }
+  if (checked === undefined) {
+    // made by a read that ran meanwhile: as new as this read's own would be
+    const meanwhile = made.get(cik);
+    if (meanwhile !== undefined) return meanwhile.index;
     let met = metOnce.get(sql);
     if (!met) metOnce.set(sql, (met = new Set()));
     if (!met.delete(cik)) {
@@ -86,19 +93,10 @@ async function checkedIndex(sql: Db, made: Map<string, Made>, cik: string, liste
       return null;
     }
   }
-  // the headers and so the ids of one snapshot: a version committed later is not in this index's
-  // ids either, so the next read's list tells it apart
-  const headers = await companyVersionHeaders(sql, cik);
-  const next: Made = { index: new CompanyVersions(headers), ids: new Set(headers.map((h) => h.statement_version_id)), listed: '' };
+  const { headers, snapshot } = await companyVersionHeadersRead(sql, cik);
+  const next: Made = { cik, index: new CompanyVersions(headers), snapshot };
   made.delete(cik);
   made.set(cik, next);
   if (made.size > MAX_COMPANIES) made.delete(made.keys().next().value!);
   return next.index;
-}
-
-/** Whether a comma-separated list of ids names exactly the versions of `ids` (each id once). */
-function sameVersions(listed: string, ids: ReadonlySet<string>): boolean {
-  if (listed === '') return ids.size === 0;
-  const each = listed.split(',');
-  return each.length === ids.size && each.every((id) => ids.has(id));
 }

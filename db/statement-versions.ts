@@ -141,14 +141,24 @@ export function unpackVersion<T extends { figures?: Record<string, StoredFigure>
  * or accounting standard the domain does not list makes the company's rows read as rows instead.
  */
 export async function companyVersionHeaders(sql: Db, cik: string): Promise<VersionHeader[]> {
-  const [row] = await sql<{ text: string }[]>`
+  return (await companyVersionHeadersRead(sql, cik)).headers;
+}
+
+/**
+ * companyVersionHeaders, with the snapshot they were read in (pg_snapshot as text): no version the
+ * headers lack was committed before it, so companiesChangedSince(that snapshot) tells whether they
+ * are still all of the company's versions.
+ */
+export async function companyVersionHeadersRead(sql: Db, cik: string): Promise<{ headers: VersionHeader[]; snapshot: string }> {
+  const [row] = await sql<{ text: string; snapshot: string }[]>`
     SELECT coalesce(string_agg(concat_ws(E'\t', v.statement_version_id, v.cik, v.statement_type, v.fiscal_year, v.fiscal_period,
       v.version_sequence, coalesce(v.period_start::text, ${NULL_MARK}), v.period_end, v.accession, v.form, v.filing_date,
       coalesce(${isoUtc(sql, 'v.accepted_at')}, ${NULL_MARK}), coalesce(v.currency, ${NULL_MARK}), v.accounting_standard,
-      coalesce(v.previous_version_id::text, ${NULL_MARK}), ${isoUtc(sql, 'v.created_at')}), E'\n'), '') AS text
+      coalesce(v.previous_version_id::text, ${NULL_MARK}), ${isoUtc(sql, 'v.created_at')}), E'\n'), '') AS text,
+      pg_current_snapshot()::text AS snapshot
     FROM statement_versions v WHERE v.cik = ${cik}`;
-  const text = row!.text;
-  if (text === '') return [];
+  const { text, snapshot } = row!;
+  if (text === '') return { headers: [], snapshot };
   const out: VersionHeader[] = [];
   for (const line of text.split('\n')) {
     const f = line.split('\t');
@@ -156,7 +166,8 @@ export async function companyVersionHeaders(sql: Db, cik: string): Promise<Versi
     const statementType = STATEMENT_TYPES.find((t) => t === f[2]);
     const fiscalPeriod = FISCAL_PERIODS.find((p) => p === f[4]);
     const standard = ACCOUNTING_STANDARDS.find((a) => a === f[13]);
-    if (f.length !== HEADER_COLUMNS.length || !statementType || !fiscalPeriod || !standard) return companyVersionHeaderRows(sql, cik);
+    // the rows read later than the snapshot: at worst a version both hold makes the next check reload
+    if (f.length !== HEADER_COLUMNS.length || !statementType || !fiscalPeriod || !standard) return { headers: await companyVersionHeaderRows(sql, cik), snapshot };
     out.push({
       statement_version_id: f[0]!,
       cik: f[1]!,
@@ -176,7 +187,7 @@ export async function companyVersionHeaders(sql: Db, cik: string): Promise<Versi
       created_at: f[15]!,
     });
   }
-  return out;
+  return { headers: out, snapshot };
 }
 
 const nullable = (x: string): string | null => (x === NULL_MARK ? null : x);
@@ -195,13 +206,16 @@ export async function companyVersionHeaderRows(sql: Db, cik: string): Promise<Ve
 }
 
 /**
- * The ids of every version of each of these companies, by cik, comma-separated in no set order (a
- * company without versions has no entry), from an index-only scan: what a read without the read
- * caches asks to know which versions exist (api/company-versions.ts).
+ * Which of these companies had statement versions written (inserted, updated, deleted, or the table
+ * truncated) by a transaction their snapshot (from companyVersionHeadersRead) does not see and that
+ * has committed since: a short backward range of company_version_changes per company (migration
+ * 000051), from the snapshot's xmin on.
  */
-export async function companiesVersionIds(sql: Db, ciks: readonly string[]): Promise<Map<string, string>> {
-  const rows = await sql<{ cik: string; ids: string }[]>`
-    SELECT v.cik, string_agg(v.statement_version_id::text, ',') AS ids FROM statement_versions v
-    WHERE v.cik IN ${sql([...ciks])} GROUP BY v.cik`;
-  return new Map(rows.map((r) => [r.cik, r.ids]));
+export async function companiesChangedSince(sql: Db, read: readonly { cik: string; snapshot: string }[]): Promise<Set<string>> {
+  const rows = await sql<{ cik: string }[]>`
+    SELECT c.cik FROM unnest(${read.map((r) => r.cik)}::text[], ${read.map((r) => r.snapshot)}::pg_snapshot[]) AS c(cik, snap)
+    WHERE EXISTS (
+      SELECT 1 FROM company_version_changes x
+      WHERE x.cik IN (c.cik, '*') AND x.xid >= pg_snapshot_xmin(c.snap) AND NOT pg_visible_in_snapshot(x.xid, c.snap))`;
+  return new Set(rows.map((r) => r.cik));
 }

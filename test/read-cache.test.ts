@@ -6,6 +6,7 @@ import { isPrepared } from '../api/prepared-json.ts';
 import { ChangeFeed } from '../db/change-feed.ts';
 import { connect } from '../db/client.ts';
 import { createApiKey } from '../db/keys.ts';
+import type { Db } from '../db/client.ts';
 import { get } from './helpers/http.ts';
 import { insertNextVersion } from './helpers/next-version.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
@@ -228,7 +229,7 @@ describe('READ_CACHE=off', () => {
     assert.equal(after.metrics.REVENUE, '394328000001.000000');
   });
 
-  it("reads a company met once by SQL, then from an index of exactly the versions PostgreSQL lists on each read: the same index while they are unchanged, a new one holding a version committed since", async () => {
+  it("reads a company met once by SQL, then from an index checked on each read: the same index while no transaction has written the company's versions since, a new one holding a version committed since", async () => {
     const services = svc.running.services;
     const NVIDIA = '0001045810';
     assert.equal(await companyVersionsOf(services, NVIDIA), null, 'met once: no index');
@@ -246,5 +247,66 @@ describe('READ_CACHE=off', () => {
     assert.equal(after.statements.flat().length, row!.n + 1);
     assert.equal(after.latestOf(id, null)!.version_sequence, latest.version_sequence + 1);
     assert.equal(await companyVersionsOf(services, NVIDIA), after);
+  });
+
+  it('reads again a company whose index was read while a transaction writing its versions was open (a later one committed), once that transaction commits', async () => {
+    const services = svc.running.services;
+    const COSTCO = '0000909832';
+    const other = connect(svc.running.database.url, { max: 1 });
+    try {
+      const annual = (await svc.sql<{ id: string }[]>`
+        SELECT statement_version_id AS id FROM statement_versions v WHERE cik = ${COSTCO} AND statement_type = 'BALANCE_SHEET'
+          AND fiscal_period = 'FY' ORDER BY fiscal_year DESC, version_sequence DESC LIMIT 1`)[0]!;
+      assert.equal(await companyVersionsOf(services, COSTCO), null, 'met once: no index');
+      let commit!: () => void;
+      const committing = new Promise<void>((r) => (commit = r));
+      let written!: () => void;
+      const inserted = new Promise<void>((r) => (written = r));
+      const tx = other.begin(async (t) => {
+        await insertNextVersion(t, annual.id, { tag: 'off-open' });
+        written();
+        await committing;
+      });
+      await inserted;
+      // a later transaction that has committed: the open one is then among those the snapshot lists as running, not past its end
+      await svc.sql`SELECT pg_current_xact_id()`;
+      const during = (await companyVersionsOf(services, COSTCO))!;
+      const latest = during.statements.flat().find((h) => h.statement_version_id === annual.id)!;
+      const id = { statement_type: latest.statement_type, fiscal_year: latest.fiscal_year, fiscal_period: latest.fiscal_period };
+      assert.equal(during.latestOf(id, null)!.statement_version_id, annual.id, 'read while the transaction is open: its version is not seen');
+      assert.equal(await companyVersionsOf(services, COSTCO), during, 'not committed yet: the same index');
+      commit();
+      await tx;
+      const after = (await companyVersionsOf(services, COSTCO))!;
+      assert.notEqual(after, during, 'committed after the snapshot the index was read in: read again');
+      assert.equal(after.latestOf(id, null)!.version_sequence, latest.version_sequence + 1);
+      assert.equal(await companyVersionsOf(services, COSTCO), after);
+    } finally {
+      await other.end({ timeout: 5 });
+    }
+  });
+
+  it("logs the companies of every statement that inserts, updates or deletes statement versions under its transaction's id", async () => {
+    const [v] = await svc.sql<{ id: string }[]>`
+      SELECT statement_version_id AS id FROM statement_versions WHERE cik = '0001652044' AND statement_type = 'INCOME_STATEMENT'
+        AND fiscal_year = 2023 AND fiscal_period = 'FY' ORDER BY version_sequence DESC LIMIT 1`;
+    const logged = async (write: (t: Db) => Promise<unknown>) => {
+      let ciks: string[] = [];
+      await svc.sql
+        .begin(async (t) => {
+          await write(t);
+          ciks = (await t<{ cik: string }[]>`SELECT cik FROM company_version_changes WHERE xid = pg_current_xact_id()`).map((r) => r.cik);
+          throw new Error('rolled back');
+        })
+        .catch((e: Error) => assert.equal(e.message, 'rolled back'));
+      return ciks;
+    };
+    assert.deepEqual(await logged((t) => insertNextVersion(t, v!.id, { tag: 'log' })), ['0001652044']);
+    assert.deepEqual(await logged((t) => t`UPDATE statement_versions SET form = form WHERE cik IN ('0001652044', '0000320193')`), ['0000320193', '0001652044']);
+    assert.deepEqual(await logged(async (t) => {
+      await insertNextVersion(t, v!.id, { tag: 'log-delete' });
+      await t`DELETE FROM statement_versions WHERE content_hash LIKE '%-log-delete'`;
+    }), ['0001652044']);
+    assert.deepEqual(await logged((t) => t`UPDATE statement_versions SET form = form WHERE false`), [], 'nothing written, nothing logged');
   });
 });

@@ -1,4 +1,4 @@
-import type { Sql } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 
 /**
  * A restatement written straight into statement_versions (as another instance's ingestion would):
@@ -6,7 +6,7 @@ import type { Sql } from '../../db/client.ts';
  * `revenue` when given (the figures unchanged otherwise). Tests of what reads serve after a new
  * version lands use it.
  */
-export async function insertNextVersion(sql: Sql, versionId: string, options: { revenue?: string; tag: string }): Promise<void> {
+export async function insertNextVersion(sql: Db, versionId: string, options: { revenue?: string; tag: string }): Promise<void> {
   const figures = options.revenue === undefined ? sql`figures` : sql`jsonb_set(figures, '{REVENUE,value}', to_jsonb(${options.revenue}::text))`;
   await sql`
     INSERT INTO statement_versions (cik, statement_type, fiscal_year, fiscal_period, version_sequence, period_start, period_end,
