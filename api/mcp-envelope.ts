@@ -159,7 +159,7 @@ function write(v: unknown, w: Writer): boolean {
 function render(v: object, w: Writer): void {
   if (Array.isArray(v)) {
     if (v.length >= 2 && v.every(isPlainObject)) {
-      const columns = [...new Set(v.flatMap((o: object) => Object.keys(o)))];
+      const columns = tableColumns(v as Record<string, unknown>[]);
       const header = JSON.stringify(columns);
       w.glue += `{"columns":${header},"rows":[`;
       for (let i = 0; i < v.length; i++) {
@@ -182,6 +182,11 @@ function render(v: object, w: Writer): void {
     }
     return;
   }
+  if (plainWithPrimitivesOnly(v)) {
+    // nothing in it to tabulate or reuse: written as JSON.stringify writes it, in one call
+    w.glue += JSON.stringify(v);
+    return;
+  }
   w.glue += '{';
   let first = true;
   for (const [k, x] of Object.entries(v)) {
@@ -194,7 +199,37 @@ function render(v: object, w: Writer): void {
   w.glue += '}';
 }
 
+/**
+ * A table's columns: every key of its items, in the order first met. Items mostly share their keys
+ * in one order (they are made by one function), so those are compared with the first item's
+ * before every key goes through a set. Holes are skipped, as Array.prototype.every skips them.
+ */
+function tableColumns(items: readonly Record<string, unknown>[]): string[] {
+  let first: string[] | null = null;
+  for (let i = 0; i < items.length; i++) {
+    if (!(i in items)) continue;
+    const keys = Object.keys(items[i]!);
+    if (first === null) first = keys;
+    else if (keys.length !== first.length || keys.some((k, j) => k !== first![j])) return [...new Set(items.flatMap((o) => Object.keys(o)))];
+  }
+  return first ?? [];
+}
+
+/** A plain object (no class, no toJSON) whose values are all primitives or null: its compact text is its JSON. */
+function plainWithPrimitivesOnly(v: object): boolean {
+  const proto = Object.getPrototypeOf(v);
+  if ((proto !== Object.prototype && proto !== null) || 'toJSON' in v) return false;
+  for (const x of Object.values(v)) if (typeof x === 'object' && x !== null) return false;
+  return true;
+}
+
 function writeRow(o: Record<string, unknown>, columns: readonly string[], w: Writer): void {
+  const cells = columns.map((c) => o[c] ?? null);
+  if (cells.every((x) => typeof x !== 'object' || x === null)) {
+    // primitives only: the row's JSON in one call (a function or symbol is null in an array, as write makes it)
+    w.glue += JSON.stringify(cells);
+    return;
+  }
   w.glue += '[';
   for (let j = 0; j < columns.length; j++) {
     if (j > 0) w.glue += ',';

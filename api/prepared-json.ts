@@ -105,7 +105,8 @@ function composeParts(value: object, parts: JsonPart[]): void {
     } else if (typeof v === 'object' && v !== null && given.has(v)) {
       flush();
       parts.push(...given.get(v)!);
-    } else if (typeof v === 'object' && v !== null && holdsPrepared(v, 2)) {
+    } else if (typeof v === 'object' && v !== null && holdsPrepared(v, 3)) {
+      // three levels: a tool result's structuredContent { data: { statements: [prepared, ...] } }
       flush();
       composeParts(v, parts);
     } else text += JSON.stringify(v);

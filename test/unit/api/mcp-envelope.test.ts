@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compactJson, compactText, toolSuccess } from '../../../api/mcp-envelope.ts';
-import { isPrepared, jsonBytesOf, prepared } from '../../../api/prepared-json.ts';
+import { isPrepared, jsonBytesOf, jsonPartsOf, prepared } from '../../../api/prepared-json.ts';
 
 /** The definition of the compact text: an array of two or more objects becomes { columns, rows }, recursively, then JSON. */
 function reference(v: unknown): string | undefined {
@@ -37,6 +37,14 @@ const SHAPES: unknown[] = [
   // eslint-disable-next-line no-sparse-arrays
   [1, , 3],
   { nested: { deeper: [{ x: [{ y: 1 }, { y: 2 }] }, { x: [] }] } },
+  // the same keys in another order, then a key more: columns in the order first met
+  [{ a: 1, b: 2 }, { b: 3, a: 4 }, { a: 5, b: 6, c: 7 }],
+  [{ a: 1, b: 2 }, { a: 3 }],
+  // rows of primitives beside a row holding an object, and an undefined cell (null in a row, left out of an object)
+  [{ a: 1, b: 'x' }, { a: { c: [1] }, b: null }, { a: undefined, b: true }],
+  { n: null, u: undefined, t: 'é"\\', z: -0 },
+  // a class instance is tabulated by its own enumerable keys, not its toJSON
+  { when: new Date(0), list: [new Date(0), new Date(1)] },
 ];
 
 describe('the compact text of a tool result (api/mcp-envelope.ts)', () => {
@@ -88,5 +96,15 @@ describe('the compact text of a tool result (api/mcp-envelope.ts)', () => {
         assert.deepEqual(jsonBytesOf(reply), Buffer.from(JSON.stringify(reply), 'utf8'), JSON.stringify(output));
       }
     }
+  });
+
+  it("writes a reply's structured content from the kept bytes of the prepared statements it holds (an as-of read's, under data.statements)", () => {
+    const statement = prepared({ statement_type: 'INCOME_STATEMENT', facts: [{ metric: 'REVENUE', value: '1.5' }] });
+    const output = { data: { cik: '0000320193', statements: [statement, statement], _meta: { rows: 2 } } };
+    const reply = { jsonrpc: '2.0', id: 7, result: toolSuccess(output) };
+    const parts = jsonPartsOf(reply);
+    assert.deepEqual(Buffer.concat(parts.map((p) => p.bytes)), Buffer.from(JSON.stringify(reply), 'utf8'));
+    const kept = parts.filter((p) => p.bytes === jsonBytesOf(statement));
+    assert.equal(kept.length, 2, 'each statement written from its kept bytes, not serialized again');
   });
 });
