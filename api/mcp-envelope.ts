@@ -128,13 +128,44 @@ function joined(pieces: readonly Piece[]): string {
   return out;
 }
 
+/** A table's columns and their JSON, interned by that JSON: tables with the same columns share one. */
+interface Columns {
+  names: readonly string[];
+  header: string;
+}
+
+const columnSets = new Map<string, Columns>();
+/** Column sets are few (one per kind of item); past this many the set starts again (tables still right, rows written once more). */
+const MAX_COLUMN_SETS = 1024;
+
+function columnsOf(names: readonly string[]): Columns {
+  const header = JSON.stringify(names);
+  let columns = columnSets.get(header);
+  if (columns === undefined) {
+    if (columnSets.size >= MAX_COLUMN_SETS) columnSets.clear();
+    columnSets.set(header, (columns = { names, header }));
+  }
+  return columns;
+}
+
 /**
- * A prepared item's rows in tables (a panel's point, an as-of read's statement), by the columns
- * they were written under (a few): a prepared value never changes (api/prepared-json.ts), so its
- * row is written once per set of columns.
+ * What is kept with a prepared item met in a table (a panel's point, an as-of read's statement): its
+ * own keys as a column set, and its row under each of the few column sets it was written under. A
+ * prepared value never changes (api/prepared-json.ts), so neither does either.
  */
-const rowTexts = new WeakMap<object, Map<string, KeptText>>();
+interface TableItem {
+  own: Columns;
+  rows: Map<Columns, KeptText>;
+}
+
+const tableItems = new WeakMap<object, TableItem>();
 const ROW_HEADERS = 4;
+
+function tableItemOf(o: object): TableItem {
+  let item = tableItems.get(o);
+  if (item === undefined) tableItems.set(o, (item = { own: columnsOf(Object.keys(o)), rows: new Map() }));
+  return item;
+}
 
 /** Writes v's compact text; false where JSON.stringify gives undefined (nothing written). */
 function write(v: unknown, w: Writer): boolean {
@@ -159,15 +190,28 @@ function write(v: unknown, w: Writer): boolean {
 function render(v: object, w: Writer): void {
   if (Array.isArray(v)) {
     if (v.length >= 2 && v.every(isPlainObject)) {
-      const columns = tableColumns(v as Record<string, unknown>[]);
-      const header = JSON.stringify(columns);
-      w.glue += `{"columns":${header},"rows":[`;
-      for (let i = 0; i < v.length; i++) {
+      const items = v as Record<string, unknown>[];
+      // a table of prepared items alike (a page of panel points): their kept column set, no key read
+      const kept = items.map((o) => (isPrepared(o) ? tableItemOf(o) : undefined));
+      let columns: Columns | null = null;
+      for (let i = 0; i < items.length; i++) {
+        if (!(i in items)) continue;
+        const own = kept[i]?.own;
+        if (own === undefined || (columns !== null && own !== columns)) {
+          columns = null;
+          break;
+        }
+        columns = own;
+      }
+      columns ??= columnsOf(tableColumns(items));
+      w.glue += `{"columns":${columns.header},"rows":[`;
+      for (let i = 0; i < items.length; i++) {
         if (i > 0) w.glue += ',';
-        const o = v[i] as Record<string, unknown> | undefined;
+        const o = items[i];
+        const item = kept[i];
         if (o === undefined) w.glue += 'null';
-        else if (isPrepared(o)) w.kept(preparedRow(o, columns, header));
-        else writeRow(o, columns, w);
+        else if (item !== undefined) w.kept(preparedRow(o, item, columns));
+        else writeRow(o, columns.names, w);
       }
       w.glue += ']}';
     } else if (v.length >= 2 && v.every((x) => isPlainObject(x) || Array.isArray(x))) {
@@ -238,16 +282,14 @@ function writeRow(o: Record<string, unknown>, columns: readonly string[], w: Wri
   w.glue += ']';
 }
 
-/** A prepared item's row under `columns`, written once per set of columns and kept with it. */
-function preparedRow(o: Record<string, unknown>, columns: readonly string[], header: string): KeptText {
-  let rows = rowTexts.get(o);
-  if (rows === undefined) rowTexts.set(o, (rows = new Map()));
-  let row = rows.get(header);
+/** A prepared item's row under `columns`, written once per column set and kept with it. */
+function preparedRow(o: Record<string, unknown>, item: TableItem, columns: Columns): KeptText {
+  let row = item.rows.get(columns);
   if (row === undefined) {
     const own = new Writer();
-    writeRow(o, columns, own);
-    if (rows.size >= ROW_HEADERS) rows.clear();
-    rows.set(header, (row = keptText(own.text())));
+    writeRow(o, columns.names, own);
+    if (item.rows.size >= ROW_HEADERS) item.rows.clear();
+    item.rows.set(columns, (row = keptText(own.text())));
   }
   return row;
 }

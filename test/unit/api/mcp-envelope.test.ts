@@ -87,6 +87,11 @@ describe('the compact text of a tool result (api/mcp-envelope.ts)', () => {
       { items: [quoted, other, { k: 'plain "q"', m: { x: '3' } }], total: 3 },
       { items: [quoted, { ...other, coherence: { x: 'marked' } }], total: 2 },
       prepared({ data: { statement: quoted, list: [quoted, other] } }),
+      // tables of prepared items alike (their kept columns), in the same keys' other order, and beside a hole
+      { items: [prepared(point(1)), prepared(point(2)), prepared(point(3))] },
+      { items: [prepared({ a: 1, b: 2 }), prepared({ b: 3, a: 4 })], again: [prepared({ a: 5, b: 6 }), prepared({ a: 7, b: 8 })] },
+      // eslint-disable-next-line no-sparse-arrays
+      { items: [prepared({ a: 1 }), , prepared({ a: 2 })] },
     ];
     for (const output of outputs) {
       for (let round = 0; round < 2; round++) {
