@@ -110,6 +110,21 @@ describe('published figures', () => {
     assert.equal(eps.total, 0, 'per-share figures are not additive, so no Q4 EPS is derived');
   });
 
+  it('a series point reads the same plain, after a read with provenance and after a split-adjusted one: each asks for exactly its own fields', async () => {
+    const query = 'period_type=quarterly&fiscal_year_from=2019&fiscal_year_to=2020&as_reported=true';
+    const plain = await series(APPLE, 'EPS_DILUTED', query);
+    const withProvenance = await series(APPLE, 'EPS_DILUTED', `${query}&include_provenance=true`);
+    const adjusted = await series(APPLE, 'EPS_DILUTED', `${query}&split_adjusted=true`);
+    const again = await series(APPLE, 'EPS_DILUTED', query);
+    assert.ok(plain.items.length >= 4);
+    assert.deepEqual(again, plain, 'read again: the same points');
+    assert.ok(withProvenance.items.every((p) => p.provenance !== undefined && p.split_adjustment === undefined));
+    assert.ok(adjusted.items.some((p) => p.split_adjustment !== undefined && p.value !== plain.items.find((q) => q.statement_version_id === p.statement_version_id)!.value), 'the 4-for-1 split of 2020 shows');
+    assert.ok(plain.items.every((p) => p.provenance === undefined && p.split_adjustment === undefined));
+    const strip = (p: any) => Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'provenance'));
+    assert.deepEqual(withProvenance.items.map(strip), plain.items, 'provenance adds a field and changes none');
+  });
+
   it("a 16-week fourth quarter is derived too: Costco's fiscal 2024 Q4 revenue", async () => {
     // 10-K 0000909832-24-000049: 254,453M for the 52 weeks; the Q3 10-Q: 174,756M for 36 weeks
     const page = await series('0000909832', 'REVENUE', 'fiscal_year_from=2024&fiscal_year_to=2024&fiscal_period=Q4');
