@@ -39,7 +39,7 @@ function textContent(output: unknown): { type: 'text'; text: string } {
   const parts: JsonPart[] = [{ bytes: TEXT_OPEN, digest: null }];
   let text = '';
   for (const p of pieces) {
-    parts.push({ bytes: typeof p === 'string' ? escaped(p) : p.escaped, digest: null });
+    parts.push({ bytes: typeof p === 'string' ? escapedGlue(p) : p.escaped, digest: null });
     text += typeof p === 'string' ? p : p.text;
   }
   parts.push({ bytes: TEXT_CLOSE, digest: null });
@@ -49,6 +49,21 @@ function textContent(output: unknown): { type: 'text'; text: string } {
 /** A text's bytes inside a JSON string: escaped as JSON.stringify escapes it, without the quotes. */
 function escaped(text: string): Buffer {
   return Buffer.from(JSON.stringify(text).slice(1, -1), 'utf8');
+}
+
+/** Short glue (the comma between two kept rows, a closing bracket) recurs in every table: its bytes are kept. */
+const shortGlue = new Map<string, Buffer>();
+const SHORT_GLUE_CHARS = 16;
+const MAX_SHORT_GLUE = 1024;
+
+function escapedGlue(text: string): Buffer {
+  if (text.length > SHORT_GLUE_CHARS) return escaped(text);
+  let bytes = shortGlue.get(text);
+  if (bytes === undefined) {
+    if (shortGlue.size >= MAX_SHORT_GLUE) shortGlue.clear();
+    shortGlue.set(text, (bytes = escaped(text)));
+  }
+  return bytes;
 }
 
 /**
@@ -194,16 +209,27 @@ function render(v: object, w: Writer): void {
       // a table of prepared items alike (a page of panel points): their kept column set, no key read
       const kept = items.map((o) => (isPrepared(o) ? tableItemOf(o) : undefined));
       let columns: Columns | null = null;
+      // the distinct column sets of prepared items, in the order first met (null once an item is not prepared)
+      let owns: Set<Columns> | null = new Set();
       for (let i = 0; i < items.length; i++) {
         if (!(i in items)) continue;
         const own = kept[i]?.own;
-        if (own === undefined || (columns !== null && own !== columns)) {
-          columns = null;
+        if (own === undefined) {
+          owns = null;
           break;
         }
-        columns = own;
+        owns.add(own);
       }
-      columns ??= columnsOf(tableColumns(items));
+      if (owns !== null && owns.size === 1) columns = owns.values().next().value!;
+      // prepared items of a few kinds: the union of their kept key lists is the union of every item's keys
+      else if (owns !== null) columns = columnsOf([...new Set([...owns].flatMap((c) => c.names))]);
+      else columns = columnsOf(tableColumns(items));
+      const plainRows = kept.some((k) => k !== undefined) ? null : primitiveRows(items, columns.names);
+      if (plainRows !== null) {
+        // no item prepared, every cell a primitive: the rows' JSON in one call (a hole is null, as below)
+        w.glue += `{"columns":${columns.header},"rows":${JSON.stringify(plainRows)}}`;
+        return;
+      }
       w.glue += `{"columns":${columns.header},"rows":[`;
       for (let i = 0; i < items.length; i++) {
         if (i > 0) w.glue += ',';
@@ -226,7 +252,7 @@ function render(v: object, w: Writer): void {
     }
     return;
   }
-  if (plainWithPrimitivesOnly(v)) {
+  if (jsonAsIs(v, AS_IS_DEPTH)) {
     // nothing in it to tabulate or reuse: written as JSON.stringify writes it, in one call
     w.glue += JSON.stringify(v);
     return;
@@ -254,23 +280,66 @@ function tableColumns(items: readonly Record<string, unknown>[]): string[] {
     if (!(i in items)) continue;
     const keys = Object.keys(items[i]!);
     if (first === null) first = keys;
-    else if (keys.length !== first.length || keys.some((k, j) => k !== first![j])) return [...new Set(items.flatMap((o) => Object.keys(o)))];
+    else if (!sameKeys(keys, first)) return [...new Set(items.flatMap((o) => Object.keys(o)))];
   }
   return first ?? [];
 }
 
-/** A plain object (no class, no toJSON) whose values are all primitives or null: its compact text is its JSON. */
-function plainWithPrimitivesOnly(v: object): boolean {
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let j = 0; j < a.length; j++) if (a[j] !== b[j]) return false;
+  return true;
+}
+
+/** Each item's cells under `columns` (a hole stays a hole), or null when a cell's compact text is not its JSON. */
+function primitiveRows(items: readonly Record<string, unknown>[], columns: readonly string[]): unknown[][] | null {
+  const rows: unknown[][] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    if (!(i in items)) continue;
+    const o = items[i]!;
+    const cells = new Array(columns.length);
+    for (let j = 0; j < columns.length; j++) {
+      const x = o[columns[j]!] ?? null;
+      if (typeof x === 'object' && x !== null && !jsonAsIs(x, AS_IS_DEPTH - 1)) return null;
+      cells[j] = x;
+    }
+    rows[i] = cells;
+  }
+  return rows;
+}
+
+/** How deep jsonAsIs looks before it gives up (the value is then rendered piece by piece, the same text). */
+const AS_IS_DEPTH = 4;
+
+/**
+ * Whether v's compact text is its JSON, within `depth` levels: primitives, and plain objects and
+ * arrays (no class, no toJSON, nothing prepared whose kept text could be reused) without an array
+ * that tabulates (two or more items, those present all objects). A figure's coherence note, an
+ * identity check's inputs: written by one JSON.stringify call.
+ */
+function jsonAsIs(v: unknown, depth: number): boolean {
+  if (typeof v !== 'object' || v === null) return true;
+  if (depth === 0 || isPrepared(v)) return false;
+  if (Array.isArray(v)) {
+    let allObjects = true;
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) continue;
+      const x: unknown = v[i];
+      if (!isPlainObject(x)) allObjects = false;
+      if (!jsonAsIs(x, depth - 1)) return false;
+    }
+    return v.length < 2 || !allObjects;
+  }
   const proto = Object.getPrototypeOf(v);
   if ((proto !== Object.prototype && proto !== null) || 'toJSON' in v) return false;
-  for (const x of Object.values(v)) if (typeof x === 'object' && x !== null) return false;
+  for (const x of Object.values(v)) if (!jsonAsIs(x, depth - 1)) return false;
   return true;
 }
 
 function writeRow(o: Record<string, unknown>, columns: readonly string[], w: Writer): void {
   const cells = columns.map((c) => o[c] ?? null);
-  if (cells.every((x) => typeof x !== 'object' || x === null)) {
-    // primitives only: the row's JSON in one call (a function or symbol is null in an array, as write makes it)
+  if (cells.every((x) => jsonAsIs(x, AS_IS_DEPTH - 1))) {
+    // nothing to tabulate: the row's JSON in one call (a function or symbol is null in an array, as write makes it)
     w.glue += JSON.stringify(cells);
     return;
   }

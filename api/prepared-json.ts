@@ -95,7 +95,7 @@ function preparedPart(value: object): JsonPart {
 function composeParts(value: object, parts: JsonPart[]): void {
   let text = ''; // wrapper text not yet turned into bytes
   const flush = () => {
-    if (text !== '') parts.push({ bytes: Buffer.from(text, 'utf8'), digest: null });
+    if (text !== '') parts.push({ bytes: glueBytes(text), digest: null });
     text = '';
   };
   const put = (v: unknown) => {
@@ -133,6 +133,21 @@ function composeParts(value: object, parts: JsonPart[]): void {
     text += '}';
   }
   flush();
+}
+
+/** Short glue between kept parts (the comma between two points of a page, closing brackets) recurs in every body: its bytes are kept. */
+const shortGlue = new Map<string, Buffer>();
+const SHORT_GLUE_CHARS = 16;
+const MAX_SHORT_GLUE = 1024;
+
+function glueBytes(text: string): Buffer {
+  if (text.length > SHORT_GLUE_CHARS) return Buffer.from(text, 'utf8');
+  let bytes = shortGlue.get(text);
+  if (bytes === undefined) {
+    if (shortGlue.size >= MAX_SHORT_GLUE) shortGlue.clear();
+    shortGlue.set(text, (bytes = Buffer.from(text, 'utf8')));
+  }
+  return bytes;
 }
 
 /** What JSON.stringify leaves out of an object (and writes as null in an array). */

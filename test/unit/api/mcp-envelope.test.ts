@@ -43,6 +43,9 @@ const SHAPES: unknown[] = [
   // rows of primitives beside a row holding an object, and an undefined cell (null in a row, left out of an object)
   [{ a: 1, b: 'x' }, { a: { c: [1] }, b: null }, { a: undefined, b: true }],
   { n: null, u: undefined, t: 'é"\\', z: -0 },
+  // cells and values whose compact text is their JSON (nested objects, short or mixed arrays) beside ones that tabulate deep down
+  [{ m: 'R', c: { reason: 'X', q: { Q1: '1', Q2: null } }, l: [1, 'a'] }, { m: 'C', c: null, l: [{ only: 1 }] }, { m: 'D', c: { q: { x: [{ a: 1 }, { a: 2 }] } } }],
+  { a: { b: { c: { d: { e: { f: [{ g: 1 }, { g: 2 }] } } } } }, h: [[1], [2]], i: [{ j: 1 }, 2] },
   // a class instance is tabulated by its own enumerable keys, not its toJSON
   { when: new Date(0), list: [new Date(0), new Date(1)] },
 ];
