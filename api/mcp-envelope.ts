@@ -321,14 +321,10 @@ function jsonAsIs(v: unknown, depth: number): boolean {
   if (typeof v !== 'object' || v === null) return true;
   if (depth === 0 || isPrepared(v)) return false;
   if (Array.isArray(v)) {
-    let allObjects = true;
-    for (let i = 0; i < v.length; i++) {
-      if (!(i in v)) continue;
-      const x: unknown = v[i];
-      if (!isPlainObject(x)) allObjects = false;
-      if (!jsonAsIs(x, depth - 1)) return false;
-    }
-    return v.length < 2 || !allObjects;
+    // a table is found before its items are looked into
+    if (v.length >= 2 && v.every(isPlainObject)) return false;
+    for (let i = 0; i < v.length; i++) if (i in v && !jsonAsIs(v[i], depth - 1)) return false;
+    return true;
   }
   const proto = Object.getPrototypeOf(v);
   if ((proto !== Object.prototype && proto !== null) || 'toJSON' in v) return false;
