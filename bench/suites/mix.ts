@@ -6,7 +6,7 @@
  * with READ_CACHE=off. For the whole mix and each route family alone: p50/p99 and req/s at 4
  * connections, req/s at 50. With the caches on also HTTP against tools/call over /mcp, for the
  * mix (the same reads on both surfaces) and for the hot path (one statement repeated), each in
- * BENCH_MIX_PAIRS (default 3) windows per surface taken in alternating order. Goals are reported PASS/MISS,
+ * BENCH_MIX_PAIRS (default 5) windows per surface taken in alternating order. Goals are reported PASS/MISS,
  * never as an error exit: the figures are the product. Answers other than 200 (or 404 for a period
  * never filed) make the run not clean (exit code 1). Each server first serves the mix for
  * BENCH_MIX_SETTLE_S (default 20) over HTTP and as long again as tool calls (the same reads), unreported, as a running
@@ -72,7 +72,7 @@ interface ServerRun {
 }
 
 /** Windows per surface when HTTP and tool calls are compared (BENCH_MIX_PAIRS). */
-const PAIRS = Math.max(1, Number(process.env.BENCH_MIX_PAIRS || 3));
+const PAIRS = Math.max(1, Number(process.env.BENCH_MIX_PAIRS || 5));
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
