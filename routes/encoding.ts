@@ -63,6 +63,9 @@ export function notModified(req: IncomingMessage, etag: string): boolean {
  * per request) hashes each prepared part's kept digest in place of its bytes: a weak validator of
  * the same content, worked out without reading the kept bytes again.
  */
+/** Up to this many parts a body is written part by part; past it, joined first (each write has its own cost). */
+const MAX_WRITTEN_PARTS = 4;
+
 export class EncodedBody {
   private joined: Buffer | null;
   private tag: string | null = null;
@@ -86,6 +89,16 @@ export class EncodedBody {
       this.parts = text;
       this.length = text.reduce((n, p) => n + p.bytes.length, 0);
     }
+  }
+
+  /**
+   * The body's bytes as the few buffers it is made of (a JSON-RPC reply: its head, a prepared
+   * result's kept bytes, its tail), each written to the socket as it is; a body of more parts (a
+   * page of points) joined, one buffer.
+   */
+  get chunks(): readonly Buffer[] {
+    if (this.parts === null || this.parts.length > MAX_WRITTEN_PARTS) return [this.raw];
+    return this.parts.map((p) => p.bytes);
   }
 
   /** the body's bytes, joined */
@@ -162,10 +175,18 @@ export function sendBody(res: ServerResponse, status: number, content: string | 
       headers['content-encoding'] = encoding;
     }
   }
-  body ??= encoded.raw;
-  headers['content-length'] = body.length;
+  if (body !== null) {
+    headers['content-length'] = body.length;
+    res.writeHead(status, headers);
+    res.end(body);
+    return;
+  }
+  headers['content-length'] = encoded.length;
   res.writeHead(status, headers);
-  res.end(body);
+  // written one after the other in this tick: the socket takes them in one writev, no joined copy
+  const chunks = encoded.chunks;
+  for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
+  res.end(chunks[chunks.length - 1]);
 }
 
 /** A static document's kept body (made again if its text changed), or a fresh one for any other text. */
