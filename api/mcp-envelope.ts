@@ -1,5 +1,5 @@
 import type { ServiceError } from '../domain/service-error.ts';
-import { isPrepared, keptWith, prepared, withJsonParts, type JsonPart } from './prepared-json.ts';
+import { isPrepared, keptForShortTexts, keptWith, prepared, withJsonParts, type JsonPart } from './prepared-json.ts';
 
 /** A tools/call result, per MCP: text content plus structured content, and whether the tool failed. */
 export interface ToolResult {
@@ -51,20 +51,8 @@ function escaped(text: string): Buffer {
   return Buffer.from(JSON.stringify(text).slice(1, -1), 'utf8');
 }
 
-/** Short glue (the comma between two kept rows, a closing bracket) recurs in every table: its bytes are kept. */
-const shortGlue = new Map<string, Buffer>();
-const SHORT_GLUE_CHARS = 16;
-const MAX_SHORT_GLUE = 1024;
-
-function escapedGlue(text: string): Buffer {
-  if (text.length > SHORT_GLUE_CHARS) return escaped(text);
-  let bytes = shortGlue.get(text);
-  if (bytes === undefined) {
-    if (shortGlue.size >= MAX_SHORT_GLUE) shortGlue.clear();
-    shortGlue.set(text, (bytes = escaped(text)));
-  }
-  return bytes;
-}
+/** The escaped bytes of short glue (the comma between two kept rows, a closing bracket), kept. */
+const escapedGlue = keptForShortTexts(escaped);
 
 /**
  * A piece of a compact text: text written per request, or a text kept with a prepared value (its
@@ -205,7 +193,7 @@ function write(v: unknown, w: Writer): boolean {
 function render(v: object, w: Writer): void {
   if (Array.isArray(v)) {
     if (v.length >= 2 && v.every(isPlainObject)) {
-      const items = v as Record<string, unknown>[];
+      const items = v;
       // a table of prepared items alike (a page of panel points): their kept column set, no key read
       const kept = items.map((o) => (isPrepared(o) ? tableItemOf(o) : undefined));
       let columns: Columns | null = null;
@@ -224,10 +212,10 @@ function render(v: object, w: Writer): void {
       // prepared items of a few kinds: the union of their kept key lists is the union of every item's keys
       else if (owns !== null) columns = columnsOf([...new Set([...owns].flatMap((c) => c.names))]);
       else columns = columnsOf(tableColumns(items));
-      const plainRows = kept.some((k) => k !== undefined) ? null : primitiveRows(items, columns.names);
-      if (plainRows !== null) {
-        // no item prepared, every cell a primitive: the rows' JSON in one call (a hole is null, as below)
-        w.glue += `{"columns":${columns.header},"rows":${JSON.stringify(plainRows)}}`;
+      const rows = kept.some((k) => k !== undefined) ? null : plainRows(items, columns.names);
+      if (rows !== null) {
+        // no item prepared, every cell's compact text its JSON: the rows' JSON in one call (a hole is null, as below)
+        w.glue += `{"columns":${columns.header},"rows":${JSON.stringify(rows)}}`;
         return;
       }
       w.glue += `{"columns":${columns.header},"rows":[`;
@@ -292,7 +280,7 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Each item's cells under `columns` (a hole stays a hole), or null when a cell's compact text is not its JSON. */
-function primitiveRows(items: readonly Record<string, unknown>[], columns: readonly string[]): unknown[][] | null {
+function plainRows(items: readonly Record<string, unknown>[], columns: readonly string[]): unknown[][] | null {
   const rows: unknown[][] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     if (!(i in items)) continue;

@@ -135,20 +135,24 @@ function composeParts(value: object, parts: JsonPart[]): void {
   flush();
 }
 
-/** Short glue between kept parts (the comma between two points of a page, closing brackets) recurs in every body: its bytes are kept. */
-const shortGlue = new Map<string, Buffer>();
-const SHORT_GLUE_CHARS = 16;
-const MAX_SHORT_GLUE = 1024;
-
-function glueBytes(text: string): Buffer {
-  if (text.length > SHORT_GLUE_CHARS) return Buffer.from(text, 'utf8');
-  let bytes = shortGlue.get(text);
-  if (bytes === undefined) {
-    if (shortGlue.size >= MAX_SHORT_GLUE) shortGlue.clear();
-    shortGlue.set(text, (bytes = Buffer.from(text, 'utf8')));
-  }
-  return bytes;
+/**
+ * `make(text)`, kept for short texts: the glue between kept parts (the comma between two points of a
+ * page, closing brackets) recurs in every body. Up to 16 characters; 1,024 texts, then it starts again.
+ */
+export function keptForShortTexts(make: (text: string) => Buffer): (text: string) => Buffer {
+  const kept = new Map<string, Buffer>();
+  return (text) => {
+    if (text.length > 16) return make(text);
+    let bytes = kept.get(text);
+    if (bytes === undefined) {
+      if (kept.size >= 1024) kept.clear();
+      kept.set(text, (bytes = make(text)));
+    }
+    return bytes;
+  };
 }
+
+const glueBytes = keptForShortTexts((text) => Buffer.from(text, 'utf8'));
 
 /** What JSON.stringify leaves out of an object (and writes as null in an array). */
 function skipped(v: unknown): boolean {
